@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/** Access groups of PRODUCT.md §1. Permissions come only from groups. */
+export const accessGroups = ["admin", "coordinator", "technologist", "reviewer", "billing", "developer"] as const;
+export const accessGroupSchema = z.enum(accessGroups);
+export type AccessGroup = z.infer<typeof accessGroupSchema>;
+
+/**
+ * Fine-grained permissions. Routes and menu entries name one of these; groups grant them.
+ * Later features add permissions here, never checks on group names elsewhere.
+ */
+export const permissions = [
+  "users:manage",
+  "audit:read",
+  "clients:read",
+  "clients:write",
+  "cases:read",
+  "cases:create",
+  "cases:assign",
+  "records:monitoring",
+  "records:interpretation",
+  "records:case-notes",
+  "records:billing-notes",
+  "billing:read",
+  "billing:write",
+  "reporting:read",
+  "bugs:triage",
+  "tests:read",
+  "integration:run",
+] as const;
+export const permissionSchema = z.enum(permissions);
+export type Permission = z.infer<typeof permissionSchema>;
+
+const readOnly: Permission[] = ["clients:read", "cases:read"];
+
+export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
+  admin: permissions,
+  coordinator: [
+    ...readOnly,
+    "clients:write",
+    "cases:create",
+    "cases:assign",
+    "records:monitoring",
+    "records:interpretation",
+    "records:case-notes",
+    "records:billing-notes",
+    "reporting:read",
+  ],
+  technologist: [...readOnly, "records:monitoring", "records:case-notes"],
+  reviewer: [...readOnly, "records:interpretation", "records:case-notes"],
+  billing: [...readOnly, "records:billing-notes", "billing:read", "billing:write", "reporting:read"],
+  developer: ["bugs:triage", "tests:read", "integration:run"],
+};
+
+/**
+ * What a route or page requires:
+ * - `public`: no token needed;
+ * - `signed-in`: any valid token, even a user without groups (profile, bug reports, the menu call);
+ * - a permission: granted by at least one of the caller's groups.
+ */
+export type Access = "public" | "signed-in" | Permission;
+
+export function permissionsOf(groups: readonly string[]): Set<Permission> {
+  const granted = new Set<Permission>();
+  for (const group of groups) {
+    const parsed = accessGroupSchema.safeParse(group);
+    if (!parsed.success) continue;
+    for (const permission of groupPermissions[parsed.data]) granted.add(permission);
+  }
+  return granted;
+}
+
+export function isAllowed(access: Access, groups: readonly string[] | undefined): boolean {
+  if (access === "public") return true;
+  if (groups === undefined) return false;
+  if (access === "signed-in") return true;
+  return permissionsOf(groups).has(access);
+}

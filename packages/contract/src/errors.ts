@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/** Every error code the API answers with, and the HTTP status it travels with. */
+export const errorStatus = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  precondition_failed: 412,
+  unprocessable: 422,
+  precondition_required: 428,
+  too_many_requests: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof errorStatus;
+export const errorCodeSchema = z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]);
+
+export const errorIssueSchema = z.object({
+  path: z.string().meta({ description: "Dotted path of the offending field, e.g. body.email" }),
+  message: z.string(),
+});
+export type ErrorIssue = z.infer<typeof errorIssueSchema>;
+
+export const errorBodySchema = z.object({
+  status: z.number().int(),
+  code: errorCodeSchema,
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
