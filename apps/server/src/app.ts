@@ -1,0 +1,71 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import type { Database } from "./db/client.js";
+import { createAuthenticator } from "./plugins/authenticate.js";
+import { CognitoService } from "./identity/cognito-service.js";
+import { registerIdentityRoutes } from "./identity/identity-routes.js";
+import { TokenService } from "./identity/token-service.js";
+import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
+import { registerSystemRoutes } from "./modules/system/system-routes.js";
+import { registerUserRoutes } from "./modules/users/users-routes.js";
+import { registerEnvelope } from "./plugins/envelope.js";
+import { registerOpenApi } from "./plugins/openapi.js";
+import { registerSecurityHeaders } from "./plugins/security.js";
+import { readBuildInfo, registerWebApp } from "./plugins/web-app.js";
+
+export type AppOptions = {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions["logger"];
+};
+
+/**
+ * Routes outside the contract's `/api` table, each public for a reason: the identity protocol and its
+ * discovery documents (tokens are obtained there), the API description, and the static web app.
+ * The authorization-matrix test fails on any registered route that is neither here nor in the table.
+ */
+export const infrastructureRoutes = [
+  "POST /cognito",
+  "GET /.well-known/jwks.json",
+  "GET /.well-known/openid-configuration",
+  "GET /api/openapi.json",
+  "GET /api/docs",
+  "GET /api/docs/*",
+  "GET /*",
+  "GET /",
+] as const;
+
+/** Builds the whole application without listening: tests `inject` into the same app the server runs. */
+export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: true,
+    // Cognito clients send large-ish JSON; API payloads are small. Anything bigger is refused with 413.
+    bodyLimit: 1_048_576,
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const buildInfo = readBuildInfo(config.webDistDir);
+  const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
+  app.decorate("enoch", enoch);
+
+  const tokens = new TokenService(database.db, config);
+  await tokens.ensureSigningKey();
+  app.decorate("authenticate", createAuthenticator(database.db, tokens));
+  app.decorateRequest("principal", undefined);
+
+  registerEnvelope(app);
+  await registerSecurityHeaders(app, { https: config.publicUrl.startsWith("https://") });
+  await registerOpenApi(app, enoch);
+
+  registerIdentityRoutes(app, new CognitoService(database.db, config, tokens), tokens);
+  registerSystemRoutes(app, database, config);
+  registerChromeRoutes(app, database.db);
+  registerUserRoutes(app, database.db);
+
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}

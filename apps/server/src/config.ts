@@ -1,0 +1,106 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Configuration, validated once at start. Nothing else reads process.env, so every knob is listed here and in
+ * the README.
+ */
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Where the embedded database lives when DATABASE_URL is not set. */
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
+    .optional(),
+  /** The origin users reach Vigil at; the token issuer and the identity endpoint derive from it. */
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Release id sent as `enoch`; defaults to the web build's id. */
+  RELEASE_ID: z.string().min(1).optional(),
+  WEB_DIST_DIR: z.string().optional(),
+  ID_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  REFRESH_TOKEN_HOURS: z.coerce.number().int().min(1).max(24 * 3650).default(12),
+  SIGNING_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(8).max(256).default(12),
+  PASSWORD_REQUIRE_LOWERCASE: booleanFromEnv.default(false),
+  PASSWORD_REQUIRE_UPPERCASE: booleanFromEnv.default(false),
+  PASSWORD_REQUIRE_NUMBERS: booleanFromEnv.default(false),
+  PASSWORD_REQUIRE_SYMBOLS: booleanFromEnv.default(false),
+  MFA_MODE: z.enum(["OFF", "OPTIONAL", "ON"]).default("OPTIONAL"),
+  USER_POOL_ID: z
+    .string()
+    .regex(/^[\w-]+_[0-9a-zA-Z]+$/, "USER_POOL_ID must look like <region>_<id>")
+    .default("local-1_vigil"),
+  USER_POOL_CLIENT_ID: z.string().min(1).default("vigilweb0000000000000000000"),
+  /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
+  SEED: z.enum(["demo", "none"]).default("demo"),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
+  releaseId: string | undefined;
+  webDistDir: string;
+  tokens: { idTokenMinutes: number; accessTokenMinutes: number; refreshTokenHours: number; keyRotationDays: number };
+  passwordPolicy: {
+    minLength: number;
+    requireLowercase: boolean;
+    requireUppercase: boolean;
+    requireNumbers: boolean;
+    requireSpecialCharacters: boolean;
+  };
+  mfaMode: "OFF" | "OPTIONAL" | "ON";
+  userPoolId: string;
+  userPoolClientId: string;
+  seed: "demo" | "none";
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const value = parsed.data;
+  const publicUrl = (value.PUBLIC_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, "");
+  return {
+    port: value.PORT,
+    host: value.HOST,
+    dataDir: path.resolve(value.DATA_DIR),
+    databaseUrl: value.DATABASE_URL,
+    publicUrl,
+    logLevel: value.LOG_LEVEL,
+    releaseId: value.RELEASE_ID,
+    webDistDir: path.resolve(value.WEB_DIST_DIR ?? new URL("../../web/dist", import.meta.url).pathname),
+    tokens: {
+      idTokenMinutes: value.ID_TOKEN_MINUTES,
+      accessTokenMinutes: value.ACCESS_TOKEN_MINUTES,
+      refreshTokenHours: value.REFRESH_TOKEN_HOURS,
+      keyRotationDays: value.SIGNING_KEY_ROTATION_DAYS,
+    },
+    passwordPolicy: {
+      minLength: value.PASSWORD_MIN_LENGTH,
+      requireLowercase: value.PASSWORD_REQUIRE_LOWERCASE,
+      requireUppercase: value.PASSWORD_REQUIRE_UPPERCASE,
+      requireNumbers: value.PASSWORD_REQUIRE_NUMBERS,
+      requireSpecialCharacters: value.PASSWORD_REQUIRE_SYMBOLS,
+    },
+    mfaMode: value.MFA_MODE,
+    userPoolId: value.USER_POOL_ID,
+    userPoolClientId: value.USER_POOL_CLIENT_ID,
+    seed: value.SEED,
+  };
+}

@@ -1,0 +1,93 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { acquireFolderLock, type FolderLock } from "./folder-lock.js";
+import * as schema from "./schema.js";
+
+/** Both drivers give the same Drizzle surface; repositories take this (or a transaction of it). */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  engine: "postgres" | "pglite";
+  close: () => Promise<void>;
+};
+
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+/** Any constant works; it keeps two instances starting together from migrating at once. */
+const migrationLockKey = 7_347_001;
+
+export type OpenDatabaseOptions =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  /** `dataDir` undefined: in memory (tests). */
+  | { kind: "pglite"; dataDir?: string };
+
+/** The database the configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
+export function openConfiguredDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
+  return openDatabase(
+    config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir },
+  );
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.kind === "postgres") return openPostgres(options.url, options.poolSize ?? 10);
+  return openPglite(options.dataDir);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  // Migrate on one dedicated connection holding an advisory lock, so concurrent starts wait for each other.
+  const migrationClient = new pg.Client({ connectionString: url });
+  await migrationClient.connect();
+  try {
+    await migrationClient.query("select pg_advisory_lock($1)", [migrationLockKey]);
+    await migrateNodePostgres(drizzleNodePostgres(migrationClient), { migrationsFolder });
+  } finally {
+    await migrationClient.query("select pg_advisory_unlock($1)", [migrationLockKey]).catch(() => undefined);
+    await migrationClient.end();
+  }
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
+  return { db, engine: "postgres", close: () => pool.end() };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let lock: FolderLock | undefined;
+  let client: PGlite;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    // PGlite is single-process: a second process on the same folder would corrupt it, so refuse before opening.
+    lock = acquireFolderLock(dataDir);
+    try {
+      client = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  await migratePglite(drizzlePglite(client), { migrationsFolder });
+  return {
+    db,
+    engine: "pglite",
+    close: async () => {
+      await client.close();
+      lock?.release();
+    },
+  };
+}
+
+export async function pingDatabase(db: Db): Promise<number> {
+  const started = performance.now();
+  await db.execute(sql`select 1`);
+  return performance.now() - started;
+}

@@ -1,0 +1,95 @@
+import { errorEnvelopeSchema, isAllowed, type RouteDefinition, successEnvelope } from "@vigil/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { AppError } from "../errors/app-error.js";
+import type { Principal } from "./principal.js";
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type RouteInput<R extends RouteDefinition> = {
+  params: Infer<R["params"]>;
+  query: Infer<R["querystring"]>;
+  body: Infer<R["body"]>;
+  principal: R["access"] extends "public" ? Principal | undefined : Principal;
+  request: FastifyRequest;
+  reply: FastifyReply;
+};
+
+export type RouteHandler<R extends RouteDefinition> = (
+  input: RouteInput<R>,
+) => Promise<R["response"] extends z.ZodType ? z.input<R["response"]> : null>;
+
+export type Authenticate = (request: FastifyRequest) => Promise<Principal | undefined>;
+
+/**
+ * Registers a handler for a route of the contract's table. The table supplies the method, path, schemas and
+ * required access, so a handler cannot drift from what the API promises: authentication and authorization run
+ * before validation (an anonymous caller learns nothing about the input format), and the answer is wrapped in
+ * the envelope with `enoch`.
+ */
+export function registerRoute<R extends RouteDefinition>(
+  app: FastifyInstance,
+  name: string,
+  definition: R,
+  handler: RouteHandler<R>,
+): void {
+  const schema: Record<string, unknown> = {
+    summary: definition.summary,
+    tags: definition.tags,
+    operationId: name,
+    response: {
+      [definition.successStatus ?? 200]: definition.response ? successEnvelope(definition.response) : undefined,
+      "4XX": errorEnvelopeSchema,
+      "5XX": errorEnvelopeSchema,
+    },
+  };
+  if (definition.access !== "public") schema.security = [{ idToken: [] }];
+  if (definition.params) schema.params = definition.params;
+  if (definition.querystring) schema.querystring = definition.querystring;
+  if (definition.body) schema.body = definition.body;
+
+  app.route({
+    method: definition.method,
+    url: definition.path,
+    schema,
+    config: { routeName: name, access: definition.access, patientData: definition.patientData ?? false },
+    onRequest: async (request) => {
+      if (definition.access === "public") {
+        // A public route works the same with or without a (possibly stale) token.
+        request.principal = await app.authenticate(request).catch(() => undefined);
+        return;
+      }
+      request.principal = await app.authenticate(request);
+      if (!request.principal) throw new AppError("unauthorized", "Sign-in required.");
+      if (!isAllowed(definition.access, request.principal.groups)) {
+        throw new AppError("forbidden", "Access denied");
+      }
+    },
+    handler: async (request, reply) => {
+      const data = await handler({
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        principal: request.principal,
+        request,
+        reply,
+      } as RouteInput<R>);
+      const status = definition.successStatus ?? 200;
+      reply.status(status);
+      if (status === 204) return reply.send();
+      return { enoch: app.enoch, data };
+    },
+  });
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    authenticate: Authenticate;
+    enoch: string;
+  }
+  interface FastifyContextConfig {
+    routeName?: string;
+    access?: RouteDefinition["access"];
+    patientData?: boolean;
+  }
+}

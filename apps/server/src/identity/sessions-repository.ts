@@ -1,0 +1,87 @@
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { authChallenges, authSessions, users } from "../db/schema.js";
+
+export type AuthSessionRow = typeof authSessions.$inferSelect;
+export type AuthChallengeRow = typeof authChallenges.$inferSelect;
+
+export async function insertAuthSession(db: Db, row: typeof authSessions.$inferInsert): Promise<AuthSessionRow> {
+  const [inserted] = await db.insert(authSessions).values(row).returning();
+  return inserted as AuthSessionRow;
+}
+
+export async function findAuthSessionByRefreshHash(db: Db, refreshTokenHash: string): Promise<AuthSessionRow | undefined> {
+  const [row] = await db.select().from(authSessions).where(eq(authSessions.refreshTokenHash, refreshTokenHash)).limit(1);
+  return row;
+}
+
+/** The check behind every API call: the sign-in the token came from is live and its user enabled. */
+export async function findLiveSessionUser(
+  db: Db,
+  originJti: string,
+  userSub: string,
+): Promise<{ username: string; groups: string[] } | undefined> {
+  const [row] = await db
+    .select({ username: users.username, groups: users.groups })
+    .from(authSessions)
+    .innerJoin(users, eq(users.sub, authSessions.userSub))
+    .where(
+      and(
+        eq(authSessions.originJti, originJti),
+        eq(authSessions.userSub, userSub),
+        isNull(authSessions.revokedAt),
+        eq(users.enabled, true),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function revokeAuthSession(db: Db, originJti: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(authSessions)
+    .set({ revokedAt: at })
+    .where(and(eq(authSessions.originJti, originJti), isNull(authSessions.revokedAt)))
+    .returning({ originJti: authSessions.originJti });
+  return rows.length > 0;
+}
+
+export async function revokeUserSessions(db: Db, userSub: string, at: Date): Promise<number> {
+  const rows = await db
+    .update(authSessions)
+    .set({ revokedAt: at })
+    .where(and(eq(authSessions.userSub, userSub), isNull(authSessions.revokedAt)))
+    .returning({ originJti: authSessions.originJti });
+  return rows.length;
+}
+
+export async function insertAuthChallenge(db: Db, row: typeof authChallenges.$inferInsert): Promise<void> {
+  await db.insert(authChallenges).values(row);
+}
+
+export async function findAuthChallenge(db: Db, sessionHash: string): Promise<AuthChallengeRow | undefined> {
+  const [row] = await db.select().from(authChallenges).where(eq(authChallenges.sessionHash, sessionHash)).limit(1);
+  return row;
+}
+
+/** Marks a challenge used; false when someone else used it first (a replayed session). */
+export async function consumeAuthChallenge(db: Db, id: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(authChallenges)
+    .set({ consumedAt: at })
+    .where(and(eq(authChallenges.id, id), isNull(authChallenges.consumedAt)))
+    .returning({ id: authChallenges.id });
+  return rows.length > 0;
+}
+
+export async function deleteExpiredAuthChallenges(db: Db, before: Date): Promise<void> {
+  await db.delete(authChallenges).where(lt(authChallenges.expiresAt, before));
+}
+
+export async function countLiveSessions(db: Db, userSub: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(authSessions)
+    .where(and(eq(authSessions.userSub, userSub), isNull(authSessions.revokedAt)));
+  return row?.total ?? 0;
+}

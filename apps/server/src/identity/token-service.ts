@@ -1,0 +1,202 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  type CryptoKey,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+  errors as joseErrors,
+} from "jose";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors/app-error.js";
+import {
+  findActiveSigningKey,
+  insertSigningKey,
+  listPublishedSigningKeys,
+  retireSigningKeys,
+} from "./signing-keys-repository.js";
+
+const algorithm = "ES256";
+
+export type TokenSubject = {
+  sub: string;
+  username: string;
+  email: string;
+  emailVerified: boolean;
+  phoneNumber: string | null;
+  phoneNumberVerified: boolean;
+  name: string;
+  groups: string[];
+};
+
+export type IssuedTokens = { accessToken: string; idToken: string; expiresIn: number };
+
+export type IdTokenClaims = JWTPayload & {
+  sub: string;
+  "cognito:username": string;
+  origin_jti: string;
+  token_use: "id";
+};
+
+/**
+ * Mints and verifies Cognito-shaped JWTs (AUTH.md "Tokens") with ES256 keys kept in the database, so every
+ * instance on one database signs and verifies with the same keys.
+ */
+export class TokenService {
+  private readonly verificationKeys = new Map<string, CryptoKey>();
+  private signing: { kid: string; key: CryptoKey; createdAt: Date } | undefined;
+  private lastReload = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+  ) {}
+
+  get issuer(): string {
+    return this.config.publicUrl;
+  }
+
+  /** Loads the active key, creating or rotating it when needed. Called at start. */
+  async ensureSigningKey(now = new Date()): Promise<void> {
+    const active = await findActiveSigningKey(this.db);
+    const maxAgeMs = this.config.tokens.keyRotationDays * 86_400_000;
+    if (active && now.getTime() - active.createdAt.getTime() < maxAgeMs) {
+      this.signing = {
+        kid: active.kid,
+        key: (await importJWK(active.privateJwk as JWK, algorithm)) as CryptoKey,
+        createdAt: active.createdAt,
+      };
+    } else {
+      const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
+      const kid = randomUUID();
+      const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: algorithm, use: "sig" };
+      const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: algorithm };
+      await this.db.transaction(async (tx) => {
+        await retireSigningKeys(tx, now);
+        await insertSigningKey(tx, { kid, publicJwk, privateJwk, createdAt: now });
+      });
+      this.signing = { kid, key: privateKey, createdAt: now };
+    }
+    await this.reloadVerificationKeys();
+  }
+
+  /** The JWKS document: every key that may have signed a token still alive. */
+  async publishedKeys(): Promise<{ keys: JWK[] }> {
+    const rows = await listPublishedSigningKeys(this.db, this.oldestLiveTokenTime());
+    return { keys: rows.map((row) => row.publicJwk as JWK) };
+  }
+
+  async issue(subject: TokenSubject, session: { originJti: string; authTime: Date }, clientId: string): Promise<IssuedTokens> {
+    if (!this.signing) await this.ensureSigningKey();
+    const signing = this.signing as NonNullable<typeof this.signing>;
+    const authTime = Math.floor(session.authTime.getTime() / 1000);
+    const common = {
+      origin_jti: session.originJti,
+      auth_time: authTime,
+      "cognito:groups": subject.groups,
+    };
+    const accessToken = await new SignJWT({
+      ...common,
+      username: subject.username,
+      client_id: clientId,
+      token_use: "access",
+      scope: "aws.cognito.signin.user.admin",
+      jti: randomUUID(),
+    })
+      .setProtectedHeader({ alg: algorithm, kid: signing.kid })
+      .setSubject(subject.sub)
+      .setIssuer(this.issuer)
+      .setIssuedAt()
+      .setExpirationTime(`${this.config.tokens.accessTokenMinutes}m`)
+      .sign(signing.key);
+    const idToken = await new SignJWT({
+      ...common,
+      "cognito:username": subject.username,
+      token_use: "id",
+      email: subject.email,
+      email_verified: subject.emailVerified,
+      ...(subject.phoneNumber
+        ? { phone_number: subject.phoneNumber, phone_number_verified: subject.phoneNumberVerified }
+        : {}),
+      name: subject.name,
+      jti: randomUUID(),
+    })
+      .setProtectedHeader({ alg: algorithm, kid: signing.kid })
+      .setSubject(subject.sub)
+      .setIssuer(this.issuer)
+      .setAudience(clientId)
+      .setIssuedAt()
+      .setExpirationTime(`${this.config.tokens.idTokenMinutes}m`)
+      .sign(signing.key);
+    return { accessToken, idToken, expiresIn: this.config.tokens.accessTokenMinutes * 60 };
+  }
+
+  /** Verifies signature, algorithm, issuer, audience, expiry and token use. Revocation is checked by the caller. */
+  async verifyIdToken(token: string): Promise<IdTokenClaims> {
+    const claims = await this.verify(token, { audience: this.config.userPoolClientId });
+    if (claims.token_use !== "id") throw new AppError("unauthorized", "An ID token is required.");
+    return claims as IdTokenClaims;
+  }
+
+  async verifyAccessToken(token: string): Promise<JWTPayload & { sub: string; origin_jti: string; username: string }> {
+    const claims = await this.verify(token, {});
+    if (claims.token_use !== "access" || claims.client_id !== this.config.userPoolClientId) {
+      throw new AppError("unauthorized", "An access token is required.");
+    }
+    return claims as JWTPayload & { sub: string; origin_jti: string; username: string };
+  }
+
+  private async verify(token: string, options: { audience?: string }): Promise<JWTPayload> {
+    try {
+      const { payload } = await jwtVerify(token, (header) => this.keyFor(header.kid), {
+        algorithms: [algorithm],
+        issuer: this.issuer,
+        ...(options.audience ? { audience: options.audience } : {}),
+      });
+      if (typeof payload.sub !== "string" || typeof payload.origin_jti !== "string") {
+        throw new AppError("unauthorized", "The token is missing required claims.");
+      }
+      return payload;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new AppError("unauthorized", "The token has expired.");
+      if (error instanceof joseErrors.JOSEError) throw new AppError("unauthorized", "The token is not valid.");
+      throw error;
+    }
+  }
+
+  private async keyFor(kid: string | undefined): Promise<CryptoKey> {
+    if (!kid) throw new AppError("unauthorized", "The token is not valid.");
+    let key = this.verificationKeys.get(kid);
+    // Another instance may have rotated: reload from the database, at most once a second.
+    if (!key && Date.now() - this.lastReload > 1000) {
+      await this.reloadVerificationKeys();
+      key = this.verificationKeys.get(kid);
+    }
+    if (!key) throw new AppError("unauthorized", "The token is not valid.");
+    return key;
+  }
+
+  private async reloadVerificationKeys(): Promise<void> {
+    this.lastReload = Date.now();
+    const rows = await listPublishedSigningKeys(this.db, this.oldestLiveTokenTime());
+    this.verificationKeys.clear();
+    for (const row of rows) {
+      this.verificationKeys.set(row.kid, (await importJWK(row.publicJwk as JWK, algorithm)) as CryptoKey);
+    }
+  }
+
+  private oldestLiveTokenTime(): Date {
+    const longestMinutes = Math.max(this.config.tokens.idTokenMinutes, this.config.tokens.accessTokenMinutes);
+    return new Date(Date.now() - longestMinutes * 60_000);
+  }
+}
+
+/** Opaque secrets (refresh tokens, challenge sessions): 256 random bits. */
+export function createOpaqueToken(): string {
+  return randomBytes(32).toString("base64url");
+}

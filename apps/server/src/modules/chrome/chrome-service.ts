@@ -1,0 +1,84 @@
+import {
+  type Breadcrumb,
+  findPage,
+  isAllowed,
+  type MenuDefinition,
+  type MenuEntry,
+  menu,
+  segmentTitles,
+} from "@vigil/contract";
+import type { Db } from "../../db/client.js";
+import { AppError } from "../../errors/app-error.js";
+import type { Principal } from "../../http/principal.js";
+import { getCaseNumber } from "../cases/cases-service.js";
+import { getClientName } from "../clients/clients-service.js";
+
+/** The menu entries the caller's groups allow; a user without any group is refused ("Access denied"). */
+export function buildMenu(principal: Principal): MenuEntry[] {
+  if (principal.groups.length === 0) throw new AppError("forbidden", "Access denied");
+  return filterMenu(menu, principal.groups);
+}
+
+function filterMenu(entries: MenuDefinition[], groups: readonly string[]): MenuEntry[] {
+  const visible: MenuEntry[] = [];
+  for (const entry of entries) {
+    if (!isAllowed(entry.access, groups)) continue;
+    const children = entry.children ? filterMenu(entry.children, groups) : undefined;
+    visible.push({
+      title: entry.title,
+      url: entry.url,
+      ...(entry.icon ? { icon: entry.icon } : {}),
+      ...(children && children.length > 0 ? { children } : {}),
+    });
+  }
+  return visible;
+}
+
+const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+
+/**
+ * The trail for a web path: Home, then one crumb per prefix of the path that means something — a page of the
+ * page table, a fixed section word, or an entity (client name, case number, month) resolved from the database.
+ * Unknown ids keep their raw value rather than failing: breadcrumbs never block a page.
+ */
+export async function buildBreadcrumbs(db: Db, path: string): Promise<Breadcrumb[]> {
+  const clean = path.split(/[?#]/)[0]?.replace(/\/+$/, "") || "/";
+  const trail: Breadcrumb[] = [{ title: "Home", url: "/" }];
+  if (clean === "/") return trail;
+  const segments = clean.split("/").filter(Boolean);
+  for (let index = 0; index < segments.length; index++) {
+    const prefix = `/${segments.slice(0, index + 1).join("/")}`;
+    const segment = decodeURIComponent(segments[index] as string);
+    const previous = segments[index - 1];
+    const isLast = index === segments.length - 1;
+    const page = findPage(prefix);
+    let title: string | undefined;
+    let url: string | null = page ? prefix : null;
+
+    if (previous === "clients" && segment !== "create" && segments[0] === "continuous-monitoring") {
+      title = (await getClientName(db, segment)) ?? segment;
+      url = `${prefix}/overview`;
+    } else if (
+      (segments[0] === "billing" || segments[0] === "reporting") &&
+      previous === "continuous-monitoring" &&
+      index === 2
+    ) {
+      title = (await getClientName(db, segment)) ?? segment;
+    } else if (segments[0] === "billing" && index === 3 && /^\d{4}-\d{2}$/.test(segment)) {
+      title = monthFormat.format(new Date(`${segment}-01T00:00:00Z`));
+    } else if (previous && ["intake", "monitoring", "preview", "reviewed", "closed"].includes(previous) && segments[1] === "cases") {
+      title = (await getCaseNumber(db, segment)) ?? segment;
+      url = `${prefix}/overview`;
+    } else if (segment === "continuous-monitoring" && index === 0) {
+      title = "Continuous monitoring";
+    } else if (segment === "create") {
+      title = page?.page.title ?? "New";
+    } else if (page && page.page.path === prefix) {
+      title = page.page.title;
+    } else {
+      title = segmentTitles[segment] ?? page?.page.title ?? segment;
+    }
+    trail.push({ title, url: isLast ? prefix : url });
+  }
+  return trail;
+}

@@ -1,0 +1,24 @@
+import { routes } from "@vigil/contract";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.js";
+import type { Database } from "../../db/client.js";
+import { pingDatabase } from "../../db/client.js";
+import { registerRoute } from "../../http/register-route.js";
+
+export function registerSystemRoutes(app: FastifyInstance, database: Database, config: Config): void {
+  registerRoute(app, "getHealth", routes.getHealth, async () => ({
+    status: "ok" as const,
+    database: { engine: database.engine, latencyMs: Math.round((await pingDatabase(database.db)) * 100) / 100 },
+  }));
+
+  registerRoute(app, "getPublicConfig", routes.getPublicConfig, async () => ({
+    identity: {
+      userPoolId: config.userPoolId,
+      userPoolClientId: config.userPoolClientId,
+      userPoolEndpoint: `${config.publicUrl}/cognito`,
+      loginWith: "username" as const,
+    },
+    passwordPolicy: config.passwordPolicy,
+    mfa: config.mfaMode,
+  }));
+}

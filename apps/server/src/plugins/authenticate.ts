@@ -1,0 +1,33 @@
+import { permissionsOf, type AccessGroup, accessGroupSchema } from "@vigil/contract";
+import type { FastifyRequest } from "fastify";
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors/app-error.js";
+import type { Principal } from "../http/principal.js";
+import { findLiveSessionUser } from "../identity/sessions-repository.js";
+import type { TokenService } from "../identity/token-service.js";
+
+/**
+ * Reads the ID token from `Authorization` (`Bearer <jwt>` or the bare token, as the spec's client sends it),
+ * verifies it, and checks that its sign-in is not revoked and its user still enabled. Groups come from the
+ * user's current row, so removing a group takes effect on the next request rather than at token expiry.
+ * Returns undefined when no token was sent; throws 401 for any bad token.
+ */
+export function createAuthenticator(db: Db, tokens: TokenService) {
+  return async function authenticate(request: FastifyRequest): Promise<Principal | undefined> {
+    const header = request.headers.authorization?.trim();
+    if (!header) return undefined;
+    const token = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : header;
+    if (!token) throw new AppError("unauthorized", "The token is not valid.");
+    const claims = await tokens.verifyIdToken(token);
+    const live = await findLiveSessionUser(db, claims.origin_jti, claims.sub);
+    if (!live) throw new AppError("unauthorized", "The session has been revoked or the user is disabled.");
+    const groups = live.groups.filter((group): group is AccessGroup => accessGroupSchema.safeParse(group).success);
+    return {
+      sub: claims.sub,
+      username: live.username,
+      groups,
+      permissions: permissionsOf(groups),
+      originJti: claims.origin_jti,
+    };
+  };
+}

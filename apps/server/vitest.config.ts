@@ -1,0 +1,14 @@
+import { defineProject } from "vitest/config";
+
+// API tests build the real app on a real database: an in-memory PGlite each, or, with DATABASE_URL set, a fresh
+// PostgreSQL database per test file. Start-up (migrations, argon2) takes seconds, hence the longer timeouts.
+export default defineProject({
+  test: {
+    name: "server",
+    environment: "node",
+    include: ["src/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
