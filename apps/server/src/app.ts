@@ -31,12 +31,22 @@ export const infrastructureRoutes = [
   "GET /.well-known/openid-configuration",
   "GET /api/openapi.json",
   "GET /api/docs",
-  "GET /api/docs/*",
+  "GET /api/docs/json",
+  "GET /api/docs/yaml",
+  "GET /api/docs/static/index.html",
+  "GET /api/docs/static/swagger-initializer.js",
+  "GET /api/docs/static/*",
   "GET /*",
   "GET /",
 ] as const;
 
 /** Builds the whole application without listening: tests `inject` into the same app the server runs. */
+declare module "fastify" {
+  interface FastifyInstance {
+    registeredRoutes: string[];
+  }
+}
+
 export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -44,6 +54,14 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     // Cognito clients send large-ish JSON; API payloads are small. Anything bigger is refused with 413.
     bodyLimit: 1_048_576,
     genReqId: () => crypto.randomUUID(),
+  });
+  // Every route as the router sees it, for the authorization-matrix test and start-up diagnostics.
+  const registeredRoutes: string[] = [];
+  app.decorate("registeredRoutes", registeredRoutes);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== "HEAD" && method !== "OPTIONS") registeredRoutes.push(`${method} ${route.url}`);
+    }
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

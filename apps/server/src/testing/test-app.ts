@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AccessGroup } from "@vigil/contract";
@@ -55,8 +55,15 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { webFiles?: Record<string, string> } = {},
+): Promise<TestApp> {
   const webDistDir = mkdtempSync(path.join(tmpdir(), "vigil-web-"));
+  for (const [file, content] of Object.entries(options.webFiles ?? {})) {
+    mkdirSync(path.dirname(path.join(webDistDir, file)), { recursive: true });
+    writeFileSync(path.join(webDistDir, file), content);
+  }
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: "silent",

@@ -1,0 +1,58 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "./client.js";
+import { FolderLockedError } from "./folder-lock.js";
+
+const run = promisify(execFile);
+const folders: string[] = [];
+const newFolder = () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "vigil-lock-"));
+  folders.push(folder);
+  return folder;
+};
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+describe("the embedded database folder", () => {
+  it("refuses a second opening of the same folder and leaves the first intact", async () => {
+    const dataDir = newFolder();
+    const first = await openDatabase({ kind: "pglite", dataDir });
+    await first.db.execute(sql`create table kept (value text)`);
+    await first.db.execute(sql`insert into kept values ('still here')`);
+    await expect(openDatabase({ kind: "pglite", dataDir })).rejects.toBeInstanceOf(FolderLockedError);
+    const rows = await first.db.execute<{ value: string }>(sql`select value from kept`);
+    expect(rows.rows).toEqual([{ value: "still here" }]);
+    await first.close();
+    const reopened = await openDatabase({ kind: "pglite", dataDir });
+    expect((await reopened.db.execute<{ value: string }>(sql`select value from kept`)).rows).toEqual([{ value: "still here" }]);
+    await reopened.close();
+  });
+
+  it("tells another process clearly that the folder is in use", async () => {
+    const dataDir = newFolder();
+    const held = await openDatabase({ kind: "pglite", dataDir });
+    const command = path.resolve(import.meta.dirname, "../identity/users-command.ts");
+    const failure = await run("npx", ["tsx", command, "list"], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" } }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    await held.close();
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain(`The data folder ${dataDir} is in use by another Vigil process`);
+    expect(existsSync(path.join(dataDir, "pglite"))).toBe(true);
+  });
+
+  it("takes over the lock of a process that died", async () => {
+    const dataDir = newFolder();
+    // A pid that cannot be alive: the lock of a server killed with SIGKILL.
+    writeFileSync(path.join(dataDir, "vigil.lock"), `2147483646@${(await import("node:os")).hostname()}`);
+    const database = await openDatabase({ kind: "pglite", dataDir });
+    await database.close();
+  });
+});
