@@ -2,13 +2,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
-import { createAuthenticator } from "./plugins/authenticate.js";
 import { CognitoService } from "./identity/cognito-service.js";
 import { registerIdentityRoutes } from "./identity/identity-routes.js";
 import { TokenService } from "./identity/token-service.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
+import { createAuthenticator } from "./plugins/authenticate.js";
 import { registerEnvelope } from "./plugins/envelope.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { registerSecurityHeaders } from "./plugins/security.js";

@@ -26,7 +26,12 @@ const configSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   ID_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
-  REFRESH_TOKEN_HOURS: z.coerce.number().int().min(1).max(24 * 3650).default(12),
+  REFRESH_TOKEN_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3650)
+    .default(12),
   SIGNING_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   PASSWORD_MIN_LENGTH: z.coerce.number().int().min(8).max(256).default(12),
   PASSWORD_REQUIRE_LOWERCASE: booleanFromEnv.default(false),

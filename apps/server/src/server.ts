@@ -35,7 +35,11 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    { url: config.publicUrl, database: database.engine, dataDir: database.engine === "pglite" ? config.dataDir : undefined },
+    {
+      url: config.publicUrl,
+      database: database.engine,
+      dataDir: database.engine === "pglite" ? config.dataDir : undefined,
+    },
     `Vigil is running at ${config.publicUrl}`,
   );
 }

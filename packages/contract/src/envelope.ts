@@ -23,5 +23,10 @@ export const pageQuerySchema = z.object({
 });
 
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), total: z.number().int().min(0), limit: z.number().int(), offset: z.number().int() });
+  return z.object({
+    items: z.array(item),
+    total: z.number().int().min(0),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  });
 }

@@ -135,7 +135,13 @@ export const pages = [
     layout: "app",
     access: "clients:write",
   },
-  { id: "case-create", path: "/continuous-monitoring/cases/create", title: "New case", layout: "app", access: "cases:create" },
+  {
+    id: "case-create",
+    path: "/continuous-monitoring/cases/create",
+    title: "New case",
+    layout: "app",
+    access: "cases:create",
+  },
   ...(["intake", "monitoring", "preview", "reviewed", "closed"] as const).flatMap((stage) => [
     {
       id: `cases-${stage}`,

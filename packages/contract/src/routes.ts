@@ -1,8 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Access } from "./access.js";
 import { breadcrumbsQuerySchema, breadcrumbsSchema, chromeSchema } from "./schemas/chrome.js";
 import { healthSchema, publicConfigSchema } from "./schemas/system.js";
-import { userSchema, usernameParamsSchema } from "./schemas/users.js";
+import { usernameParamsSchema, userSchema } from "./schemas/users.js";
 
 /**
  * The API route table: every route's method, path, schemas and the access it requires. The server registers

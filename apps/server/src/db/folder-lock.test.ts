@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "./client.js";
+import { openDatabase, queryRows } from "./client.js";
 import { FolderLockedError } from "./folder-lock.js";
 
 const run = promisify(execFile);
@@ -26,11 +26,13 @@ describe("the embedded database folder", () => {
     await first.db.execute(sql`create table kept (value text)`);
     await first.db.execute(sql`insert into kept values ('still here')`);
     await expect(openDatabase({ kind: "pglite", dataDir })).rejects.toBeInstanceOf(FolderLockedError);
-    const rows = await first.db.execute<{ value: string }>(sql`select value from kept`);
-    expect(rows.rows).toEqual([{ value: "still here" }]);
+    const rows = await queryRows<{ value: string }>(first.db, sql`select value from kept`);
+    expect(rows).toEqual([{ value: "still here" }]);
     await first.close();
     const reopened = await openDatabase({ kind: "pglite", dataDir });
-    expect((await reopened.db.execute<{ value: string }>(sql`select value from kept`)).rows).toEqual([{ value: "still here" }]);
+    expect(await queryRows<{ value: string }>(reopened.db, sql`select value from kept`)).toEqual([
+      { value: "still here" },
+    ]);
     await reopened.close();
   });
 
@@ -38,7 +40,9 @@ describe("the embedded database folder", () => {
     const dataDir = newFolder();
     const held = await openDatabase({ kind: "pglite", dataDir });
     const command = path.resolve(import.meta.dirname, "../identity/users-command.ts");
-    const failure = await run("npx", ["tsx", command, "list"], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" } }).then(
+    const failure = await run("npx", ["tsx", command, "list"], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );

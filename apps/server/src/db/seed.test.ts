@@ -2,6 +2,7 @@ import { accessGroups } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { queryRows } from "./client.js";
 import { seedDemoData } from "./seed.js";
 
 let harness: TestApp;
@@ -22,15 +23,24 @@ describe("demo data", () => {
   });
 
   it("seeds clients and cases in every stage", async () => {
-    const stages = await harness.database.db.execute<{ stage: string }>(sql`select distinct stage from cases order by stage`);
-    expect(stages.rows.map((row) => row.stage)).toEqual(["closed", "intake", "monitoring", "preview", "reviewed"]);
-    const clientCount = await harness.database.db.execute<{ total: number }>(sql`select count(*)::int as total from clients`);
-    expect(clientCount.rows[0]?.total).toBe(3);
+    const stages = await queryRows<{ stage: string }>(
+      harness.database.db,
+      sql`select distinct stage from cases order by stage`,
+    );
+    expect(stages.map((row) => row.stage)).toEqual(["closed", "intake", "monitoring", "preview", "reviewed"]);
+    const clientCount = await queryRows<{ total: number }>(
+      harness.database.db,
+      sql`select count(*)::int as total from clients`,
+    );
+    expect(clientCount[0]?.total).toBe(3);
   });
 
   it("seeds nothing into a database that already has users", async () => {
     expect(await seedDemoData(harness.database.db)).toEqual([]);
-    const users = await harness.database.db.execute<{ total: number }>(sql`select count(*)::int as total from users`);
-    expect(users.rows[0]?.total).toBe(accessGroups.length);
+    const users = await queryRows<{ total: number }>(
+      harness.database.db,
+      sql`select count(*)::int as total from users`,
+    );
+    expect(users[0]?.total).toBe(accessGroups.length);
   });
 });

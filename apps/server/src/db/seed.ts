@@ -11,7 +11,13 @@ import type { Db } from "./client.js";
 import { cases, clients, users } from "./schema.js";
 
 const demoClients = [
-  { name: "St. Mary's Regional Medical Center", code: "SMRMC", timezone: "America/New_York", city: "Boston", region: "MA" },
+  {
+    name: "St. Mary's Regional Medical Center",
+    code: "SMRMC",
+    timezone: "America/New_York",
+    city: "Boston",
+    region: "MA",
+  },
   { name: "Lakeside Children's Hospital", code: "LCH", timezone: "America/Chicago", city: "Chicago", region: "IL" },
   { name: "Pacific Neurology Institute", code: "PNI", timezone: "America/Los_Angeles", city: "Portland", region: "OR" },
 ];
@@ -48,7 +54,10 @@ export async function seedIfEmpty(db: Db, config: Config, log: FastifyBaseLogger
   const file = path.join(config.dataDir, "demo-credentials.txt");
   mkdirSync(config.dataDir, { recursive: true });
   const lines = credentials.map((entry) => `${entry.username}\t${entry.password}\t${entry.groups.join(",")}`);
-  writeFileSync(file, `# username\tpassword\tgroups (demo users; change or disable them before real use)\n${lines.join("\n")}\n`);
+  writeFileSync(
+    file,
+    `# username\tpassword\tgroups (demo users; change or disable them before real use)\n${lines.join("\n")}\n`,
+  );
   chmodSync(file, 0o600);
   log.info(
     { demoUsers: credentials.map(({ username, groups }) => ({ username, groups })), credentialsFile: file },

@@ -24,7 +24,9 @@ const table = Object.entries(routes) as [string, RouteDefinition][];
 
 /** Fills `:params` with harmless sample values. */
 function sampleUrl(definition: RouteDefinition): string {
-  let url = definition.path.replace(/:(\w+)/g, (_all, name: string) => (name === "username" ? "matrix-admin" : "00000000-0000-4000-8000-000000000000"));
+  let url = definition.path.replace(/:(\w+)/g, (_all, name: string) =>
+    name === "username" ? "matrix-admin" : "00000000-0000-4000-8000-000000000000",
+  );
   if (definition.querystring?.shape && "path" in definition.querystring.shape) url += "?path=/";
   return url;
 }
@@ -53,11 +55,14 @@ describe("the authorization matrix", () => {
 
   for (const [name, definition] of table) {
     describe(`${definition.method} ${definition.path} (${definition.access})`, () => {
-      it(definition.access === "public" ? "is open to anonymous callers" : "refuses anonymous callers with 401", async () => {
-        const response = await harness.app.inject({ method: definition.method, url: sampleUrl(definition) });
-        if (definition.access === "public") expect(response.statusCode, name).not.toBe(401);
-        else expect(response.statusCode, name).toBe(401);
-      });
+      it(
+        definition.access === "public" ? "is open to anonymous callers" : "refuses anonymous callers with 401",
+        async () => {
+          const response = await harness.app.inject({ method: definition.method, url: sampleUrl(definition) });
+          if (definition.access === "public") expect(response.statusCode, name).not.toBe(401);
+          else expect(response.statusCode, name).toBe(401);
+        },
+      );
 
       for (const caller of [...accessGroups, "none"] as const) {
         const groups: AccessGroup[] = caller === "none" ? [] : [caller];
@@ -71,7 +76,8 @@ describe("the authorization matrix", () => {
           if (allowed) {
             expect(response.statusCode, `${name} as ${caller}`).not.toBe(401);
             // The menu call itself refuses users without groups ("Access denied"), by design (PRODUCT.md §1).
-            if (!(name === "getChrome" && caller === "none")) expect(response.statusCode, `${name} as ${caller}`).not.toBe(403);
+            if (!(name === "getChrome" && caller === "none"))
+              expect(response.statusCode, `${name} as ${caller}`).not.toBe(403);
           } else {
             expect(response.statusCode, `${name} as ${caller}`).toBe(403);
             expect(response.json().error.message).toBe("Access denied");

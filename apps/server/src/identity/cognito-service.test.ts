@@ -41,7 +41,12 @@ describe("InitiateAuth with USER_PASSWORD_AUTH", () => {
       name: "Riley Tester",
     });
     const access = decodeClaims(result.AccessToken);
-    expect(access).toMatchObject({ token_use: "access", client_id: testClientId, username: "Riley", scope: "aws.cognito.signin.user.admin" });
+    expect(access).toMatchObject({
+      token_use: "access",
+      client_id: testClientId,
+      username: "Riley",
+      scope: "aws.cognito.signin.user.admin",
+    });
     // Amplify only revokes on sign-out when origin_jti is present; both tokens share it.
     expect(access.origin_jti).toBe(id.origin_jti);
     expect(typeof access.jti).toBe("string");
@@ -53,16 +58,20 @@ describe("InitiateAuth with USER_PASSWORD_AUTH", () => {
     const dana = await findUserByUsername(harness.database.db, "dana");
     await updateUser(harness.database.db, dana?.sub as string, { enabled: false });
 
-    const answers = await Promise.all([passwordAuth("nobody-here", "whatever-password"), passwordAuth("riley", "wrong-password"), passwordAuth("dana", disabledPassword)]);
+    const answers = await Promise.all([
+      passwordAuth("nobody-here", "whatever-password"),
+      passwordAuth("riley", "wrong-password"),
+      passwordAuth("dana", disabledPassword),
+    ]);
     for (const answer of answers) {
       expect(answer.statusCode).toBe(400);
       expect(answer.json()).toEqual({ __type: "NotAuthorizedException", message: "Incorrect username or password." });
       expect(answer.headers["x-amzn-errortype"]).toBe("NotAuthorizedException");
     }
     // The audit log keeps the true reasons.
-    const reasons = (await harness.database.db.select().from(auditEvents).where(eq(auditEvents.outcome, "failure"))).map(
-      (event) => (event.details as { reason: string }).reason,
-    );
+    const reasons = (
+      await harness.database.db.select().from(auditEvents).where(eq(auditEvents.outcome, "failure"))
+    ).map((event) => (event.details as { reason: string }).reason);
     expect(reasons).toEqual(expect.arrayContaining(["unknown user", "wrong password", "user disabled"]));
   });
 
@@ -80,17 +89,32 @@ describe("InitiateAuth with USER_PASSWORD_AUTH", () => {
   });
 
   it("reports missing parameters the way Cognito does", async () => {
-    const response = await harness.cognito("InitiateAuth", { AuthFlow: "USER_PASSWORD_AUTH", ClientId: testClientId, AuthParameters: { USERNAME: "riley" } });
-    expect(response.json()).toEqual({ __type: "InvalidParameterException", message: "Missing required parameter PASSWORD" });
+    const response = await harness.cognito("InitiateAuth", {
+      AuthFlow: "USER_PASSWORD_AUTH",
+      ClientId: testClientId,
+      AuthParameters: { USERNAME: "riley" },
+    });
+    expect(response.json()).toEqual({
+      __type: "InvalidParameterException",
+      message: "Missing required parameter PASSWORD",
+    });
   });
 
   it("refuses an unknown app client", async () => {
-    const response = await harness.cognito("InitiateAuth", { AuthFlow: "USER_PASSWORD_AUTH", ClientId: "other", AuthParameters: { USERNAME: "riley", PASSWORD: password } });
+    const response = await harness.cognito("InitiateAuth", {
+      AuthFlow: "USER_PASSWORD_AUTH",
+      ClientId: "other",
+      AuthParameters: { USERNAME: "riley", PASSWORD: password },
+    });
     expect(response.json().__type).toBe("ResourceNotFoundException");
   });
 
   it("refuses SRP, which is not implemented, with a clear message", async () => {
-    const response = await harness.cognito("InitiateAuth", { AuthFlow: "USER_SRP_AUTH", ClientId: testClientId, AuthParameters: { USERNAME: "riley" } });
+    const response = await harness.cognito("InitiateAuth", {
+      AuthFlow: "USER_SRP_AUTH",
+      ClientId: testClientId,
+      AuthParameters: { USERNAME: "riley" },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain("USER_PASSWORD_AUTH");
   });
@@ -99,7 +123,11 @@ describe("InitiateAuth with USER_PASSWORD_AUTH", () => {
 describe("REFRESH_TOKEN_AUTH", () => {
   it("mints new tokens from the same sign-in without a new refresh token", async () => {
     const signIn = (await passwordAuth("riley", password)).json().AuthenticationResult;
-    const response = await harness.cognito("InitiateAuth", { AuthFlow: "REFRESH_TOKEN_AUTH", ClientId: testClientId, AuthParameters: { REFRESH_TOKEN: signIn.RefreshToken } });
+    const response = await harness.cognito("InitiateAuth", {
+      AuthFlow: "REFRESH_TOKEN_AUTH",
+      ClientId: testClientId,
+      AuthParameters: { REFRESH_TOKEN: signIn.RefreshToken },
+    });
     expect(response.statusCode).toBe(200);
     const result = response.json().AuthenticationResult;
     expect(result.RefreshToken).toBeUndefined();
@@ -110,7 +138,11 @@ describe("REFRESH_TOKEN_AUTH", () => {
     const signIn = (await passwordAuth("riley", password)).json().AuthenticationResult;
     await harness.cognito("RevokeToken", { ClientId: testClientId, Token: signIn.RefreshToken });
     for (const token of [signIn.RefreshToken, "made-up-token"]) {
-      const response = await harness.cognito("InitiateAuth", { AuthFlow: "REFRESH_TOKEN_AUTH", ClientId: testClientId, AuthParameters: { REFRESH_TOKEN: token } });
+      const response = await harness.cognito("InitiateAuth", {
+        AuthFlow: "REFRESH_TOKEN_AUTH",
+        ClientId: testClientId,
+        AuthParameters: { REFRESH_TOKEN: token },
+      });
       expect(response.json()).toEqual({ __type: "NotAuthorizedException", message: "Invalid Refresh Token" });
     }
   });
@@ -119,7 +151,11 @@ describe("REFRESH_TOKEN_AUTH", () => {
 describe("NEW_PASSWORD_REQUIRED for an administrator-created user", () => {
   let temporaryPassword: string;
   beforeAll(async () => {
-    const created = await createUser(harness.database.db, { username: "newbie", email: "newbie@vigil.test", name: "New Bie", groups: ["technologist"] }, { username: "test" });
+    const created = await createUser(
+      harness.database.db,
+      { username: "newbie", email: "newbie@vigil.test", name: "New Bie", groups: ["technologist"] },
+      { username: "test" },
+    );
     temporaryPassword = created.temporaryPassword as string;
   });
 
@@ -137,9 +173,17 @@ describe("NEW_PASSWORD_REQUIRED for an administrator-created user", () => {
   it("refuses a new password that breaks the policy and keeps the session usable", async () => {
     const session = (await passwordAuth("newbie", temporaryPassword)).json().Session;
     const respond = (newPassword: string) =>
-      harness.cognito("RespondToAuthChallenge", { ChallengeName: "NEW_PASSWORD_REQUIRED", ClientId: testClientId, Session: session, ChallengeResponses: { USERNAME: "newbie", NEW_PASSWORD: newPassword } });
+      harness.cognito("RespondToAuthChallenge", {
+        ChallengeName: "NEW_PASSWORD_REQUIRED",
+        ClientId: testClientId,
+        Session: session,
+        ChallengeResponses: { USERNAME: "newbie", NEW_PASSWORD: newPassword },
+      });
     const short = await respond("short");
-    expect(short.json()).toEqual({ __type: "InvalidPasswordException", message: "Password does not conform to policy: Password not long enough" });
+    expect(short.json()).toEqual({
+      __type: "InvalidPasswordException",
+      message: "Password does not conform to policy: Password not long enough",
+    });
     const accepted = await respond("a-long-enough-new-password");
     expect(accepted.statusCode).toBe(200);
     expect(decodeClaims(accepted.json().AuthenticationResult.IdToken)["cognito:username"]).toBe("newbie");
@@ -147,15 +191,29 @@ describe("NEW_PASSWORD_REQUIRED for an administrator-created user", () => {
     expect((await passwordAuth("newbie", temporaryPassword)).json().__type).toBe("NotAuthorizedException");
     expect((await passwordAuth("newbie", "a-long-enough-new-password")).json().AuthenticationResult).toBeDefined();
     // A session is single use.
-    expect((await respond("another-long-password")).json().message).toBe("Invalid session for the user, session is expired.");
+    expect((await respond("another-long-password")).json().message).toBe(
+      "Invalid session for the user, session is expired.",
+    );
   });
 
   it("refuses an expired session with Cognito's message", async () => {
-    const other = await createUser(harness.database.db, { username: "late", email: "late@vigil.test", name: "Late", groups: [] }, { username: "test" });
+    const other = await createUser(
+      harness.database.db,
+      { username: "late", email: "late@vigil.test", name: "Late", groups: [] },
+      { username: "test" },
+    );
     const session = (await passwordAuth("late", other.temporaryPassword as string)).json().Session;
     await harness.database.db.update(authChallenges).set({ expiresAt: new Date(Date.now() - 1000) });
-    const response = await harness.cognito("RespondToAuthChallenge", { ChallengeName: "NEW_PASSWORD_REQUIRED", ClientId: testClientId, Session: session, ChallengeResponses: { USERNAME: "late", NEW_PASSWORD: "a-long-enough-new-password" } });
-    expect(response.json()).toEqual({ __type: "NotAuthorizedException", message: "Invalid session for the user, session is expired." });
+    const response = await harness.cognito("RespondToAuthChallenge", {
+      ChallengeName: "NEW_PASSWORD_REQUIRED",
+      ClientId: testClientId,
+      Session: session,
+      ChallengeResponses: { USERNAME: "late", NEW_PASSWORD: "a-long-enough-new-password" },
+    });
+    expect(response.json()).toEqual({
+      __type: "NotAuthorizedException",
+      message: "Invalid session for the user, session is expired.",
+    });
   });
 
   it("does not reveal the challenge to a wrong password", async () => {
@@ -163,9 +221,15 @@ describe("NEW_PASSWORD_REQUIRED for an administrator-created user", () => {
   });
 
   it("refuses an expired temporary password only once the password is proven", async () => {
-    const expired = await createUser(harness.database.db, { username: "stale", email: "stale@vigil.test", name: "Stale", groups: [] }, { username: "test" });
+    const expired = await createUser(
+      harness.database.db,
+      { username: "stale", email: "stale@vigil.test", name: "Stale", groups: [] },
+      { username: "test" },
+    );
     const row = await findUserByUsername(harness.database.db, "stale");
-    await updateUser(harness.database.db, row?.sub as string, { temporaryPasswordExpiresAt: new Date(Date.now() - 1000) });
+    await updateUser(harness.database.db, row?.sub as string, {
+      temporaryPasswordExpiresAt: new Date(Date.now() - 1000),
+    });
     expect((await passwordAuth("stale", expired.temporaryPassword as string)).json()).toEqual({
       __type: "NotAuthorizedException",
       message: "Temporary password has expired and must be reset by an administrator.",
@@ -181,24 +245,44 @@ describe("GetUser, RevokeToken and unsupported operations", () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.Username).toBe("Riley");
-    expect(body.UserAttributes).toEqual(expect.arrayContaining([{ Name: "email", Value: "Riley@vigil.test" }, { Name: "email_verified", Value: "true" }, { Name: "name", Value: "Riley Tester" }]));
+    expect(body.UserAttributes).toEqual(
+      expect.arrayContaining([
+        { Name: "email", Value: "Riley@vigil.test" },
+        { Name: "email_verified", Value: "true" },
+        { Name: "name", Value: "Riley Tester" },
+      ]),
+    );
   });
 
   it("refuses GetUser with a revoked access token", async () => {
     const tokens = await harness.signIn("riley", password);
     await harness.cognito("RevokeToken", { ClientId: testClientId, Token: tokens.refreshToken });
-    expect((await harness.cognito("GetUser", { AccessToken: tokens.accessToken })).json()).toEqual({ __type: "NotAuthorizedException", message: "Access Token has been revoked" });
+    expect((await harness.cognito("GetUser", { AccessToken: tokens.accessToken })).json()).toEqual({
+      __type: "NotAuthorizedException",
+      message: "Access Token has been revoked",
+    });
     expect((await harness.cognito("GetUser", { AccessToken: "garbage" })).json().message).toBe("Invalid Access Token");
   });
 
   it("answers SignUp and other unimplemented operations with a Cognito-style error", async () => {
     const response = await harness.cognito("SignUp", { ClientId: testClientId, Username: "x", Password: "y" });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ __type: "UnsupportedOperationException", message: "SignUp is not supported by this identity service." });
+    expect(response.json()).toEqual({
+      __type: "UnsupportedOperationException",
+      message: "SignUp is not supported by this identity service.",
+    });
   });
 
   it("answers a malformed body with a Cognito-style error, never a crash", async () => {
-    const response = await harness.app.inject({ method: "POST", url: "/cognito", headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "AWSCognitoIdentityProviderService.InitiateAuth" }, payload: "{oops" });
+    const response = await harness.app.inject({
+      method: "POST",
+      url: "/cognito",
+      headers: {
+        "content-type": "application/x-amz-json-1.1",
+        "x-amz-target": "AWSCognitoIdentityProviderService.InitiateAuth",
+      },
+      payload: "{oops",
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().__type).toBe("SerializationException");
     const wrongShape = await harness.cognito("InitiateAuth", { AuthFlow: 7 });
@@ -214,6 +298,10 @@ describe("published keys", () => {
     expect(jwks.keys[0]).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });
     expect(jwks.keys[0].d).toBeUndefined();
     const discovery = (await harness.app.inject({ method: "GET", url: "/.well-known/openid-configuration" })).json();
-    expect(discovery).toMatchObject({ issuer: "http://vigil.test", jwks_uri: "http://vigil.test/.well-known/jwks.json", id_token_signing_alg_values_supported: ["ES256"] });
+    expect(discovery).toMatchObject({
+      issuer: "http://vigil.test",
+      jwks_uri: "http://vigil.test/.well-known/jwks.json",
+      id_token_signing_alg_values_supported: ["ES256"],
+    });
   });
 });

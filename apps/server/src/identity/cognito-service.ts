@@ -79,7 +79,9 @@ export class CognitoService {
       case "USER_AUTH":
         throw invalidParameter(`${request.AuthFlow} is not enabled for this client. Use USER_PASSWORD_AUTH.`);
       default:
-        throw invalidParameter(`1 validation error detected: Value '${request.AuthFlow}' at 'authFlow' failed to satisfy constraint.`);
+        throw invalidParameter(
+          `1 validation error detected: Value '${request.AuthFlow}' at 'authFlow' failed to satisfy constraint.`,
+        );
     }
   }
 
@@ -95,7 +97,12 @@ export class CognitoService {
     if (!newPassword) throw invalidParameter("Missing required parameter NEW_PASSWORD");
     const challenge = request.Session ? await findAuthChallenge(this.db, digestToken(request.Session)) : undefined;
     const now = new Date();
-    if (!challenge || challenge.consumedAt || challenge.expiresAt <= now || challenge.challengeName !== request.ChallengeName) {
+    if (
+      !challenge ||
+      challenge.consumedAt ||
+      challenge.expiresAt <= now ||
+      challenge.challengeName !== request.ChallengeName
+    ) {
       throw expiredSession();
     }
     const user = await findUserBySub(this.db, challenge.userSub);
@@ -126,7 +133,10 @@ export class CognitoService {
         target: { type: "user", id: user.username },
         ip: context.ip,
       });
-      return { AuthenticationResult: await this.startSession(tx, updated as UserRow, request.ClientId, now), ChallengeParameters: {} };
+      return {
+        AuthenticationResult: await this.startSession(tx, updated as UserRow, request.ClientId, now),
+        ChallengeParameters: {},
+      };
     });
   }
 
@@ -203,7 +213,8 @@ export class CognitoService {
       throw incorrectCredentials();
     };
     if (!user) return fail("unknown user");
-    if (!passwordMatches) return fail(user.status === "FORCE_CHANGE_PASSWORD" ? "wrong temporary password" : "wrong password");
+    if (!passwordMatches)
+      return fail(user.status === "FORCE_CHANGE_PASSWORD" ? "wrong temporary password" : "wrong password");
     if (!user.enabled) return fail("user disabled");
 
     // Only now, with the password proven, may the answer reveal the account's state.
@@ -213,7 +224,13 @@ export class CognitoService {
     }
     if (user.status === "FORCE_CHANGE_PASSWORD") {
       if (user.temporaryPasswordExpiresAt && user.temporaryPasswordExpiresAt <= now) {
-        await recordAudit(this.db, { action: "auth.sign-in", outcome: "failure", actor: user, ip: context.ip, details: { reason: "temporary password expired" } });
+        await recordAudit(this.db, {
+          action: "auth.sign-in",
+          outcome: "failure",
+          actor: user,
+          ip: context.ip,
+          details: { reason: "temporary password expired" },
+        });
         throw new CognitoError(
           "NotAuthorizedException",
           "Temporary password has expired and must be reset by an administrator.",
@@ -233,7 +250,11 @@ export class CognitoService {
         ChallengeParameters: {
           USER_ID_FOR_SRP: user.username,
           requiredAttributes: JSON.stringify(missingRequiredAttributes(user).map((name) => `userAttributes.${name}`)),
-          userAttributes: JSON.stringify({ email: user.email, name: user.name, ...(user.phoneNumber ? { phone_number: user.phoneNumber } : {}) }),
+          userAttributes: JSON.stringify({
+            email: user.email,
+            name: user.name,
+            ...(user.phoneNumber ? { phone_number: user.phoneNumber } : {}),
+          }),
         },
       };
     }
@@ -249,12 +270,22 @@ export class CognitoService {
     if (!refreshToken) throw invalidParameter("Missing required parameter REFRESH_TOKEN");
     const session = await findAuthSessionByRefreshHash(this.db, digestToken(refreshToken));
     const invalid = () => new CognitoError("NotAuthorizedException", "Invalid Refresh Token");
-    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.clientId !== clientId) throw invalid();
+    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.clientId !== clientId)
+      throw invalid();
     const user = await findUserBySub(this.db, session.userSub);
-    if (!user || !user.enabled) throw invalid();
-    const issued = await this.tokens.issue(user, { originJti: session.originJti, authTime: session.authTime }, clientId);
+    if (!user?.enabled) throw invalid();
+    const issued = await this.tokens.issue(
+      user,
+      { originJti: session.originJti, authTime: session.authTime },
+      clientId,
+    );
     return {
-      AuthenticationResult: { AccessToken: issued.accessToken, IdToken: issued.idToken, ExpiresIn: issued.expiresIn, TokenType: "Bearer" },
+      AuthenticationResult: {
+        AccessToken: issued.accessToken,
+        IdToken: issued.idToken,
+        ExpiresIn: issued.expiresIn,
+        TokenType: "Bearer",
+      },
       ChallengeParameters: {},
     };
   }
@@ -304,12 +335,17 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw invalidParameter(`1 validation error detected: Value at '${issue?.path.join(".") ?? ""}' ${issue?.message ?? "is invalid"}`);
+    throw invalidParameter(
+      `1 validation error detected: Value at '${issue?.path.join(".") ?? ""}' ${issue?.message ?? "is invalid"}`,
+    );
   }
   return result.data;
 }
 
-function missingRequiredAttributes(user: { name: string | null | undefined; email: string | null | undefined }): string[] {
+function missingRequiredAttributes(user: {
+  name: string | null | undefined;
+  email: string | null | undefined;
+}): string[] {
   return requiredAttributes.filter((name) => !user[name]?.trim());
 }
 

@@ -34,9 +34,7 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
     scope.setErrorHandler((error, request, reply) => {
       const known = error instanceof CognitoError;
       if (!known) request.log.error({ err: error }, "identity operation failed");
-      const failure = known
-        ? error
-        : new CognitoError("InternalErrorException", "An internal error occurred.", 500);
+      const failure = known ? error : new CognitoError("InternalErrorException", "An internal error occurred.", 500);
       reply
         .status(failure.status)
         .headers({ "x-amzn-errortype": failure.type, ...failure.headers })
@@ -59,10 +57,14 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
       return JSON.stringify(result);
     });
 
-    scope.get("/.well-known/jwks.json", { config: { routeName: "jwks", access: "public" } }, async (_request, reply) => {
-      reply.header("cache-control", "public, max-age=300");
-      return tokens.publishedKeys();
-    });
+    scope.get(
+      "/.well-known/jwks.json",
+      { config: { routeName: "jwks", access: "public" } },
+      async (_request, reply) => {
+        reply.header("cache-control", "public, max-age=300");
+        return tokens.publishedKeys();
+      },
+    );
 
     scope.get(
       "/.well-known/openid-configuration",
@@ -79,7 +81,16 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
         id_token_signing_alg_values_supported: ["ES256"],
         scopes_supported: ["openid", "email", "phone", "profile", "aws.cognito.signin.user.admin"],
         token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
-        claims_supported: ["sub", "email", "email_verified", "phone_number", "phone_number_verified", "name", "cognito:username", "cognito:groups"],
+        claims_supported: [
+          "sub",
+          "email",
+          "email_verified",
+          "phone_number",
+          "phone_number_verified",
+          "name",
+          "cognito:username",
+          "cognito:groups",
+        ],
       }),
     );
   });

@@ -10,8 +10,15 @@ export async function insertAuthSession(db: Db, row: typeof authSessions.$inferI
   return inserted as AuthSessionRow;
 }
 
-export async function findAuthSessionByRefreshHash(db: Db, refreshTokenHash: string): Promise<AuthSessionRow | undefined> {
-  const [row] = await db.select().from(authSessions).where(eq(authSessions.refreshTokenHash, refreshTokenHash)).limit(1);
+export async function findAuthSessionByRefreshHash(
+  db: Db,
+  refreshTokenHash: string,
+): Promise<AuthSessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(authSessions)
+    .where(eq(authSessions.refreshTokenHash, refreshTokenHash))
+    .limit(1);
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { desc, isNull, or, gt } from "drizzle-orm";
+import { desc, gt, isNull, or } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { signingKeys } from "../db/schema.js";
 

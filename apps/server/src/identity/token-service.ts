@@ -6,9 +6,9 @@ import {
   importJWK,
   type JWK,
   type JWTPayload,
+  errors as joseErrors,
   jwtVerify,
   SignJWT,
-  errors as joseErrors,
 } from "jose";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
@@ -90,7 +90,11 @@ export class TokenService {
     return { keys: rows.map((row) => row.publicJwk as JWK) };
   }
 
-  async issue(subject: TokenSubject, session: { originJti: string; authTime: Date }, clientId: string): Promise<IssuedTokens> {
+  async issue(
+    subject: TokenSubject,
+    session: { originJti: string; authTime: Date },
+    clientId: string,
+  ): Promise<IssuedTokens> {
     if (!this.signing) await this.ensureSigningKey();
     const signing = this.signing as NonNullable<typeof this.signing>;
     const authTime = Math.floor(session.authTime.getTime() / 1000);

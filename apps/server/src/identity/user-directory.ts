@@ -77,7 +77,10 @@ export async function getUserByUsername(db: Db, username: string): Promise<User>
   return toUser(row);
 }
 
-export async function listAllUsers(db: Db, page: { limit: number; offset: number }): Promise<{ items: User[]; total: number }> {
+export async function listAllUsers(
+  db: Db,
+  page: { limit: number; offset: number },
+): Promise<{ items: User[]; total: number }> {
   const { rows, total } = await listUsers(db, page);
   return { items: rows.map(toUser), total };
 }

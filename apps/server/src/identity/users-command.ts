@@ -19,15 +19,28 @@ Uses the same configuration as the server (DATABASE_URL, or DATA_DIR for the emb
 not be open in a running server at the same time).`;
 
 const createArgumentsSchema = z.object({
-  username: z.string().trim().min(1, "--username is required").max(128).regex(/^\S+$/, "--username may not contain spaces"),
+  username: z
+    .string()
+    .trim()
+    .min(1, "--username is required")
+    .max(128)
+    .regex(/^\S+$/, "--username may not contain spaces"),
   email: z.email("--email must be an email address"),
   name: z.string().trim().min(1, "--name is required").max(200),
   groups: z
     .string()
     .default("")
-    .transform((value) => value.split(",").map((group) => group.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((group) => group.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(accessGroupSchema)),
-  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, "--phone must be in E.164 form, e.g. +15555550100").optional(),
+  phone: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, "--phone must be in E.164 form, e.g. +15555550100")
+    .optional(),
 });
 
 async function main(argv: string[]): Promise<number> {
@@ -55,7 +68,13 @@ async function main(argv: string[]): Promise<number> {
       const { items, total } = await listAllUsers(database.db, { limit: 200, offset: 0 });
       for (const user of items) {
         console.log(
-          [user.username.padEnd(20), user.status.padEnd(22), (user.isEnabled ? "enabled" : "disabled").padEnd(9), user.groups.join(",") || "(no groups)", user.email].join(" "),
+          [
+            user.username.padEnd(20),
+            user.status.padEnd(22),
+            (user.isEnabled ? "enabled" : "disabled").padEnd(9),
+            user.groups.join(",") || "(no groups)",
+            user.email,
+          ].join(" "),
         );
       }
       console.log(`${total} user(s)`);
@@ -69,7 +88,13 @@ async function main(argv: string[]): Promise<number> {
     }
     const { user, temporaryPassword } = await createUser(
       database.db,
-      { username: parsed.data.username, email: parsed.data.email, name: parsed.data.name, groups: parsed.data.groups, phoneNumber: parsed.data.phone },
+      {
+        username: parsed.data.username,
+        email: parsed.data.email,
+        name: parsed.data.name,
+        groups: parsed.data.groups,
+        phoneNumber: parsed.data.phone,
+      },
       { username: "command-line" },
     );
     console.log(`Created ${user.username} (${user.groups.join(", ") || "no groups"}).`);

@@ -10,7 +10,11 @@ export function normaliseUsername(username: string): string {
 }
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.usernameKey, normaliseUsername(username))).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.usernameKey, normaliseUsername(username)))
+    .limit(1);
   return row;
 }
 
@@ -40,7 +44,10 @@ export async function updateUser(
   return row;
 }
 
-export async function listUsers(db: Db, page: { limit: number; offset: number }): Promise<{ rows: UserRow[]; total: number }> {
+export async function listUsers(
+  db: Db,
+  page: { limit: number; offset: number },
+): Promise<{ rows: UserRow[]; total: number }> {
   const rows = await db.select().from(users).orderBy(asc(users.usernameKey)).limit(page.limit).offset(page.offset);
   const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users);
   return { rows, total: count?.total ?? 0 };

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { updateUser } from "../identity/users-repository.js";
-import { findUserByUsername } from "../identity/users-repository.js";
+import { findUserByUsername, updateUser } from "../identity/users-repository.js";
 import { decodeClaims, forgeToken, unsignedToken } from "../testing/forge-token.js";
 import { createTestApp, type TestApp, testClientId } from "../testing/test-app.js";
 
@@ -63,7 +62,9 @@ describe("the API's token check", () => {
   it("answers 401 for an expired token", async () => {
     const claims = decodeClaims(idToken);
     const past = Math.floor(Date.now() / 1000) - 7200;
-    expectUnauthorized(await chrome(`Bearer ${await forgeToken(harness.database.db, { ...claims, iat: past, exp: past + 3600 })}`));
+    expectUnauthorized(
+      await chrome(`Bearer ${await forgeToken(harness.database.db, { ...claims, iat: past, exp: past + 3600 })}`),
+    );
   });
 
   it("answers 401 for an access token used as an ID token", async () => {
@@ -101,7 +102,11 @@ describe("the API's token check", () => {
   });
 
   it("ignores a bad token on a public route rather than failing it", async () => {
-    const response = await harness.app.inject({ method: "GET", url: "/api/health", headers: { authorization: "Bearer junk" } });
+    const response = await harness.app.inject({
+      method: "GET",
+      url: "/api/health",
+      headers: { authorization: "Bearer junk" },
+    });
     expect(response.statusCode).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { permissionsOf, type AccessGroup, accessGroupSchema } from "@vigil/contract";
+import { type AccessGroup, accessGroupSchema, permissionsOf } from "@vigil/contract";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors/app-error.js";

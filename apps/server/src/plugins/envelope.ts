@@ -33,7 +33,12 @@ export function registerEnvelope(app: FastifyInstance): void {
       }));
       message = `Invalid request: ${issues.map((issue) => `${issue.path} ${issue.message}`).join("; ")}`;
       details = { issues };
-    } else if (!isResponseSerializationError(error) && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    } else if (
+      !isResponseSerializationError(error) &&
+      error.statusCode &&
+      error.statusCode >= 400 &&
+      error.statusCode < 500
+    ) {
       // Fastify's own client errors: malformed JSON, unsupported media type, body too large…
       status = error.statusCode;
       code = codeByStatus[status] ?? "bad_request";
@@ -45,7 +50,9 @@ export function registerEnvelope(app: FastifyInstance): void {
       request.log.error({ err: error }, "unhandled error");
     }
     if (status >= 500 && error instanceof AppError) request.log.error({ err: error }, "server error");
-    reply.status(status).send({ enoch: app.enoch, error: { status, code, message, ...(details === undefined ? {} : { details }) } });
+    reply
+      .status(status)
+      .send({ enoch: app.enoch, error: { status, code, message, ...(details === undefined ? {} : { details }) } });
   });
 
   app.setNotFoundHandler((request, reply) => {

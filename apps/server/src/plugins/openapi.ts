@@ -29,7 +29,9 @@ export async function registerOpenApi(app: FastifyInstance, release: string): Pr
     transformSpecificationClone: true,
     uiConfig: { url: "/api/openapi.json", deepLinking: true },
   });
-  app.get("/api/openapi.json", { config: { routeName: "openapi", access: "public" }, schema: { hide: true } }, async () =>
-    app.swagger(),
+  app.get(
+    "/api/openapi.json",
+    { config: { routeName: "openapi", access: "public" }, schema: { hide: true } },
+    async () => app.swagger(),
   );
 }

@@ -48,7 +48,10 @@ export type TestApp = {
   /** Creates a confirmed user with the given groups and returns its password. */
   addUser: (username: string, groups: AccessGroup[]) => Promise<string>;
   /** Signs in through the Cognito endpoint, exactly as the web app does; returns the tokens. */
-  signIn: (username: string, password: string) => Promise<{ idToken: string; accessToken: string; refreshToken: string }>;
+  signIn: (
+    username: string,
+    password: string,
+  ) => Promise<{ idToken: string; accessToken: string; refreshToken: string }>;
   /** Creates a user and signs them in; returns the ID token. */
   tokenFor: (username: string, groups: AccessGroup[]) => Promise<string>;
   cognito: (operation: string, body: unknown) => Promise<LightMyRequestResponse>;
@@ -90,7 +93,11 @@ export async function createTestApp(
 
   const addUser = async (username: string, groups: AccessGroup[]) => {
     const password = `pw-${username}-${Math.random().toString(36).slice(2)}`;
-    await createUser(database.db, { username, email: `${username}@vigil.test`, name: `${username} Tester`, groups, password }, { username: "test" });
+    await createUser(
+      database.db,
+      { username, email: `${username}@vigil.test`, name: `${username} Tester`, groups, password },
+      { username: "test" },
+    );
     return password;
   };
 

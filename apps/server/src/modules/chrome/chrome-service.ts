@@ -66,7 +66,11 @@ export async function buildBreadcrumbs(db: Db, path: string): Promise<Breadcrumb
       title = (await getClientName(db, segment)) ?? segment;
     } else if (segments[0] === "billing" && index === 3 && /^\d{4}-\d{2}$/.test(segment)) {
       title = monthFormat.format(new Date(`${segment}-01T00:00:00Z`));
-    } else if (previous && ["intake", "monitoring", "preview", "reviewed", "closed"].includes(previous) && segments[1] === "cases") {
+    } else if (
+      previous &&
+      ["intake", "monitoring", "preview", "reviewed", "closed"].includes(previous) &&
+      segments[1] === "cases"
+    ) {
       title = (await getCaseNumber(db, segment)) ?? segment;
       url = `${prefix}/overview`;
     } else if (segment === "continuous-monitoring" && index === 0) {

@@ -37,7 +37,9 @@ describe("GET /api/chrome", () => {
     const items: MenuEntry[] = response.json().data.items;
     expect(items[0]).toEqual({ title: "Home", url: "/", icon: "home" });
     expect(items.find((entry) => entry.title === "Unauthorized")?.url).toBe("/unauthorized");
-    expect(titles(items)).toEqual(expect.arrayContaining(["Clients", "Billing", "Reporting", "Users", "Bug reports", "Integration testing"]));
+    expect(titles(items)).toEqual(
+      expect.arrayContaining(["Clients", "Billing", "Reporting", "Users", "Bug reports", "Integration testing"]),
+    );
   });
 
   it("gives a technologist cases and clients but not billing, users or bugs", async () => {
@@ -101,13 +103,26 @@ describe("GET /api/chrome/breadcrumbs", () => {
 
   it("resolves a case number on case tabs", async () => {
     const trail = await crumbs(`/continuous-monitoring/cases/monitoring/${caseId}/time-logs`);
-    expect(trail.map((crumb) => crumb.title)).toEqual(["Home", "Continuous monitoring", "Cases", "Monitoring cases", "CM-2026-000042", "Time logs"]);
+    expect(trail.map((crumb) => crumb.title)).toEqual([
+      "Home",
+      "Continuous monitoring",
+      "Cases",
+      "Monitoring cases",
+      "CM-2026-000042",
+      "Time logs",
+    ]);
     expect(trail[3]?.url).toBe("/continuous-monitoring/cases/monitoring");
   });
 
   it("names the month and client of a billing statement", async () => {
     const trail = await crumbs(`/billing/continuous-monitoring/${clientId}/2026-03`);
-    expect(trail.map((crumb) => crumb.title)).toEqual(["Home", "Billing", "Continuous monitoring billing", "Lakeside Children's Hospital", "March 2026"]);
+    expect(trail.map((crumb) => crumb.title)).toEqual([
+      "Home",
+      "Billing",
+      "Continuous monitoring billing",
+      "Lakeside Children's Hospital",
+      "March 2026",
+    ]);
   });
 
   it("keeps an unknown id as it is instead of failing", async () => {
@@ -117,6 +132,9 @@ describe("GET /api/chrome/breadcrumbs", () => {
 
   it("titles create pages", async () => {
     const trail = await crumbs(`/continuous-monitoring/clients/${clientId}/contacts/create`);
-    expect(trail.at(-1)).toEqual({ title: "New contact", url: `/continuous-monitoring/clients/${clientId}/contacts/create` });
+    expect(trail.at(-1)).toEqual({
+      title: "New contact",
+      url: `/continuous-monitoring/clients/${clientId}/contacts/create`,
+    });
   });
 });

@@ -40,7 +40,7 @@ describe("system routes", () => {
   it("serves the web app at / with a strict Content-Security-Policy", async () => {
     const response = await harness.app.inject({ method: "GET", url: "/" });
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain('<div id=root>');
+    expect(response.body).toContain("<div id=root>");
     const csp = String(response.headers["content-security-policy"]);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
@@ -61,8 +61,19 @@ describe("system routes", () => {
   it("publishes the identity endpoint and password policy before sign-in", async () => {
     const body = (await harness.app.inject({ method: "GET", url: "/api/config" })).json();
     expect(body.data).toEqual({
-      identity: { userPoolId: "local-1_vigil", userPoolClientId: "vigilweb0000000000000000000", userPoolEndpoint: "http://vigil.test/cognito", loginWith: "username" },
-      passwordPolicy: { minLength: 12, requireLowercase: false, requireUppercase: false, requireNumbers: false, requireSpecialCharacters: false },
+      identity: {
+        userPoolId: "local-1_vigil",
+        userPoolClientId: "vigilweb0000000000000000000",
+        userPoolEndpoint: "http://vigil.test/cognito",
+        loginWith: "username",
+      },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: false,
+        requireUppercase: false,
+        requireNumbers: false,
+        requireSpecialCharacters: false,
+      },
       mfa: "OPTIONAL",
     });
   });
@@ -70,7 +81,9 @@ describe("system routes", () => {
   it("generates the OpenAPI document from the contract's route table", async () => {
     const document = (await harness.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
     expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/health", "/api/chrome", "/api/chrome/breadcrumbs", "/api/users/{username}"]));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/api/health", "/api/chrome", "/api/chrome/breadcrumbs", "/api/users/{username}"]),
+    );
     const breadcrumbs = document.paths["/api/chrome/breadcrumbs"].get;
     expect(breadcrumbs.parameters[0]).toMatchObject({ name: "path", in: "query", required: true });
     expect(breadcrumbs.security).toEqual([{ idToken: [] }]);

@@ -9,7 +9,8 @@ export function registerUserRoutes(app: FastifyInstance, db: Db): void {
   registerRoute(app, "getUser", routes.getUser, async ({ params, principal }) => {
     const own = isSameUsername(params.username, principal.username);
     // Someone else's record is for administrators only; say "not found" rather than confirm the name exists.
-    if (!own && !principal.permissions.has("users:manage")) throw new AppError("not_found", `No user named ${params.username}.`);
+    if (!own && !principal.permissions.has("users:manage"))
+      throw new AppError("not_found", `No user named ${params.username}.`);
     return getUserByUsername(db, params.username);
   });
 }
