@@ -1,0 +1,51 @@
+import { Outlet, useLocation, useNavigation } from "react-router";
+import { LoadingScreen } from "../../components/feedback/loading-screen";
+import { AppShell } from "../../components/layouts/app-shell";
+import { BreadcrumbsTrail } from "../../features/chrome/components/breadcrumbs-trail";
+import { NavMenu } from "../../features/chrome/components/nav-menu";
+import { homeUrlOf } from "../../features/chrome/menu-entries";
+import { UserMenu } from "../../features/users/components/user-menu";
+import { useCurrentPage } from "../route-handle";
+import { useSession, useSignOut } from "../session";
+import { PageGate } from "./page-gate";
+
+/** The `default` (home) and `app` layouts: app bar, menu drawer, breadcrumbs and user menu around the page. */
+export function ChromeLayout() {
+  const page = useCurrentPage();
+  const session = useSession();
+  const signOut = useSignOut();
+  const location = useLocation();
+  const navigation = useNavigation();
+
+  // Menu and user load together behind one indicator instead of a half-drawn chrome.
+  if (session.status === "loading" && page?.access !== "public")
+    return <LoadingScreen label="Loading your workspace…" />;
+
+  const signedIn = session.status === "ready" || session.status === "denied";
+  const menu = signedIn ? session.menu : [];
+  return (
+    <AppShell
+      layout={page?.layout === "default" ? "default" : "app"}
+      title={page?.title ?? ""}
+      homeUrl={homeUrlOf(menu)}
+      renderNavigation={(onNavigate) => (
+        <NavMenu items={menu} currentPath={location.pathname} onNavigate={onNavigate} />
+      )}
+      breadcrumbs={session.status === "ready" ? <BreadcrumbsTrail path={location.pathname} /> : null}
+      userMenu={
+        signedIn ? (
+          <UserMenu
+            name={session.user.name || session.user.username}
+            email={session.user.email}
+            onSignOut={() => void signOut()}
+          />
+        ) : null
+      }
+      busy={navigation.state === "loading"}
+    >
+      <PageGate page={page} session={session}>
+        <Outlet />
+      </PageGate>
+    </AppShell>
+  );
+}

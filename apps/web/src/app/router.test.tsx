@@ -1,0 +1,96 @@
+import { type PageDefinition, pages } from "@vigil/contract";
+import { describe, expect, it } from "vitest";
+import { baseLayoutRouteId, chromeLayoutRouteId, createRoutes, pageComponents } from "./router";
+
+/** Spec §2, verbatim: every route the product has, with `{param}` written React Router style. */
+const specRoutes = [
+  "/",
+  "/bugs",
+  "/bugs/integration-testing",
+  "/users",
+  "/signin",
+  "/unauthorized",
+  "/billing",
+  "/billing/continuous-monitoring",
+  "/billing/continuous-monitoring/{clientId}",
+  "/billing/continuous-monitoring/{clientId}/{month}",
+  "/reporting",
+  "/reporting/continuous-monitoring",
+  "/reporting/continuous-monitoring/{clientId}",
+  "/continuous-monitoring/clients",
+  "/continuous-monitoring/clients/create",
+  "/continuous-monitoring/clients/{clientId}/{tab}",
+  "/continuous-monitoring/clients/{clientId}/contacts/create",
+  "/continuous-monitoring/clients/{clientId}/useful-links/create",
+  "/continuous-monitoring/cases/create",
+  "/continuous-monitoring/cases/intake",
+  "/continuous-monitoring/cases/monitoring",
+  "/continuous-monitoring/cases/monitoring/{caseId}/{tab}",
+  "/continuous-monitoring/cases/assignments",
+  "/continuous-monitoring/cases/preview",
+  "/continuous-monitoring/cases/preview/{caseId}/{tab}",
+  "/continuous-monitoring/cases/reviewed",
+  "/continuous-monitoring/cases/reviewed/{caseId}/{tab}",
+  "/continuous-monitoring/cases/closed",
+  "/continuous-monitoring/cases/closed/{caseId}/{tab}",
+].map((route) => route.replace(/\{(\w+)\}/g, ":$1"));
+
+const baseLayoutRoutes = [
+  "/signin",
+  "/reporting/continuous-monitoring/:clientId",
+  "/billing/continuous-monitoring/:clientId/:month",
+];
+
+function layoutRoutes() {
+  const [root] = createRoutes();
+  const children = root?.children ?? [];
+  const pathsUnder = (id: string) =>
+    children.find((route) => route.id === id)?.children?.map((route) => route.path) ?? [];
+  return {
+    base: pathsUnder(baseLayoutRouteId),
+    chrome: pathsUnder(chromeLayoutRouteId),
+    catchAll: children.some((route) => route.path === "*"),
+  };
+}
+
+describe("page table → router", () => {
+  it("has a route for every spec route, in the layout the spec gives it", () => {
+    const { base, chrome } = layoutRoutes();
+    for (const path of specRoutes) {
+      const inBase = base.includes(path);
+      const inChrome = chrome.includes(path);
+      expect({ path, inBase, inChrome }).toEqual({
+        path,
+        inBase: baseLayoutRoutes.includes(path),
+        inChrome: !baseLayoutRoutes.includes(path),
+      });
+    }
+  });
+
+  it("routes no page the spec does not list, except the intake case detail the contract adds", () => {
+    const { base, chrome, catchAll } = layoutRoutes();
+    const extra = [...base, ...chrome].filter((path) => path && !specRoutes.includes(path));
+    expect(extra).toEqual(["/continuous-monitoring/cases/intake/:caseId/:tab"]);
+    expect(catchAll).toBe(true);
+  });
+
+  it("uses the default layout for the index and chrome for everything else", () => {
+    const layouts = Object.fromEntries((pages as readonly PageDefinition[]).map((page) => [page.path, page.layout]));
+    expect(layouts["/"]).toBe("default");
+    for (const path of specRoutes) {
+      if (path === "/") continue;
+      expect({ path, layout: layouts[path] }).toEqual({
+        path,
+        layout: baseLayoutRoutes.includes(path) ? "base" : "app",
+      });
+    }
+  });
+
+  it("maps every page to a screen component that loads", async () => {
+    for (const page of pages as readonly PageDefinition[]) {
+      const load = pageComponents[page.id];
+      expect(load, page.id).toBeTypeOf("function");
+      expect(await load?.(), page.id).toBeTypeOf("function");
+    }
+  });
+});

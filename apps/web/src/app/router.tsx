@@ -1,0 +1,120 @@
+import { type PageDefinition, type PageId, pages } from "@vigil/contract";
+import type { ComponentType } from "react";
+import { createHashRouter, type RouteObject } from "react-router";
+import { RouteErrorPage } from "../components/errors/route-error-page";
+import { LoadingScreen } from "../components/feedback/loading-screen";
+import { BasePageLayout } from "./layouts/base-page-layout";
+import { ChromeLayout } from "./layouts/chrome-layout";
+import { NotFoundRoute } from "./layouts/not-found-route";
+import { RootErrorRoute } from "./layouts/root-error-route";
+import { RootRoute } from "./layouts/root-route";
+import type { RouteHandle } from "./route-handle";
+
+type PageComponentLoader = () => Promise<ComponentType>;
+
+const notBuilt: PageComponentLoader = () => import("./routes/not-built").then((module) => module.NotBuiltPage);
+
+/**
+ * Every page of the contract's table and the (lazily loaded) screen that renders it. Each screen is its own
+ * chunk, so the signed-in shell's first load stays small. Later issues replace `notBuilt` with their screen.
+ */
+export const pageComponents: Record<PageId, PageComponentLoader> = {
+  home: () => import("./routes/home").then((module) => module.HomePage),
+  signin: () => import("./routes/signin").then((module) => module.SignInPage),
+  unauthorized: () => import("./routes/unauthorized").then((module) => module.UnauthorizedPage),
+  bugs: notBuilt,
+  "integration-testing": notBuilt,
+  users: notBuilt,
+  billing: notBuilt,
+  "billing-overview": notBuilt,
+  "billing-client": notBuilt,
+  "billing-statement": notBuilt,
+  reporting: notBuilt,
+  "reporting-overview": notBuilt,
+  "reporting-client": notBuilt,
+  clients: notBuilt,
+  "client-create": notBuilt,
+  "client-detail": notBuilt,
+  "contact-create": notBuilt,
+  "useful-link-create": notBuilt,
+  "case-create": notBuilt,
+  "cases-intake": notBuilt,
+  "case-intake-detail": notBuilt,
+  "cases-monitoring": notBuilt,
+  "case-monitoring-detail": notBuilt,
+  "cases-preview": notBuilt,
+  "case-preview-detail": notBuilt,
+  "cases-reviewed": notBuilt,
+  "case-reviewed-detail": notBuilt,
+  "cases-closed": notBuilt,
+  "case-closed-detail": notBuilt,
+  "cases-assignments": notBuilt,
+};
+
+export const baseLayoutRouteId = "layout-base";
+export const chromeLayoutRouteId = "layout-chrome";
+
+/** Rethrows a screen's load failure while rendering, where the route's error boundary can see it. */
+function ScreenLoadFailed({ error }: { error: unknown }): never {
+  throw error;
+}
+
+/**
+ * Loads a page's screen. A rejected `lazy` at the first page load leaves React Router rendering an empty outlet
+ * (the route keeps its `lazy` and is treated as still loading), so a failed chunk is turned into a screen that
+ * throws: the page's error boundary then reloads once for a new build or shows the 500 page.
+ */
+async function loadScreen(page: PageDefinition): Promise<Pick<RouteObject, "Component" | "element">> {
+  const load = pageComponents[page.id as PageId];
+  try {
+    if (!load) throw new Error(`No screen registered for page ${page.id}`);
+    return { Component: await load() };
+  } catch (error) {
+    return { element: <ScreenLoadFailed error={error} /> };
+  }
+}
+
+function pageRoute(page: PageDefinition): RouteObject {
+  const handle: RouteHandle = { page };
+  return {
+    id: `page:${page.id}`,
+    path: page.path,
+    handle,
+    // A crash inside a page keeps the layout (and its menu) around the 500 page.
+    ErrorBoundary: RouteErrorPage,
+    lazy: () => loadScreen(page),
+  };
+}
+
+/** The route tree, built from the page table: one layout route per layout family, then the catch-all. */
+export function createRoutes(): RouteObject[] {
+  const allPages = pages as readonly PageDefinition[];
+  const notFoundHandle: RouteHandle = { title: "Page Not Found" };
+  return [
+    {
+      id: "root",
+      Component: RootRoute,
+      ErrorBoundary: RootErrorRoute,
+      HydrateFallback: LoadingScreen,
+      children: [
+        {
+          id: baseLayoutRouteId,
+          Component: BasePageLayout,
+          children: allPages.filter((page) => page.layout === "base").map(pageRoute),
+        },
+        {
+          id: chromeLayoutRouteId,
+          Component: ChromeLayout,
+          children: allPages.filter((page) => page.layout !== "base").map(pageRoute),
+        },
+        { id: "not-found", path: "*", Component: NotFoundRoute, handle: notFoundHandle },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter() {
+  return createHashRouter(createRoutes());
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

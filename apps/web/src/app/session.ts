@@ -1,0 +1,92 @@
+import { queryOptions, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { MenuEntry, User } from "@vigil/contract";
+import { useCallback } from "react";
+import { useNavigate } from "react-router";
+import { chromeQueryOptions } from "../features/chrome/api/get-chrome";
+import { userQueryOptions } from "../features/users/api/get-user";
+import { ApiRequestError, NoSessionError } from "../lib/api-client";
+import { clearApiErrors } from "../lib/api-errors";
+import { getSignedInUsername, signOutUser } from "../lib/auth";
+
+/**
+ * The signed-in session as the screens need it: who (from Amplify's stored tokens), their details
+ * (`GET /users/{username}`) and their menu (`GET /chrome`). The two API calls start together as soon as the
+ * username is known (spec §1: "loads a navigation menu and the current user's details in parallel").
+ */
+export type Session =
+  | { status: "loading" }
+  | { status: "anonymous" }
+  | { status: "error"; retry: () => void }
+  /** `denied`: the menu call answered 403 Access denied (a user without access groups). */
+  | { status: "ready" | "denied"; username: string; user: User; menu: MenuEntry[] };
+
+export const authQueryKey = ["auth", "username"] as const;
+
+/** Amplify's `getCurrentUser` reads localStorage; it changes only through Hub events, which invalidate it. */
+export function authQueryOptions() {
+  return queryOptions({ queryKey: authQueryKey, queryFn: getSignedInUsername, staleTime: Number.POSITIVE_INFINITY });
+}
+
+export function isAccessDenied(error: unknown): boolean {
+  return error instanceof ApiRequestError && (error.body.status === 403 || error.body.message === "Access denied");
+}
+
+/** `load: false` only reads who is signed in (the sign-in page needs neither menu nor details). */
+export function useSession({ load = true }: { load?: boolean } = {}): Session {
+  const auth = useQuery(authQueryOptions());
+  const username = (load && auth.data) || null;
+  // Many components read the session; a denied menu (403) must stay denied as they mount, not refetch and flash
+  // a loading state each time, so failed session queries do not retry on mount.
+  const [chrome, user] = useQueries({
+    queries: [
+      { ...chromeQueryOptions(), enabled: Boolean(username), retryOnMount: false },
+      { ...userQueryOptions(username ?? ""), enabled: Boolean(username), retryOnMount: false },
+    ],
+  });
+
+  if (auth.isPending) return { status: "loading" };
+  if (!auth.data) return { status: "anonymous" };
+  if (!username) return { status: "loading" };
+  // Tokens that can no longer be refreshed: Amplify still names a user, but there is no session to call with.
+  if (user.error instanceof NoSessionError || chrome.error instanceof NoSessionError) return { status: "anonymous" };
+  if (user.isPending || chrome.isPending) return { status: "loading" };
+  if (user.isError) {
+    return {
+      status: "error",
+      retry: () => {
+        void user.refetch();
+        void chrome.refetch();
+      },
+    };
+  }
+  if (isAccessDenied(chrome.error)) return { status: "denied", username, user: user.data, menu: [] };
+  // Any other menu failure is already on the error list; the pages still work without a menu.
+  return { status: "ready", username, user: user.data, menu: chrome.data?.items ?? [] };
+}
+
+/** Sign out: Amplify revokes the refresh token, then nothing of the previous user stays in memory. */
+export function useSignOut(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    try {
+      await signOutUser();
+    } finally {
+      await navigate("/signin", { replace: true });
+      queryClient.clear();
+      clearApiErrors();
+    }
+  }, [navigate, queryClient]);
+}
+
+/** Only in-app paths survive the round trip through /signin (no `//host` or scheme tricks, no loop). */
+export function safeRedirect(value: string | null | undefined, fallback = "/"): string {
+  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  if (value === "/signin" || value.startsWith("/signin?")) return fallback;
+  return value;
+}
+
+export function signInPathFor(location: { pathname: string; search: string }): string {
+  const target = `${location.pathname}${location.search}`;
+  return target === "/" ? "/signin" : `/signin?redirect=${encodeURIComponent(target)}`;
+}

@@ -1,0 +1,25 @@
+import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import Stack from "@mui/material/Stack";
+import { dismissApiError, useApiErrors } from "../../lib/api-errors";
+
+/** The shared error list of spec §8: one dismissible alert per failed API call, newest last. */
+export function ApiErrorStack() {
+  const entries = useApiErrors();
+  if (entries.length === 0) return null;
+  return (
+    <Stack spacing={1} sx={{ mb: 2, displayPrint: "none" }} aria-label="Errors" component="section">
+      {entries.map((entry) => (
+        <Alert
+          key={entry.id}
+          severity="error"
+          onClose={() => dismissApiError(entry.id)}
+          slotProps={{ closeButton: { "aria-label": `Dismiss error: ${entry.error.message}` } }}
+        >
+          {entry.error.status > 0 ? <AlertTitle>Error {entry.error.status}</AlertTitle> : null}
+          {entry.error.message}
+        </Alert>
+      ))}
+    </Stack>
+  );
+}

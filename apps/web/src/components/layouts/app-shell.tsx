@@ -1,0 +1,135 @@
+import MenuIcon from "@mui/icons-material/Menu";
+import AppBar from "@mui/material/AppBar";
+import Box from "@mui/material/Box";
+import Drawer from "@mui/material/Drawer";
+import IconButton from "@mui/material/IconButton";
+import LinearProgress from "@mui/material/LinearProgress";
+import Link from "@mui/material/Link";
+import { useTheme } from "@mui/material/styles";
+import Toolbar from "@mui/material/Toolbar";
+import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import { type ReactNode, useState } from "react";
+import { Link as RouterLink } from "react-router";
+import { appName } from "../../config/constants";
+import { ApiErrorStack } from "../feedback/api-error-stack";
+import { NewVersionBanner } from "../feedback/new-version-banner";
+import { mainContentId, SkipLink } from "./skip-link";
+
+const drawerWidth = 264;
+const navigationId = "main-navigation";
+
+export type AppShellProps = {
+  layout: "default" | "app";
+  /** The current page's title, repeated in the app bar for small screens where the drawer is hidden. */
+  title: string;
+  homeUrl: string;
+  /** Drawer content; receives a callback that closes the drawer on small screens after a choice. */
+  renderNavigation: (onNavigate: () => void) => ReactNode;
+  breadcrumbs?: ReactNode;
+  userMenu?: ReactNode;
+  /** A route is loading: a thin bar under the app bar, so the old page stays readable meanwhile. */
+  busy?: boolean;
+  children: ReactNode;
+};
+
+/** The signed-in chrome: app bar, navigation drawer, breadcrumbs, alerts, then the page. */
+export function AppShell({
+  layout,
+  title,
+  homeUrl,
+  renderNavigation,
+  breadcrumbs,
+  userMenu,
+  busy,
+  children,
+}: AppShellProps) {
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up("md"));
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = () => setDrawerOpen(false);
+
+  return (
+    <Box sx={{ display: "flex", minHeight: "100vh" }} data-layout={layout}>
+      <SkipLink />
+      <AppBar
+        component="header"
+        position="fixed"
+        className="vigil-no-print"
+        // Above the permanent drawer on wide screens; below the temporary one, which must cover it on phones.
+        sx={{ zIndex: (t) => (wide ? t.zIndex.drawer + 1 : t.zIndex.appBar) }}
+      >
+        <Toolbar>
+          {wide ? null : (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-label="Open navigation"
+              aria-controls={navigationId}
+              aria-expanded={drawerOpen}
+              onClick={() => setDrawerOpen(true)}
+              sx={{ mr: 1 }}
+            >
+              <MenuIcon />
+            </IconButton>
+          )}
+          <Link
+            component={RouterLink}
+            to={homeUrl}
+            color="inherit"
+            underline="none"
+            sx={{ fontWeight: 700, fontSize: "1.25rem", mr: 2 }}
+          >
+            {appName}
+          </Link>
+          <Typography component="p" variant="subtitle1" noWrap sx={{ flexGrow: 1, opacity: 0.9 }}>
+            {title}
+          </Typography>
+          {userMenu}
+        </Toolbar>
+        {busy ? (
+          <LinearProgress
+            color="secondary"
+            aria-label="Loading page"
+            sx={{ position: "absolute", bottom: 0, left: 0, right: 0 }}
+          />
+        ) : null}
+      </AppBar>
+      {/* The temporary drawer renders in a portal, so the nav landmark sits inside each drawer, not around them. */}
+      <Box className="vigil-no-print" sx={{ width: { md: drawerWidth }, flexShrink: { md: 0 } }}>
+        {wide ? (
+          <Drawer
+            variant="permanent"
+            open
+            sx={{ "& .MuiDrawer-paper": { width: drawerWidth, boxSizing: "border-box" } }}
+          >
+            <Toolbar />
+            <Box component="nav" id={navigationId} aria-label="Main navigation">
+              {renderNavigation(() => {})}
+            </Box>
+          </Drawer>
+        ) : (
+          <Drawer
+            variant="temporary"
+            open={drawerOpen}
+            onClose={closeDrawer}
+            sx={{ "& .MuiDrawer-paper": { width: drawerWidth, boxSizing: "border-box" } }}
+          >
+            <Box component="nav" id={navigationId} aria-label="Main navigation">
+              {renderNavigation(closeDrawer)}
+            </Box>
+          </Drawer>
+        )}
+      </Box>
+      <Box component="main" id={mainContentId} tabIndex={-1} sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>
+        <Toolbar className="vigil-no-print" />
+        {breadcrumbs}
+        <Box className="vigil-no-print">
+          <NewVersionBanner />
+          <ApiErrorStack />
+        </Box>
+        {children}
+      </Box>
+    </Box>
+  );
+}

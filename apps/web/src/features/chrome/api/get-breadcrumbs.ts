@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { breadcrumbsSchema } from "@vigil/contract";
+import type { z } from "zod";
+import { requestData } from "../../../lib/api-client";
+
+export type Breadcrumbs = z.infer<typeof breadcrumbsSchema>;
+
+/** `GET /api/chrome/breadcrumbs?path=…`: the trail for a web route, entity names resolved by the server. */
+export function fetchBreadcrumbs(path: string, signal?: AbortSignal): Promise<Breadcrumbs> {
+  return requestData("GET", "/chrome/breadcrumbs", breadcrumbsSchema, { query: { path }, signal });
+}
+
+export function breadcrumbsQueryOptions(path: string) {
+  return queryOptions({
+    queryKey: ["chrome", "breadcrumbs", path] as const,
+    queryFn: ({ signal }) => fetchBreadcrumbs(path, signal),
+    staleTime: 60_000,
+  });
+}
+
+export function useBreadcrumbs(path: string, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...breadcrumbsQueryOptions(path), enabled: options.enabled ?? true });
+}

@@ -1,0 +1,22 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app/app";
+import { createAppRouter } from "./app/router";
+import { signOutUser } from "./lib/auth";
+import { listenForChunkLoadErrors } from "./lib/chunk-errors";
+import { createQueryClient } from "./lib/query-client";
+
+listenForChunkLoadErrors();
+
+// A 401 from the API means the token was revoked (sign-out elsewhere, account disabled): end the session here too.
+const queryClient = createQueryClient({ onUnauthorized: () => void signOutUser() });
+const router = createAppRouter();
+
+const container = document.getElementById("root");
+if (!container) throw new Error("index.html lacks #root");
+
+createRoot(container).render(
+  <StrictMode>
+    <App router={router} queryClient={queryClient} />
+  </StrictMode>,
+);

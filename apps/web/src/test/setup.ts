@@ -1,0 +1,25 @@
+import { cleanup, configure } from "@testing-library/react";
+import { ConsoleLogger } from "aws-amplify/utils";
+import { afterEach } from "vitest";
+import { clearApiErrors } from "../lib/api-errors";
+import { clearBuildUpdate } from "../lib/build-check";
+import { resetEnoch } from "../lib/enoch-tracker";
+import { resetReloadState } from "../lib/reload-guard";
+
+// Screens load lazily and Amplify works asynchronously; on a busy machine the default 1 s is too tight.
+configure({ asyncUtilTimeout: 5000 });
+
+// Amplify warns on every configure that the user-pool endpoint is custom; in Vigil it always is.
+ConsoleLogger.LOG_LEVEL = "ERROR";
+
+// Vitest runs without globals, so Testing Library cannot register its own cleanup; module stores are reset too.
+afterEach(() => {
+  cleanup();
+  clearApiErrors();
+  clearBuildUpdate();
+  resetEnoch();
+  resetReloadState();
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+  window.location.hash = "";
+});

@@ -1,0 +1,34 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+import { buildInfoPlugin, createBuildId } from "./build-info-plugin.ts";
+
+// The server (apps/server) serves the API, the identity service and the built app on one origin; in development
+// Vite serves the app and forwards everything else there so cookies, CSP and URLs look the same.
+const serverOrigin = process.env.VIGIL_SERVER_ORIGIN || "http://localhost:3000";
+const proxied = ["/api", "/cognito", "/.well-known", "/build.json", "/oauth2"];
+
+export default defineConfig(({ command }) => {
+  const buildInfo = {
+    buildId: command === "build" ? process.env.VIGIL_BUILD_ID || createBuildId() : "development",
+    builtAt: new Date().toISOString(),
+  };
+  return {
+    plugins: [react(), buildInfoPlugin(buildInfo)],
+    define: {
+      __BUILD_ID__: JSON.stringify(buildInfo.buildId),
+    },
+    server: {
+      port: 5173,
+      strictPort: true,
+      proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: serverOrigin, changeOrigin: false }])),
+    },
+    preview: { port: 5173 },
+    build: {
+      outDir: "dist",
+      emptyOutDir: true,
+      sourcemap: true,
+      // Amplify's sign-in UI is large; it only loads on /signin, so a bigger lazy chunk is expected there.
+      chunkSizeWarningLimit: 900,
+    },
+  };
+});
