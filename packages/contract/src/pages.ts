@@ -144,7 +144,7 @@ export const pages = [
   },
   ...(["intake", "monitoring", "preview", "reviewed", "closed"] as const).flatMap((stage) => [
     {
-      id: `cases-${stage}`,
+      id: `cases-${stage}` as const,
       path: `/continuous-monitoring/cases/${stage}`,
       title: `${segmentTitles[stage]} cases`,
       layout: "app" as const,
@@ -152,7 +152,7 @@ export const pages = [
     },
     // Spec §2 lists detail routes for monitoring, preview, reviewed and closed; intake cases open the same way.
     {
-      id: `case-${stage}-detail`,
+      id: `case-${stage}-detail` as const,
       path: `/continuous-monitoring/cases/${stage}/:caseId/:tab`,
       title: "Case",
       layout: "app" as const,

@@ -87,7 +87,7 @@ describe("page table → router", () => {
   });
 
   it("maps every page to a screen component that loads", async () => {
-    for (const page of pages as readonly PageDefinition[]) {
+    for (const page of pages) {
       const load = pageComponents[page.id];
       expect(load, page.id).toBeTypeOf("function");
       expect(await load?.(), page.id).toBeTypeOf("function");
