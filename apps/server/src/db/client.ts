@@ -57,6 +57,12 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await migrationClient.end();
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection can be cut by the server (restart, failover, pg_terminate_backend). pg reports that on
+  // the pool; without a listener it would be an uncaught exception that stops the process. The pool replaces
+  // the connection on the next query, so noting it is enough.
+  pool.on("error", (error) => {
+    console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
+  });
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
   return { db, engine: "postgres", close: () => pool.end() };
 }

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `npm test`: every Vitest project (contract, server API on PGlite, web components), then the Playwright user
+// journeys, even when the first suite failed. Prints the counts per suite and, as the very last line,
+// `N passed, N failed` (plus `, N skipped` when some were skipped). Exits non-zero if anything failed or nothing ran.
+//
+//   node scripts/run-tests.mjs [--unit-only | --e2e-only]
+//
+// Reports land in .test-results/ (vitest.json, playwright.json, summary.json, e2e-server.log).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { countPlaywright, countVitest, report, totalOf } from "./test-results.mjs";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const resultsDir = path.join(repoRoot, ".test-results");
+const vitestReport = path.join(resultsDir, "vitest.json");
+const playwrightReport = path.join(resultsDir, "playwright.json");
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const args = new Set(process.argv.slice(2));
+for (const arg of args) {
+  if (!["--unit-only", "--e2e-only"].includes(arg)) {
+    console.error(`Unknown option ${arg}. Usage: node scripts/run-tests.mjs [--unit-only | --e2e-only]`);
+    process.exit(2);
+  }
+}
+if (args.has("--unit-only") && args.has("--e2e-only")) {
+  console.error("Choose at most one of --unit-only and --e2e-only.");
+  process.exit(2);
+}
+const runUnit = !args.has("--e2e-only");
+const runE2e = !args.has("--unit-only");
+
+mkdirSync(resultsDir, { recursive: true });
+
+function run(command, commandArgs, env = {}) {
+  console.log(`\n$ ${[command, ...commandArgs].join(" ")}`);
+  const result = spawnSync(command, commandArgs, { cwd: repoRoot, stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.error) {
+    console.error(`Could not run ${command}: ${result.error.message}`);
+    return 127;
+  }
+  return result.status ?? 1;
+}
+
+function banner(title) {
+  console.log(`\n${"=".repeat(72)}\n${title}\n${"=".repeat(72)}`);
+}
+
+/** Debian's Chromium is the only browser these machines can have; install it when allowed, else say how. */
+function ensureChromium() {
+  if (existsSync(chromiumPath)) return undefined;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
+  if (isRoot && hasApt && !process.env.CHROMIUM_PATH) {
+    console.log(`${chromiumPath} is missing; installing Debian's chromium package…`);
+    const status = run("sh", ["-c", "apt-get update && apt-get install -y chromium"], {
+      DEBIAN_FRONTEND: "noninteractive",
+    });
+    if (status === 0 && existsSync(chromiumPath)) return undefined;
+    return `Installing Chromium failed (exit code ${status}).`;
+  }
+  return (
+    `Chromium is missing at ${chromiumPath}, so the end-to-end tests cannot run. Install Debian's build as root: ` +
+    "`apt-get update && apt-get install -y chromium` (Playwright's own browser download does not work here), " +
+    "or point CHROMIUM_PATH at a Chromium binary."
+  );
+}
+
+const suites = [];
+
+if (runUnit) {
+  banner("Unit, component and API tests (Vitest)");
+  rmSync(vitestReport, { force: true });
+  const status = run("npx", [
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${vitestReport}`,
+  ]);
+  suites.push(countVitest("unit, component and API (vitest)", vitestReport, status));
+}
+
+if (runE2e) {
+  banner("End-to-end user journeys (Playwright, Chromium)");
+  rmSync(playwrightReport, { force: true });
+  const problem = ensureChromium();
+  if (problem) {
+    console.error(`\n${problem}`);
+    suites.push({ name: "end-to-end (playwright)", passed: 0, failed: 1, skipped: 0, notes: [problem] });
+  } else {
+    const status = run("npm", ["test", "-w", "@vigil/e2e"], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport });
+    suites.push(countPlaywright("end-to-end (playwright)", playwrightReport, status));
+  }
+}
+
+banner("Summary");
+const exitCode = report(suites);
+writeFileSync(path.join(resultsDir, "summary.json"), `${JSON.stringify({ ...totalOf(suites), suites }, null, 2)}\n`);
+process.exitCode = exitCode;
