@@ -26,6 +26,16 @@ export const users = pgTable(
     temporaryPasswordExpiresAt: timestamp("temporary_password_expires_at", { withTimezone: true }),
     enabled: boolean("enabled").notNull().default(true),
     groups: text("groups").array().notNull().default(sql`'{}'::text[]`),
+    /** SMS MFA needs a phone number set by an administrator. */
+    smsMfaEnabled: boolean("sms_mfa_enabled").notNull().default(false),
+    /** Base32 TOTP secret once verified (VerifySoftwareToken); the pending one lives on the challenge or here. */
+    totpSecret: text("totp_secret"),
+    pendingTotpSecret: text("pending_totp_secret"),
+    totpEnabled: boolean("totp_enabled").notNull().default(false),
+    /** SMS_MFA | SOFTWARE_TOKEN_MFA | null (no preference: SELECT_MFA_TYPE when both are on). */
+    preferredMfa: text("preferred_mfa"),
+    /** The last TOTP time step accepted: a code is usable once. */
+    lastTotpStep: integer("last_totp_step"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -79,9 +89,97 @@ export const authChallenges = pgTable(
     clientId: text("client_id").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    /** Step data: the MFA code sent for SMS_MFA, a TOTP secret being set up, the chosen MFA type… */
+    data: jsonb("data"),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("auth_challenges_session_hash_idx").on(table.sessionHash)],
+);
+
+/**
+ * Failed sign-in attempts per normalised username — also for names that do not exist, so lockout cannot
+ * reveal which accounts do. Locked for 2^(n−5) s after 5 failures, capped at 15 minutes (AUTH.md).
+ */
+export const signInFailures = pgTable("sign_in_failures", {
+  usernameKey: text("username_key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One-time codes (6 digits) for password reset, attribute verification and SMS MFA. Stored as digests;
+ * issuing a new code for the same purpose replaces the old one.
+ */
+export const verificationCodes = pgTable(
+  "verification_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userSub: uuid("user_sub")
+      .notNull()
+      .references(() => users.sub, { onDelete: "cascade" }),
+    /** forgot-password | verify-email | verify-phone_number | sms-mfa */
+    purpose: text("purpose").notNull(),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [index("verification_codes_user_purpose_idx").on(table.userSub, table.purpose)],
+);
+
+/**
+ * Fixed-window counters shared by every instance: per-IP throttling of unauthenticated identity operations and
+ * per-user hourly limits on reset requests and confirmations.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  count: integer("count").notNull().default(0),
+});
+
+/** A user's identity at an upstream OpenID Connect provider, linked by verified email at first use. */
+export const federatedIdentities = pgTable(
+  "federated_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userSub: uuid("user_sub")
+      .notNull()
+      .references(() => users.sub, { onDelete: "cascade" }),
+    email: text("email"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("federated_identities_issuer_subject_idx").on(table.issuer, table.subject),
+    index("federated_identities_user_idx").on(table.userSub),
+  ],
+);
+
+/**
+ * The hosted UI's in-flight logins and authorization codes (`/oauth2/authorize` → upstream → `/oauth2/token`).
+ * `kind` is `upstream-state` (waiting for the upstream provider) or `code` (issued to the app); secrets as digests.
+ */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    userSub: uuid("user_sub").references(() => users.sub, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    scope: text("scope").notNull(),
+    state: text("state"),
+    codeChallenge: text("code_challenge"),
+    codeChallengeMethod: text("code_challenge_method"),
+    data: jsonb("data"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("oauth_grants_secret_hash_idx").on(table.secretHash)],
 );
 
 /** Who did what, when, from where, and how it ended. Patient-data reads and all writes land here. */
@@ -97,12 +195,14 @@ export const auditEvents = pgTable(
     targetId: text("target_id"),
     outcome: text("outcome").notNull(),
     ip: text("ip"),
+    userAgent: text("user_agent"),
     details: jsonb("details"),
   },
   (table) => [
     index("audit_events_at_idx").on(table.at),
     index("audit_events_actor_idx").on(table.actorSub, table.at),
     index("audit_events_target_idx").on(table.targetType, table.targetId, table.at),
+    index("audit_events_action_idx").on(table.action, table.at),
   ],
 );
 
