@@ -5,6 +5,7 @@ import type { Database } from "./db/client.js";
 import { CognitoService } from "./identity/cognito-service.js";
 import { registerIdentityRoutes } from "./identity/identity-routes.js";
 import { TokenService } from "./identity/token-service.js";
+import { MessageService } from "./messaging/message-service.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
@@ -18,6 +19,8 @@ export type AppOptions = {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions["logger"];
+  /** Extra message transports (e.g. a test SMS gateway); SMTP and the SMS webhook come from configuration. */
+  transports?: ConstructorParameters<typeof MessageService>[3];
 };
 
 /**
@@ -44,10 +47,11 @@ export const infrastructureRoutes = [
 declare module "fastify" {
   interface FastifyInstance {
     registeredRoutes: string[];
+    messages: MessageService;
   }
 }
 
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, transports }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: true,
@@ -78,6 +82,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerEnvelope(app);
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith("https://") });
   await registerOpenApi(app, enoch);
+
+  const messages = new MessageService(database.db, config.messaging, app.log, transports);
+  app.decorate("messages", messages);
 
   registerIdentityRoutes(app, new CognitoService(database.db, config, tokens), tokens);
   registerSystemRoutes(app, database, config);

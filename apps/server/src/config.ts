@@ -44,6 +44,14 @@ const configSchema = z.object({
     .regex(/^[\w-]+_[0-9a-zA-Z]+$/, "USER_POOL_ID must look like <region>_<id>")
     .default("local-1_vigil"),
   USER_POOL_CLIENT_ID: z.string().min(1).default("vigilweb0000000000000000000"),
+  /** `smtp://user:password@host:587` or `smtps://…`; without it, mail lands in the outbox table and the log. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default("Vigil <no-reply@vigil.localhost>"),
+  /** An HTTPS endpoint that receives `{ to, body }` for each SMS; without it, SMS land in the outbox. */
+  SMS_WEBHOOK_URL: z.url().optional(),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
 });
@@ -69,6 +77,7 @@ export type Config = {
   userPoolId: string;
   userPoolClientId: string;
   seed: "demo" | "none";
+  messaging: { smtpUrl: string | undefined; mailFrom: string; smsWebhookUrl: string | undefined };
 };
 
 export class ConfigError extends Error {}
@@ -109,5 +118,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     userPoolId: value.USER_POOL_ID,
     userPoolClientId: value.USER_POOL_CLIENT_ID,
     seed: value.SEED,
+    messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
   };
 }
