@@ -91,16 +91,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const value = parsed.data;
+  // npm runs workspace scripts inside the workspace folder; resolve relative paths against the folder the user
+  // typed the command in (INIT_CWD), so `npm start` at the root keeps its data in ./data there.
+  const baseDir = present.INIT_CWD ?? process.cwd();
   const publicUrl = (value.PUBLIC_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, "");
   return {
     port: value.PORT,
     host: value.HOST,
-    dataDir: path.resolve(value.DATA_DIR),
+    dataDir: path.resolve(baseDir, value.DATA_DIR),
     databaseUrl: value.DATABASE_URL,
     publicUrl,
     logLevel: value.LOG_LEVEL,
     releaseId: value.RELEASE_ID,
-    webDistDir: path.resolve(value.WEB_DIST_DIR ?? new URL("../../web/dist", import.meta.url).pathname),
+    webDistDir: value.WEB_DIST_DIR
+      ? path.resolve(baseDir, value.WEB_DIST_DIR)
+      : new URL("../../web/dist", import.meta.url).pathname,
     tokens: {
       idTokenMinutes: value.ID_TOKEN_MINUTES,
       accessTokenMinutes: value.ACCESS_TOKEN_MINUTES,

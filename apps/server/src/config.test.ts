@@ -1,0 +1,36 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("configuration", () => {
+  it("has defaults for a first start", () => {
+    const config = loadConfig({ INIT_CWD: "/srv/vigil" });
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve("/srv/vigil/data"));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.passwordPolicy.minLength).toBe(12);
+    expect(config.mfaMode).toBe("OPTIONAL");
+    expect(config.seed).toBe("demo");
+  });
+
+  it("resolves a relative DATA_DIR against the folder the command was typed in", () => {
+    expect(loadConfig({ INIT_CWD: "/home/ana/vigil", DATA_DIR: "var/db" }).dataDir).toBe("/home/ana/vigil/var/db");
+    expect(loadConfig({ INIT_CWD: "/home/ana/vigil", DATA_DIR: "/data/vigil" }).dataDir).toBe("/data/vigil");
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadConfig({ DATABASE_URL: "", PORT: "" }).databaseUrl).toBeUndefined();
+  });
+
+  it("derives the public URL from the port and drops a trailing slash", () => {
+    expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ PUBLIC_URL: "https://vigil.example.org/" }).publicUrl).toBe("https://vigil.example.org");
+  });
+
+  it("names every invalid variable in one error", () => {
+    const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", MFA_MODE: "SOMETIMES" });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT[\s\S]*DATABASE_URL: DATABASE_URL must be a postgres:\/\/ URL[\s\S]*MFA_MODE/);
+  });
+});
