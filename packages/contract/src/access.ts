@@ -14,6 +14,7 @@ export const permissions = [
   "audit:read",
   "clients:read",
   "clients:write",
+  "clients:restore",
   "cases:read",
   "cases:create",
   "cases:assign",

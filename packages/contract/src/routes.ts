@@ -19,6 +19,8 @@ export type RouteDefinition = {
   patientData?: boolean;
   params?: z.ZodObject;
   querystring?: z.ZodObject;
+  /** Request headers the route reads (If-Match); validated like the rest of the input. */
+  headers?: z.ZodObject;
   body?: z.ZodType;
   /** The `data` of a 2xx answer; the envelope is added by the server. `null` for 204. */
   response: z.ZodType | null;

@@ -47,6 +47,7 @@ export function registerRoute<R extends RouteDefinition>(
   if (definition.params) schema.params = definition.params;
   if (definition.querystring) schema.querystring = definition.querystring;
   if (definition.body) schema.body = definition.body;
+  if (definition.headers) schema.headers = definition.headers;
 
   app.route({
     method: definition.method,
