@@ -18,3 +18,16 @@ export const incorrectCredentials = () => new CognitoError("NotAuthorizedExcepti
 export const expiredSession = () =>
   new CognitoError("NotAuthorizedException", "Invalid session for the user, session is expired.");
 export const invalidParameter = (message: string) => new CognitoError("InvalidParameterException", message);
+export const passwordAttemptsExceeded = () => new CognitoError("NotAuthorizedException", "Password attempts exceeded");
+export const codeMismatch = () =>
+  new CognitoError("CodeMismatchException", "Invalid verification code provided, please try again.");
+export const expiredCode = () =>
+  new CognitoError("ExpiredCodeException", "Invalid code provided, please request a code again.");
+export const limitExceeded = () =>
+  new CognitoError("LimitExceededException", "Attempt limit exceeded, please try after some time.");
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new CognitoError("TooManyRequestsException", "Too many requests, please try again later.", 400, {
+    "retry-after": String(retryAfterSeconds),
+  });
+export const invalidPassword = (violation: string) =>
+  new CognitoError("InvalidPasswordException", `Password does not conform to policy: ${violation}`);

@@ -273,6 +273,14 @@ describe("GetUser, RevokeToken and unsupported operations", () => {
     });
   });
 
+  it("answers operation names that collide with object internals as unsupported", async () => {
+    for (const name of ["constructor", "__proto__", "toString"]) {
+      const response = await harness.cognito(name, {});
+      expect(response.statusCode).toBe(400);
+      expect(response.json().__type).toBe("UnsupportedOperationException");
+    }
+  });
+
   it("answers a malformed body with a Cognito-style error, never a crash", async () => {
     const response = await harness.app.inject({
       method: "POST",

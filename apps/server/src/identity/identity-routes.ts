@@ -8,6 +8,28 @@ const targetPrefix = "AWSCognitoIdentityProviderService.";
 type Operation = (input: unknown, context: CallContext) => Promise<unknown>;
 
 /**
+ * Operations that act on behalf of the holder of an `AccessToken` (and check it before anything else). Any other
+ * call — or one of these without a token — is unauthenticated and throttled per client IP (AUTH.md). An
+ * `AccessToken` field sent to an operation that ignores it changes nothing.
+ */
+const accessTokenOperations = new Set([
+  "GetUser",
+  "GlobalSignOut",
+  "ChangePassword",
+  "SetUserMFAPreference",
+  "UpdateUserAttributes",
+  "GetUserAttributeVerificationCode",
+  "VerifyUserAttribute",
+  "AssociateSoftwareToken",
+  "VerifySoftwareToken",
+]);
+
+function isAuthenticated(operation: string, body: unknown): boolean {
+  const accessToken = (body as { AccessToken?: unknown } | null)?.AccessToken;
+  return accessTokenOperations.has(operation) && typeof accessToken === "string" && accessToken.length > 0;
+}
+
+/**
  * The identity service's HTTP face: Cognito's JSON protocol at `POST /cognito` (the Amplify `userPoolEndpoint`)
  * and the token issuer's discovery documents under `/.well-known/`. These are public by nature and sit outside
  * the `/api` route table; `infrastructureRoutes` in app.ts lists them for the authorization matrix.
@@ -16,9 +38,19 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
   const operations: Record<string, Operation> = {
     InitiateAuth: (input, context) => cognito.initiateAuth(input, context),
     RespondToAuthChallenge: (input, context) => cognito.respondToAuthChallenge(input, context),
-    GetUser: (input) => cognito.getUser(input),
+    AssociateSoftwareToken: (input, context) => cognito.associateSoftwareToken(input, context),
+    VerifySoftwareToken: (input, context) => cognito.verifySoftwareToken(input, context),
+    SetUserMFAPreference: (input, context) => cognito.account.setUserMfaPreference(input, context),
+    ForgotPassword: (input, context) => cognito.passwordReset.forgotPassword(input, context),
+    ConfirmForgotPassword: (input, context) => cognito.passwordReset.confirmForgotPassword(input, context),
+    ChangePassword: (input, context) => cognito.account.changePassword(input, context),
+    UpdateUserAttributes: (input, context) => cognito.account.updateUserAttributes(input, context),
+    GetUserAttributeVerificationCode: (input, context) =>
+      cognito.account.getUserAttributeVerificationCode(input, context),
+    VerifyUserAttribute: (input, context) => cognito.account.verifyUserAttribute(input, context),
+    GetUser: (input) => cognito.account.getUser(input),
     RevokeToken: (input, context) => cognito.revokeToken(input, context),
-    GlobalSignOut: (input, context) => cognito.globalSignOut(input, context),
+    GlobalSignOut: (input, context) => cognito.account.globalSignOut(input, context),
   };
 
   // Amplify posts `application/x-amz-json-1.1`; parse it as JSON.
@@ -45,14 +77,17 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
     scope.post("/cognito", { config: { routeName: "cognito", access: "public" } }, async (request, reply) => {
       const target = String(request.headers["x-amz-target"] ?? "");
       const name = target.startsWith(targetPrefix) ? target.slice(targetPrefix.length) : target;
-      const operation = operations[name];
+      const userAgent = request.headers["user-agent"];
+      const context: CallContext = { ip: request.ip, userAgent: userAgent?.slice(0, 512) };
+      if (!isAuthenticated(name, request.body)) await cognito.throttle(context);
+      const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
       if (!operation) {
         throw new CognitoError(
           name ? "UnsupportedOperationException" : "UnknownOperationException",
           name ? `${name} is not supported by this identity service.` : "Missing X-Amz-Target header.",
         );
       }
-      const result = await operation(request.body ?? {}, { ip: request.ip });
+      const result = await operation(request.body ?? {}, context);
       reply.header("cache-control", "no-store").type("application/x-amz-json-1.1");
       return JSON.stringify(result);
     });

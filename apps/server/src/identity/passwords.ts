@@ -1,6 +1,7 @@
 import { createHash, randomInt } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { PasswordPolicy } from "@vigil/contract";
+import { isCommonPassword } from "./common-passwords.js";
 
 /** argon2id with the library's defaults (OWASP-recommended memory and time cost). */
 export function hashPassword(password: string): Promise<string> {
@@ -18,7 +19,10 @@ export async function verifyPassword(passwordHash: string | undefined, password:
   return verify(passwordHash, password).catch(() => false);
 }
 
-/** Cognito's wording for each failed rule ("Password does not conform to policy: …"). */
+/**
+ * Cognito's wording for each failed rule ("Password does not conform to policy: …"), then AUTH.md's check against
+ * a list of common passwords.
+ */
 export function passwordPolicyViolations(password: string, policy: PasswordPolicy): string[] {
   const problems: string[] = [];
   if (password.length < policy.minLength) problems.push("Password not long enough");
@@ -28,6 +32,7 @@ export function passwordPolicyViolations(password: string, policy: PasswordPolic
   if (policy.requireSpecialCharacters && !/[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/.test(password)) {
     problems.push("Password must have symbol characters");
   }
+  if (isCommonPassword(password)) problems.push("Password is too common");
   return problems;
 }
 

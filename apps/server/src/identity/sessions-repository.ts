@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { authChallenges, authSessions, users } from "../db/schema.js";
 
@@ -53,11 +53,18 @@ export async function revokeAuthSession(db: Db, originJti: string, at: Date): Pr
   return rows.length > 0;
 }
 
-export async function revokeUserSessions(db: Db, userSub: string, at: Date): Promise<number> {
+/** Revokes every live sign-in of a user, except `keepOriginJti` (the caller's own, after ChangePassword). */
+export async function revokeUserSessions(db: Db, userSub: string, at: Date, keepOriginJti?: string): Promise<number> {
   const rows = await db
     .update(authSessions)
     .set({ revokedAt: at })
-    .where(and(eq(authSessions.userSub, userSub), isNull(authSessions.revokedAt)))
+    .where(
+      and(
+        eq(authSessions.userSub, userSub),
+        isNull(authSessions.revokedAt),
+        keepOriginJti ? ne(authSessions.originJti, keepOriginJti) : undefined,
+      ),
+    )
     .returning({ originJti: authSessions.originJti });
   return rows.length;
 }
@@ -79,6 +86,14 @@ export async function consumeAuthChallenge(db: Db, id: string, at: Date): Promis
     .where(and(eq(authChallenges.id, id), isNull(authChallenges.consumedAt)))
     .returning({ id: authChallenges.id });
   return rows.length > 0;
+}
+
+/** Ends every pending sign-in step of a user (their password changed under it). */
+export async function consumeUserChallenges(db: Db, userSub: string, at: Date): Promise<void> {
+  await db
+    .update(authChallenges)
+    .set({ consumedAt: at })
+    .where(and(eq(authChallenges.userSub, userSub), isNull(authChallenges.consumedAt)));
 }
 
 export async function deleteExpiredAuthChallenges(db: Db, before: Date): Promise<void> {

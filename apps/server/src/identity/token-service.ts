@@ -94,6 +94,8 @@ export class TokenService {
     subject: TokenSubject,
     session: { originJti: string; authTime: Date },
     clientId: string,
+    /** The access token's `scope`; the hosted UI grants what was asked (openid, email…) besides the admin scope. */
+    options: { scope?: string } = {},
   ): Promise<IssuedTokens> {
     if (!this.signing) await this.ensureSigningKey();
     const signing = this.signing as NonNullable<typeof this.signing>;
@@ -108,7 +110,7 @@ export class TokenService {
       username: subject.username,
       client_id: clientId,
       token_use: "access",
-      scope: "aws.cognito.signin.user.admin",
+      scope: options.scope ?? "aws.cognito.signin.user.admin",
       jti: randomUUID(),
     })
       .setProtectedHeader({ alg: algorithm, kid: signing.kid })

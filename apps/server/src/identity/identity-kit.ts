@@ -1,0 +1,94 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import { type Message, type MessageService, maskDestination } from "../messaging/message-service.js";
+import { type AuditEvent, recordAudit } from "../modules/audit/audit-service.js";
+import { CognitoError, invalidParameter, invalidPassword } from "./cognito-error.js";
+import { passwordPolicyViolations } from "./passwords.js";
+import { findLiveSessionUser } from "./sessions-repository.js";
+import type { TokenService } from "./token-service.js";
+import { findUserBySub, type UserRow } from "./users-repository.js";
+
+/** Who called: the client address and user agent, recorded with every audit event. */
+export type CallContext = { ip: string | undefined; userAgent?: string | undefined };
+
+export type MfaType = "SMS_MFA" | "SOFTWARE_TOKEN_MFA";
+
+export type CodeDeliveryDetails = { Destination: string; DeliveryMedium: "EMAIL" | "SMS"; AttributeName: string };
+
+/** The MFA methods a user can be challenged with right now. */
+export function enabledMfa(user: UserRow): MfaType[] {
+  const methods: MfaType[] = [];
+  if (user.smsMfaEnabled && user.phoneNumber) methods.push("SMS_MFA");
+  if (user.totpEnabled && user.totpSecret) methods.push("SOFTWARE_TOKEN_MFA");
+  return methods;
+}
+
+export function emailDelivery(email: string): CodeDeliveryDetails {
+  return { Destination: maskDestination("email", email), DeliveryMedium: "EMAIL", AttributeName: "email" };
+}
+
+/** What every group of identity operations shares: the database, configuration, tokens, messages and checks. */
+export class IdentityKit {
+  constructor(
+    readonly db: Db,
+    readonly config: Config,
+    readonly tokens: TokenService,
+    readonly messages: MessageService,
+    readonly log?: FastifyBaseLogger,
+  ) {}
+
+  async userFromAccessToken(accessToken: string): Promise<{ user: UserRow; originJti: string }> {
+    let claims: Awaited<ReturnType<TokenService["verifyAccessToken"]>>;
+    try {
+      claims = await this.tokens.verifyAccessToken(accessToken);
+    } catch {
+      throw new CognitoError("NotAuthorizedException", "Invalid Access Token");
+    }
+    if (!(await findLiveSessionUser(this.db, claims.origin_jti, claims.sub))) {
+      throw new CognitoError("NotAuthorizedException", "Access Token has been revoked");
+    }
+    const user = await findUserBySub(this.db, claims.sub);
+    if (!user) throw new CognitoError("NotAuthorizedException", "Invalid Access Token");
+    return { user, originJti: claims.origin_jti };
+  }
+
+  checkPasswordPolicy(password: string): void {
+    const violations = passwordPolicyViolations(password, this.config.passwordPolicy);
+    if (violations.length > 0) throw invalidPassword(violations[0] as string);
+  }
+
+  checkMfaAvailable(): void {
+    if (this.config.mfaMode === "OFF") throw invalidParameter("MFA is turned off for this user pool.");
+  }
+
+  checkClient(clientId: string): void {
+    if (clientId !== this.config.userPoolClientId) {
+      throw new CognitoError("ResourceNotFoundException", `User pool client ${clientId} does not exist.`);
+    }
+  }
+
+  audit(db: Db, context: CallContext, event: Omit<AuditEvent, "ip" | "userAgent">): Promise<void> {
+    return recordAudit(db, { ...event, ip: context.ip, userAgent: context.userAgent });
+  }
+
+  /**
+   * Sends a code. Where the answer must not reveal whether anything was sent (ForgotPassword), a transport that
+   * leaves the system (SMTP, SMS gateway) runs after the answer, so its latency does not show; the outbox is a
+   * local insert and stays in line (tests read it right after the answer).
+   */
+  async deliver(message: Message, options: { hideTiming: boolean }): Promise<void> {
+    if (options.hideTiming && this.messages.transportFor(message.channel) !== "outbox") {
+      this.messages
+        .send(message)
+        .catch((error: unknown) => this.log?.error({ err: error, channel: message.channel }, "code delivery failed"));
+      return;
+    }
+    try {
+      await this.messages.send(message);
+    } catch (error) {
+      this.log?.error({ err: error, channel: message.channel }, "code delivery failed");
+      throw new CognitoError("CodeDeliveryFailureException", "Unable to deliver the verification code.");
+    }
+  }
+}

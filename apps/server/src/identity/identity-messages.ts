@@ -1,0 +1,59 @@
+import type { Message } from "../messaging/message-service.js";
+
+/**
+ * The texts of the codes Vigil sends: short, naming Vigil, saying a code can take a minute to arrive (spec §9)
+ * and that only the newest one works (a new code replaces the old).
+ */
+const newestOnly = "Codes can take a minute to arrive; if you asked more than once, use the newest.";
+
+export function passwordResetMessage(to: string, code: string): Message {
+  return {
+    channel: "email",
+    to,
+    subject: "Your Vigil password reset code",
+    body: [
+      `Your Vigil password reset code is ${code}. It expires in 1 hour.`,
+      newestOnly,
+      "If you did not ask to reset your Vigil password, ignore this message: your password stays as it is.",
+    ].join("\n\n"),
+  };
+}
+
+export function passwordResetSmsMessage(to: string, code: string): Message {
+  return {
+    channel: "sms",
+    to,
+    subject: "Vigil password reset code",
+    body: `Vigil password reset code: ${code} (valid 1 hour). ${newestOnly}`,
+  };
+}
+
+export function signInCodeMessage(to: string, code: string): Message {
+  return {
+    channel: "sms",
+    to,
+    subject: "Vigil sign-in code",
+    body: `Vigil sign-in code: ${code} (valid 3 minutes). ${newestOnly}`,
+  };
+}
+
+export function attributeCodeMessage(channel: Message["channel"], to: string, code: string): Message {
+  if (channel === "sms") {
+    return {
+      channel,
+      to,
+      subject: "Vigil verification code",
+      body: `Vigil verification code: ${code} (valid 24 hours). ${newestOnly}`,
+    };
+  }
+  return {
+    channel,
+    to,
+    subject: "Verify your email address for Vigil",
+    body: [
+      `Your Vigil verification code is ${code}. It expires in 24 hours.`,
+      newestOnly,
+      "If you did not ask for it, ignore this message.",
+    ].join("\n\n"),
+  };
+}
