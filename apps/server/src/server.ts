@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { openConfiguredDatabase } from "./db/client.js";
 import { FolderLockedError } from "./db/folder-lock.js";
 import { seedIfEmpty } from "./db/seed.js";
+import { listenOnHttps } from "./identity/federation/https-listener.js";
 
 /** The process: configuration, database, app, listen, and a graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database });
   if (config.seed === "demo") await seedIfEmpty(database.db, config, app.log);
 
+  let https: Awaited<ReturnType<typeof listenOnHttps>>;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
+      await https?.close();
       await app.close();
       await database.close();
       process.exit(0);
@@ -42,6 +45,12 @@ async function main(): Promise<void> {
     },
     `Vigil is running at ${config.publicUrl}`,
   );
+  https = await listenOnHttps(app, config);
+  if (https) app.log.info({ url: https.url }, `Vigil also answers over HTTPS at ${https.url}`);
+  if (config.federation) {
+    const { providerName, hostedUiOrigin } = config.federation;
+    app.log.info({ hostedUi: hostedUiOrigin }, `Federated sign-in with ${providerName} through ${hostedUiOrigin}`);
+  }
 }
 
 main().catch((error: unknown) => {

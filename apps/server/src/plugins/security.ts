@@ -6,7 +6,11 @@ import type { FastifyInstance } from "fastify";
  * inline styles are allowed because MUI (emotion) injects style elements at run time; `data:` images carry the
  * TOTP QR code. Swagger UI at /api/docs brings its own CSP (see plugins/openapi.ts).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  /** `connectSources`: other origins the app calls with fetch (the hosted UI's token endpoint, when federated). */
+  options: { https: boolean; connectSources?: string[] },
+): Promise<void> {
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {
@@ -17,7 +21,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         fontSrc: ["'self'", "data:"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(options.connectSources ?? [])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -1,7 +1,27 @@
 import type { PublicConfig } from "@vigil/contract";
 import { Amplify } from "aws-amplify";
-import { fetchAuthSession, getCurrentUser, type SignInInput, signIn, signOut } from "aws-amplify/auth";
+import {
+  fetchAuthSession,
+  getCurrentUser,
+  type SignInInput,
+  signIn,
+  signInWithRedirect,
+  signOut,
+} from "aws-amplify/auth";
 import { Hub } from "aws-amplify/utils";
+
+/** The providers the Authenticator draws its own button for ("Sign In with Google"), by Amplify's names. */
+const socialProviderNames = { amazon: "Amazon", apple: "Apple", facebook: "Facebook", google: "Google" } as const;
+export type SocialProvider = keyof typeof socialProviderNames;
+
+export type FederatedSignInOptions = {
+  /** The Authenticator's own buttons: the configured provider when it is one of the four it knows. */
+  socialProviders: SocialProvider[];
+  /** Any other OpenID Connect provider, by the name to show on Vigil's own button. */
+  customProvider: string | null;
+};
+
+let federatedSignIn: FederatedSignInOptions = { socialProviders: [], customProvider: null };
 
 /**
  * The only module that talks to Amplify's auth category. Vigil's identity service speaks Cognito's wire protocol
@@ -9,14 +29,40 @@ import { Hub } from "aws-amplify/utils";
  * default), which is what keeps a user signed in across reloads.
  */
 export function configureAuth(config: PublicConfig): void {
-  const { identity, passwordPolicy, mfa } = config;
+  const { identity, passwordPolicy, mfa, federation } = config;
+  // Before configure: Amplify completes (or fails) a redirect sign-in as soon as it is configured.
+  listenToRedirectFailures();
+  const social = federation
+    ? (Object.keys(socialProviderNames) as SocialProvider[]).find(
+        (provider) => socialProviderNames[provider].toLowerCase() === federation.providerName.toLowerCase(),
+      )
+    : undefined;
+  federatedSignIn = {
+    socialProviders: social ? [social] : [],
+    customProvider: federation && !social ? federation.providerName : null,
+  };
   Amplify.configure({
     Auth: {
       Cognito: {
         userPoolId: identity.userPoolId,
         userPoolClientId: identity.userPoolClientId,
         userPoolEndpoint: identity.userPoolEndpoint,
-        loginWith: identity.loginWith === "email" ? { email: true } : { username: true },
+        loginWith: {
+          ...(identity.loginWith === "email" ? { email: true } : { username: true }),
+          // The hosted UI (spec §7): Amplify always calls https://<domain>/oauth2/authorize and /oauth2/token.
+          ...(federation
+            ? {
+                oauth: {
+                  domain: federation.domain,
+                  scopes: federation.scopes,
+                  redirectSignIn: federation.redirectSignIn,
+                  redirectSignOut: federation.redirectSignOut,
+                  responseType: "code" as const,
+                  providers: [social ? socialProviderNames[social] : { custom: federation.providerName }],
+                },
+              }
+            : {}),
+        },
         // The Authenticator validates new passwords against this, so its messages match the server's policy.
         passwordFormat: { ...passwordPolicy },
         mfa: {
@@ -27,6 +73,73 @@ export function configureAuth(config: PublicConfig): void {
       },
     },
   });
+}
+
+/** Which federated sign-in buttons the sign-in screen shows (none without federation). */
+export function getFederatedSignInOptions(): FederatedSignInOptions {
+  return federatedSignIn;
+}
+
+/**
+ * Vigil's own button for a provider the Authenticator has no button for: the same redirect sign-in. A refusal
+ * before leaving the page (e.g. "There is already a signed in user.") shows where redirect failures do.
+ */
+export async function signInWithProvider(providerName: string): Promise<void> {
+  setRedirectFailure(null);
+  try {
+    await signInWithRedirect({ provider: { custom: providerName } });
+  } catch (error) {
+    setRedirectFailure((error as Error).message || "Sign-in with the provider failed.");
+  }
+}
+
+/**
+ * Why the last redirect sign-in failed, as the hosted UI said it (`error_description`, e.g. "No Vigil account uses
+ * this Google address. Ask an administrator.") or as Amplify did ("User cancelled OAuth flow."). The failure is
+ * reported once, when Amplify is configured on the page the provider sent the user back to, usually before the
+ * sign-in screen exists; so it is kept here until read and dismissed, or until someone signs in.
+ */
+let redirectFailure: string | null = null;
+const redirectFailureListeners = new Set<() => void>();
+let listeningToRedirectFailures = false;
+
+function setRedirectFailure(message: string | null): void {
+  redirectFailure = message;
+  for (const listener of redirectFailureListeners) listener();
+}
+
+function listenToRedirectFailures(): void {
+  if (listeningToRedirectFailures) return;
+  listeningToRedirectFailures = true;
+  Hub.listen("auth", ({ payload }) => {
+    if (payload.event === "signInWithRedirect_failure") {
+      const error = (payload.data as { error?: { message?: string } } | undefined)?.error;
+      setRedirectFailure(error?.message || "Sign-in with the provider failed.");
+      forgetRedirectParameters();
+    } else if (payload.event === "signedIn") {
+      setRedirectFailure(null);
+    }
+  });
+}
+
+/** The hosted UI's answer stays in the address bar after a failure; a reload must not show it again. */
+function forgetRedirectParameters(): void {
+  const url = new URL(window.location.href);
+  for (const name of ["code", "state", "error", "error_description"]) url.searchParams.delete(name);
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url.href);
+}
+
+export function getRedirectFailure(): string | null {
+  return redirectFailure;
+}
+
+export function subscribeToRedirectFailure(listener: () => void): () => void {
+  redirectFailureListeners.add(listener);
+  return () => redirectFailureListeners.delete(listener);
+}
+
+export function dismissRedirectFailure(): void {
+  setRedirectFailure(null);
 }
 
 /** The ID token the API expects in `Authorization`, refreshed by Amplify when expired; null without a session. */

@@ -1,20 +1,58 @@
 import "@aws-amplify/ui-react/styles.css";
-import { Authenticator, ThemeProvider } from "@aws-amplify/ui-react";
+import { Alert, Authenticator, Button, Divider, Flex, ThemeProvider } from "@aws-amplify/ui-react";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
 import type { signIn } from "aws-amplify/auth";
-import { useEffect } from "react";
+import { I18n } from "aws-amplify/utils";
+import { useEffect, useSyncExternalStore } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
 import { authenticatorTheme } from "../../config/authenticator-theme";
 import { appName } from "../../config/constants";
-import { signInWithPassword } from "../../lib/auth";
+import {
+  dismissRedirectFailure,
+  getFederatedSignInOptions,
+  getRedirectFailure,
+  signInWithPassword,
+  signInWithProvider,
+  subscribeToRedirectFailure,
+} from "../../lib/auth";
 import { authQueryOptions, safeRedirect } from "../session";
 
 // Vigil's identity service implements USER_PASSWORD_AUTH, not SRP (AUTH.md); every other step stays Amplify's.
 // The Authenticator only calls the one-argument form of `signIn`, so the narrower function stands in for both.
 const services = { handleSignIn: signInWithPassword as typeof signIn };
+
+/**
+ * Above the sign-in form: why the last sign-in through the provider failed (the hosted UI's own words, e.g. "No
+ * Vigil account uses this Google address. Ask an administrator."), and a button for a provider the Authenticator
+ * has none for (it draws "Sign In with Google" itself, from `socialProviders`).
+ */
+function SignInHeader() {
+  const failure = useSyncExternalStore(subscribeToRedirectFailure, getRedirectFailure);
+  const { customProvider } = getFederatedSignInOptions();
+  if (!failure && !customProvider) return null;
+  return (
+    <Flex direction="column" padding="var(--amplify-components-authenticator-form-padding)" paddingBottom="0">
+      {failure && (
+        <Alert variation="error" heading="Sign-in failed" isDismissible onDismiss={dismissRedirectFailure}>
+          {failure}
+        </Alert>
+      )}
+      {customProvider && (
+        <Flex direction="column">
+          <Button className="federated-sign-in-button" onClick={() => void signInWithProvider(customProvider)}>
+            Sign in with {customProvider}
+          </Button>
+          <Divider size="small" label={I18n.get("or")} />
+        </Flex>
+      )}
+    </Flex>
+  );
+}
+
+const components = { SignIn: { Header: SignInHeader } };
 
 /** Once Amplify holds tokens: refresh who is signed in, then go where the user was heading. */
 function SignedInRedirect({ to }: { to: string }) {
@@ -45,7 +83,12 @@ export function SignInPage() {
         <Typography align="center" color="text.secondary" sx={{ mb: 3 }}>
           Continuous EEG monitoring back-office
         </Typography>
-        <Authenticator hideSignUp services={services}>
+        <Authenticator
+          hideSignUp
+          services={services}
+          socialProviders={getFederatedSignInOptions().socialProviders}
+          components={components}
+        >
           {() => <SignedInRedirect to={redirect} />}
         </Authenticator>
       </Box>
