@@ -1,34 +1,161 @@
 import { type AccessGroup, accessGroups, isAllowed, type RouteDefinition, routes } from "@vigil/contract";
+import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { infrastructureRoutes } from "../app.js";
+import { findUserByUsername, updateUser } from "../identity/users-repository.js";
+import { decodeClaims, forgeToken } from "../testing/forge-token.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 
 /**
  * Walks the whole route table: every registered route is either in the contract (with a declared access) or a
- * listed infrastructure route; and for every contract route, each caller — anonymous, a user without groups,
- * and a user of each group — gets exactly what the declared access says.
+ * listed infrastructure route; and every contract route is called anonymously, with an expired token, with the
+ * token of a user who has since been disabled, as a user without groups and as each group. Each caller gets
+ * exactly what the declared access says; a permitted caller may meet a 4xx about the sample input (400, 404,
+ * 409, 428…) but never a 5xx. Sample params, query and body are generated from the route's own schemas, so a new
+ * route is covered as soon as it is in the table.
  */
 let harness: TestApp;
 const tokens = new Map<string, string>();
 const registered: string[] = [];
 
+/** The user that `:username` routes act on: no groups, so nothing the matrix does to it matters. */
+const targetUsername = "matrix-target";
+
 beforeAll(async () => {
   harness = await createTestApp();
   for (const group of accessGroups) tokens.set(group, await harness.tokenFor(`matrix-${group}`, [group]));
   tokens.set("none", await harness.tokenFor("matrix-none", []));
+  await harness.addUser(targetUsername, []);
+
+  // An admin's token, correctly signed but expired an hour ago: only the expiry is wrong with it.
+  const claims = decodeClaims(await harness.tokenFor("matrix-expired", ["admin"]));
+  const now = Math.floor(Date.now() / 1000);
+  tokens.set("expired", await forgeToken(harness.database.db, { ...claims, iat: now - 7200, exp: now - 3600 }));
+
+  // An admin who signed in and was then disabled: the token is unexpired and well signed, the user is not.
+  tokens.set("disabled", await harness.tokenFor("matrix-disabled", ["admin"]));
+  const disabled = await findUserByUsername(harness.database.db, "matrix-disabled");
+  await updateUser(harness.database.db, disabled?.sub as string, { enabled: false });
+
   registered.push(...harness.app.registeredRoutes);
 });
 afterAll(() => harness.close());
 
 const table = Object.entries(routes) as [string, RouteDefinition][];
 
-/** Fills `:params` with harmless sample values. */
-function sampleUrl(definition: RouteDefinition): string {
-  let url = definition.path.replace(/:(\w+)/g, (_all, name: string) =>
-    name === "username" ? "matrix-admin" : "00000000-0000-4000-8000-000000000000",
-  );
-  if (definition.querystring?.shape && "path" in definition.querystring.shape) url += "?path=/";
-  return url;
+/**
+ * Values for fields a JSON Schema cannot describe well enough to generate (refinements, names that must exist).
+ * Keyed by property name; the "samples pass validation" test says when a new field needs one.
+ */
+const knownValues: Record<string, unknown> = {
+  username: targetUsername,
+  path: "/",
+  timezone: "UTC",
+  month: "2026-01",
+};
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  minItems?: number;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  default?: unknown;
+};
+
+const uuidSample = "00000000-0000-4000-8000-000000000000";
+
+/** The smallest value the schema accepts: required properties only, the first enum value, formats filled in. */
+function sampleOf(schema: JsonSchema, name?: string): unknown {
+  if (name && name in knownValues) return knownValues[name];
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) {
+    const first = alternatives.find((option) => option.type !== "null") ?? alternatives[0];
+    return first ? sampleOf(first, name) : null;
+  }
+  if (schema.allOf?.[0]) return sampleOf(schema.allOf[0], name);
+  const type = Array.isArray(schema.type) ? schema.type.find((candidate) => candidate !== "null") : schema.type;
+  switch (type) {
+    case "object":
+      return Object.fromEntries(
+        (schema.required ?? []).map((key) => [key, sampleOf(schema.properties?.[key] ?? {}, key)]),
+      );
+    case "array":
+      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}));
+    case "boolean":
+      return true;
+    case "integer":
+    case "number":
+      return schema.minimum ?? (schema.exclusiveMinimum === undefined ? 1 : schema.exclusiveMinimum + 1);
+    case "null":
+      return null;
+    default:
+      return sampleString(schema);
+  }
+}
+
+function sampleString(schema: JsonSchema): string {
+  switch (schema.format) {
+    case "uuid":
+      return uuidSample;
+    case "email":
+      return "matrix@example.org";
+    case "date-time":
+      return "2026-01-01T00:00:00Z";
+    case "date":
+      return "2026-01-01";
+    case "uri":
+    case "url":
+      return "https://example.org/";
+  }
+  return "sample".padEnd(schema.minLength ?? 0, "x");
+}
+
+type Sample = { params?: unknown; querystring?: unknown; body?: unknown };
+
+function sampleFor(definition: RouteDefinition): Sample {
+  const of = (schema: z.ZodType | undefined) =>
+    schema ? sampleOf(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema) : undefined;
+  return { params: of(definition.params), querystring: of(definition.querystring), body: of(definition.body) };
+}
+
+function urlOf(definition: RouteDefinition, sample: Sample): string {
+  const params = (sample.params ?? {}) as Record<string, unknown>;
+  const path = definition.path.replace(/:(\w+)/g, (_all, name: string) => encodeURIComponent(String(params[name])));
+  const query = new URLSearchParams(
+    Object.entries((sample.querystring ?? {}) as Record<string, unknown>).map(([key, value]): [string, string] => [
+      key,
+      String(value),
+    ]),
+  ).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+function call(definition: RouteDefinition, token?: string): Promise<LightMyRequestResponse> {
+  const sample = sampleFor(definition);
+  return harness.app.inject({
+    method: definition.method,
+    url: urlOf(definition, sample),
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(definition.body ? { payload: sample.body as Record<string, unknown> } : {}),
+  });
+}
+
+function expectNoServerError(response: LightMyRequestResponse, label: string): void {
+  expect(response.statusCode, `${label}: ${response.body}`).toBeLessThan(500);
 }
 
 describe("the authorization matrix", () => {
@@ -53,33 +180,58 @@ describe("the authorization matrix", () => {
     }
   });
 
+  it("generates sample input that passes each route's own validation", () => {
+    for (const [name, definition] of table) {
+      const sample = sampleFor(definition);
+      for (const part of ["params", "querystring", "body"] as const) {
+        const schema = definition[part];
+        if (!schema) continue;
+        const parsed = schema.safeParse(sample[part]);
+        expect(parsed.success, `${name} ${part}: ${JSON.stringify(sample[part])} ${parsed.error?.message ?? ""}`).toBe(
+          true,
+        );
+      }
+    }
+  });
+
   for (const [name, definition] of table) {
-    describe(`${definition.method} ${definition.path} (${definition.access})`, () => {
-      it(
-        definition.access === "public" ? "is open to anonymous callers" : "refuses anonymous callers with 401",
-        async () => {
-          const response = await harness.app.inject({ method: definition.method, url: sampleUrl(definition) });
-          if (definition.access === "public") expect(response.statusCode, name).not.toBe(401);
-          else expect(response.statusCode, name).toBe(401);
-        },
-      );
+    const label = `${definition.method} ${definition.path}`;
+    describe(`${label} (${definition.access})`, () => {
+      if (definition.access === "public") {
+        it("is open to anonymous callers, and to callers whose token is expired or whose user is disabled", async () => {
+          for (const caller of [undefined, "expired", "disabled"]) {
+            const response = await call(definition, caller && tokens.get(caller));
+            expect(response.statusCode, `${name} as ${caller ?? "anonymous"}`).not.toBe(401);
+            expectNoServerError(response, `${name} as ${caller ?? "anonymous"}`);
+          }
+        });
+      } else {
+        it("refuses anonymous callers with 401", async () => {
+          expect((await call(definition)).statusCode, name).toBe(401);
+        });
+        it("refuses an expired token with 401", async () => {
+          const response = await call(definition, tokens.get("expired"));
+          expect(response.statusCode, name).toBe(401);
+          expect(response.json().error.code).toBe("unauthorized");
+        });
+        it("refuses the token of a user who has been disabled with 401", async () => {
+          expect((await call(definition, tokens.get("disabled"))).statusCode, name).toBe(401);
+        });
+      }
 
       for (const caller of [...accessGroups, "none"] as const) {
         const groups: AccessGroup[] = caller === "none" ? [] : [caller];
         const allowed = isAllowed(definition.access, groups);
         it(`${allowed ? "lets" : "refuses"} ${caller === "none" ? "a user without groups" : `a ${caller}`}`, async () => {
-          const response = await harness.app.inject({
-            method: definition.method,
-            url: sampleUrl(definition),
-            headers: { authorization: `Bearer ${tokens.get(caller)}` },
-          });
+          const response = await call(definition, tokens.get(caller));
+          const who = `${name} as ${caller}`;
           if (allowed) {
-            expect(response.statusCode, `${name} as ${caller}`).not.toBe(401);
+            expect(response.statusCode, who).not.toBe(401);
             // The menu call itself refuses users without groups ("Access denied"), by design (PRODUCT.md §1).
-            if (!(name === "getChrome" && caller === "none"))
-              expect(response.statusCode, `${name} as ${caller}`).not.toBe(403);
+            if (!(name === "getChrome" && caller === "none")) expect(response.statusCode, who).not.toBe(403);
+            expectNoServerError(response, who);
           } else {
-            expect(response.statusCode, `${name} as ${caller}`).toBe(403);
+            expect(response.statusCode, who).toBe(403);
             expect(response.json().error.message).toBe("Access denied");
           }
         });

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, arrayContains, asc, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { users } from "../db/schema.js";
 
@@ -44,16 +44,119 @@ export async function updateUser(
   return row;
 }
 
+export type UserFilter = {
+  /** Part of the username, name or email, case-insensitive. */
+  search?: string | undefined;
+  group?: string | undefined;
+  enabled?: boolean | undefined;
+};
+const sortColumns = {
+  username: users.usernameKey,
+  name: users.name,
+  email: users.email,
+  status: users.status,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+} as const;
+export type UserSortField = keyof typeof sortColumns;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function userConditions(filter: UserFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.search) {
+    const pattern = `%${escapeLike(filter.search)}%`;
+    const matches = or(ilike(users.username, pattern), ilike(users.name, pattern), ilike(users.email, pattern));
+    if (matches) conditions.push(matches);
+  }
+  if (filter.group) conditions.push(arrayContains(users.groups, [filter.group]));
+  if (filter.enabled !== undefined) conditions.push(eq(users.enabled, filter.enabled));
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** One page of users matching the filter, and how many match in all. Ties are broken by username. */
 export async function listUsers(
   db: Db,
   page: { limit: number; offset: number },
+  filter: UserFilter = {},
+  sort: { field: UserSortField; order: "asc" | "desc" } = { field: "username", order: "asc" },
 ): Promise<{ rows: UserRow[]; total: number }> {
-  const rows = await db.select().from(users).orderBy(asc(users.usernameKey)).limit(page.limit).offset(page.offset);
-  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users);
+  const where = userConditions(filter);
+  const direction = sort.order === "desc" ? desc : asc;
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(direction(sortColumns[sort.field]), asc(users.usernameKey))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
   return { rows, total: count?.total ?? 0 };
+}
+
+/** Reads a user and locks the row until the transaction ends, so a check and the write after it see one state. */
+export async function lockUserByUsername(tx: Db, username: string): Promise<UserRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(users)
+    .where(eq(users.usernameKey, normaliseUsername(username)))
+    .limit(1)
+    .for("update");
+  return row;
+}
+
+/**
+ * Locks every enabled admin and returns their subs. Two administrators demoting each other at the same moment
+ * then queue on the same rows, and the second sees the first one's change: one admin always remains.
+ */
+export async function lockEnabledAdmins(tx: Db): Promise<string[]> {
+  const rows = await tx
+    .select({ sub: users.sub })
+    .from(users)
+    .where(and(eq(users.enabled, true), arrayContains(users.groups, ["admin"])))
+    // One order for every transaction, so two of them never hold each other's next row.
+    .orderBy(asc(users.sub))
+    .for("update");
+  return rows.map((row) => row.sub);
+}
+
+export async function isEmailTaken(db: Db, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ sub: users.sub })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function countUsers(db: Db): Promise<number> {
   const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users);
   return count?.total ?? 0;
+}
+
+/**
+ * Records the TOTP time step a code was accepted for, only if it is later than the last one: a code works once,
+ * even when two requests race with it. False when the step was already used.
+ */
+export async function acceptTotpStep(db: Db, sub: string, step: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ lastTotpStep: step })
+    .where(and(eq(users.sub, sub), sql`(${users.lastTotpStep} is null or ${users.lastTotpStep} < ${step})`))
+    .returning({ sub: users.sub });
+  return rows.length > 0;
+}
+
+/** The email domain most users share (the simulated ForgotPassword answer for unknown names borrows it). */
+export async function findCommonEmailDomain(db: Db): Promise<string | undefined> {
+  const domain = sql<string>`lower(split_part(${users.email}, '@', 2))`;
+  const [row] = await db
+    .select({ domain })
+    .from(users)
+    .groupBy(domain)
+    .orderBy(desc(sql`count(*)`), asc(domain))
+    .limit(1);
+  return row?.domain || undefined;
 }

@@ -1,5 +1,7 @@
+import type { AuditPage, auditQuerySchema } from "@vigil/contract";
+import type { z } from "zod";
 import type { Db } from "../../db/client.js";
-import { insertAuditEvent } from "./audit-repository.js";
+import { type AuditEventRow, insertAuditEvent, listAuditEvents as listAuditEventRows } from "./audit-repository.js";
 
 export type AuditEvent = {
   action: string;
@@ -7,6 +9,8 @@ export type AuditEvent = {
   actor?: { sub?: string | null; username?: string | null } | undefined;
   target?: { type: string; id: string } | undefined;
   ip?: string | undefined;
+  /** The caller's `User-Agent` header, where there is one. */
+  userAgent?: string | undefined;
   details?: Record<string, unknown> | undefined;
 };
 
@@ -23,6 +27,47 @@ export async function recordAudit(db: Db, event: AuditEvent): Promise<void> {
     targetType: event.target?.type ?? null,
     targetId: event.target?.id ?? null,
     ip: event.ip ?? null,
+    userAgent: event.userAgent ?? null,
     details: event.details ?? null,
   });
+}
+
+type AuditEntry = AuditPage["items"][number];
+
+function toAuditEntry(row: AuditEventRow): AuditEntry {
+  const details = row.details;
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    action: row.action,
+    outcome: row.outcome as AuditEntry["outcome"],
+    actor: { sub: row.actorSub, username: row.actorUsername },
+    target: row.targetType && row.targetId ? { type: row.targetType, id: row.targetId } : null,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    details:
+      details === null || details === undefined
+        ? null
+        : typeof details === "object" && !Array.isArray(details)
+          ? (details as Record<string, unknown>)
+          : { value: details },
+  };
+}
+
+/** `GET /audit`: the log, newest first, filtered by actor, action, target, outcome and time. */
+export async function listAuditEvents(db: Db, query: z.output<typeof auditQuerySchema>): Promise<AuditPage> {
+  const { rows, total } = await listAuditEventRows(
+    db,
+    {
+      actorUsername: query.user,
+      action: query.action,
+      targetType: query.targetType,
+      targetId: query.targetId,
+      outcome: query.outcome,
+      from: query.from ? new Date(query.from) : undefined,
+      to: query.to ? new Date(query.to) : undefined,
+    },
+    query,
+  );
+  return { items: rows.map(toAuditEntry), total, limit: query.limit, offset: query.offset };
 }

@@ -1,0 +1,24 @@
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { type UserListQuery, type UserPage, userPageSchema } from "@vigil/contract";
+import { requestData } from "../../../lib/api-client";
+
+/** Every query of the users feature starts with this key, so a change anywhere refreshes them all. */
+export const usersQueryKey = ["users"] as const;
+
+/** `GET /api/users`: one server-side page, searched and filtered. */
+export function fetchUsers(query: UserListQuery, signal?: AbortSignal): Promise<UserPage> {
+  return requestData("GET", "/users", userPageSchema, { query, signal });
+}
+
+export function usersQueryOptions(query: UserListQuery) {
+  return queryOptions({
+    queryKey: [...usersQueryKey, "list", query] as const,
+    queryFn: ({ signal }) => fetchUsers(query, signal),
+    // The previous page stays on screen while the next one loads, so the table does not jump.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useUsers(query: UserListQuery) {
+  return useQuery(usersQueryOptions(query));
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type User, userEtag, userSchema } from "@vigil/contract";
+import { requestData } from "../../../lib/api-client";
+import { usersQueryKey } from "./list-users";
+
+/** `PUT /api/users/{username}/toggle`: enables or disables; disabling signs the user out everywhere at once. */
+export function toggleUser({ user, isEnabled }: { user: User; isEnabled: boolean }): Promise<User> {
+  return requestData("PUT", `/users/${encodeURIComponent(user.username)}/toggle`, userSchema, {
+    body: { isEnabled },
+    headers: { "If-Match": userEtag(user) },
+    expectedStatuses: [404, 409, 412],
+  });
+}
+
+export function useToggleUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: toggleUser,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+  });
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { pageOf, pageQuerySchema } from "../envelope.js";
+import { isoDateTimeSchema } from "./common.js";
+
+export const auditOutcomeSchema = z.enum(["success", "failure", "denied"]);
+export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
+
+/** One entry of the audit log: who did what to which target, when, from where, and how it ended. */
+export const auditEventSchema = z.object({
+  id: z.uuid(),
+  at: isoDateTimeSchema,
+  action: z.string(),
+  outcome: auditOutcomeSchema,
+  actor: z.object({ sub: z.string().nullable(), username: z.string().nullable() }),
+  target: z.object({ type: z.string(), id: z.string() }).nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+const filterText = z.string().trim().min(1).max(200);
+
+/** `GET /audit`: newest first; `from` is inclusive, `to` exclusive. */
+export const auditQuerySchema = pageQuerySchema.extend({
+  user: filterText.optional().meta({ description: "The actor's username (case-insensitive)" }),
+  action: filterText.optional().meta({ description: "Exact action, e.g. user.disable" }),
+  targetType: filterText.optional(),
+  targetId: filterText.optional(),
+  outcome: auditOutcomeSchema.optional(),
+  from: isoDateTimeSchema.optional(),
+  to: isoDateTimeSchema.optional(),
+});
+export type AuditQuery = z.output<typeof auditQuerySchema>;
+
+export const auditPageSchema = pageOf(auditEventSchema);
+export type AuditPage = z.infer<typeof auditPageSchema>;
