@@ -15,6 +15,14 @@ const optionalText = (max: number) => z.string().trim().max(max).nullable().opti
 
 export const clientStatusSchema = z.enum(["active", "inactive"]);
 
+/**
+ * The entity tag of a versioned client resource (client, contact, useful link) as the server sends it in
+ * `ETag` and expects back in `If-Match`: the quoted version. A bare `3` is accepted in `If-Match` too.
+ */
+export function versionEtag(version: number): string {
+  return `"${version}"`;
+}
+
 export const clientSchema = z.object({
   id: idSchema,
   name: z.string(),
@@ -59,6 +67,10 @@ export const clientInputSchema = z.object({
 });
 export type ClientInput = z.input<typeof clientInputSchema>;
 
+/**
+ * `status`: `active` or `inactive` (never archived ones), `archived` (only archived clients), `all` (every
+ * client that is not archived — archived clients are hidden unless asked for by name).
+ */
 export const clientListQuerySchema = pageQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
   status: z.enum(["active", "inactive", "archived", "all"]).default("all"),

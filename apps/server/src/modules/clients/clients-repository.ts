@@ -1,8 +1,97 @@
-import { eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { clients } from "../../db/schema.js";
+
+export type ClientRow = typeof clients.$inferSelect;
+export type ClientValues = Omit<
+  typeof clients.$inferInsert,
+  "id" | "version" | "createdAt" | "updatedAt" | "archivedAt"
+>;
+/** Row locks taken inside a transaction: `update` serialises writers, `share` keeps the row from changing. */
+export type RowLock = "update" | "share";
 
 export async function findClientName(db: Db, id: string): Promise<string | undefined> {
   const [row] = await db.select({ name: clients.name }).from(clients).where(eq(clients.id, id)).limit(1);
   return row?.name;
+}
+
+export async function findClient(db: Db, id: string, lock?: RowLock): Promise<ClientRow | undefined> {
+  const query = db.select().from(clients).where(eq(clients.id, id)).limit(1);
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+export type ClientFilter = {
+  search?: string | undefined;
+  status: "active" | "inactive" | "archived" | "all";
+  sort: "name" | "code" | "createdAt" | "updatedAt";
+  order: "asc" | "desc";
+  limit: number;
+  offset: number;
+};
+
+/** `%`, `_` and `\` typed by a user are literal characters, not LIKE wildcards. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+const sortColumns = {
+  name: sql`lower(${clients.name})`,
+  code: sql`lower(${clients.code})`,
+  createdAt: clients.createdAt,
+  updatedAt: clients.updatedAt,
+} as const;
+
+export async function findClientPage(db: Db, filter: ClientFilter): Promise<{ rows: ClientRow[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [];
+  if (filter.status === "archived") conditions.push(isNotNull(clients.archivedAt));
+  else {
+    conditions.push(isNull(clients.archivedAt));
+    if (filter.status !== "all") conditions.push(eq(clients.status, filter.status));
+  }
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    conditions.push(or(ilike(clients.name, pattern), ilike(clients.code, pattern)));
+  }
+  const where = and(...conditions);
+  const direction = filter.order === "desc" ? desc : asc;
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(clients)
+      .where(where)
+      .orderBy(direction(sortColumns[filter.sort]), direction(clients.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db.select({ total: count() }).from(clients).where(where),
+  ]);
+  return { rows, total: Number(counted?.total ?? 0) };
+}
+
+/** Active, non-archived clients by name: what pickers offer. */
+export async function findActiveClientIds(db: Db): Promise<{ id: string; name: string; code: string }[]> {
+  return db
+    .select({ id: clients.id, name: clients.name, code: clients.code })
+    .from(clients)
+    .where(and(eq(clients.status, "active"), isNull(clients.archivedAt)))
+    .orderBy(asc(sql`lower(${clients.name})`), asc(clients.id));
+}
+
+export async function insertClient(db: Db, values: ClientValues): Promise<ClientRow> {
+  const [row] = await db.insert(clients).values(values).returning();
+  return row as ClientRow;
+}
+
+/** Changes a client and moves it to its next version. */
+export async function updateClientRow(
+  db: Db,
+  id: string,
+  values: Partial<ClientValues> & { archivedAt?: Date | null },
+): Promise<ClientRow | undefined> {
+  const [row] = await db
+    .update(clients)
+    .set({ ...values, version: sql`${clients.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(clients.id, id))
+    .returning();
+  return row;
 }

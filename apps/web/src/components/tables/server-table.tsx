@@ -1,0 +1,194 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import LinearProgress from "@mui/material/LinearProgress";
+import Paper from "@mui/material/Paper";
+import Skeleton from "@mui/material/Skeleton";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TablePagination from "@mui/material/TablePagination";
+import TableRow from "@mui/material/TableRow";
+import TableSortLabel from "@mui/material/TableSortLabel";
+import Typography from "@mui/material/Typography";
+import type { ReactNode } from "react";
+import { visuallyHidden } from "../visually-hidden";
+
+export type SortOrder = "asc" | "desc";
+export type SortState<K extends string = string> = { key: K; order: SortOrder };
+
+export type ServerTableColumn<Row, K extends string = string> = {
+  id: string;
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** The server's sort key for this column; columns without one are not sortable. */
+  sortKey?: K;
+  align?: "left" | "right" | "center";
+};
+
+export type ServerTableProps<Row, K extends string = string> = {
+  /** The table's accessible name (also its caption for screen readers). */
+  label: string;
+  columns: readonly ServerTableColumn<Row, K>[];
+  rows: readonly Row[] | undefined;
+  rowKey: (row: Row) => string;
+  total: number;
+  /** Zero-based. */
+  page: number;
+  pageSize: number;
+  pageSizeOptions?: number[];
+  onPageChange: (page: number) => void;
+  onPageSizeChange?: (pageSize: number) => void;
+  sort?: SortState<K>;
+  onSortChange?: (sort: SortState<K>) => void;
+  /** Nothing to show yet (first load). */
+  loading: boolean;
+  /** A newer page or filter is loading while the previous rows stay on screen. */
+  fetching?: boolean;
+  error?: unknown;
+  onRetry?: () => void;
+  errorMessage?: string;
+  emptyMessage: ReactNode;
+};
+
+/**
+ * A table over a server-paged list (`{ items, total }` with limit/offset): the server sorts, filters and pages;
+ * this only renders one page, the sort headers and the pager. Loading, error and empty states are explicit.
+ */
+export function ServerTable<Row, K extends string = string>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  total,
+  page,
+  pageSize,
+  pageSizeOptions = [25, 50, 100],
+  onPageChange,
+  onPageSizeChange,
+  sort,
+  onSortChange,
+  loading,
+  fetching,
+  error,
+  onRetry,
+  errorMessage = "The list could not be loaded.",
+  emptyMessage,
+}: ServerTableProps<Row, K>) {
+  const span = columns.length;
+  let body: ReactNode;
+  if (loading) {
+    body = [0, 1, 2].map((index) => (
+      <TableRow key={`loading-${index}`} aria-hidden="true">
+        {columns.map((column) => (
+          <TableCell key={column.id}>
+            <Skeleton variant="text" />
+          </TableCell>
+        ))}
+      </TableRow>
+    ));
+  } else if (error) {
+    body = (
+      <TableRow>
+        <TableCell colSpan={span}>
+          <Alert
+            severity="error"
+            action={
+              onRetry ? (
+                <Button color="inherit" size="small" onClick={onRetry}>
+                  Try again
+                </Button>
+              ) : undefined
+            }
+          >
+            {errorMessage}
+          </Alert>
+        </TableCell>
+      </TableRow>
+    );
+  } else if (!rows || rows.length === 0) {
+    body = (
+      <TableRow>
+        <TableCell colSpan={span}>
+          <Typography color="text.secondary" sx={{ py: 3, textAlign: "center" }}>
+            {emptyMessage}
+          </Typography>
+        </TableCell>
+      </TableRow>
+    );
+  } else {
+    body = rows.map((row) => (
+      <TableRow key={rowKey(row)} hover>
+        {columns.map((column) => (
+          <TableCell key={column.id} align={column.align}>
+            {column.cell(row)}
+          </TableCell>
+        ))}
+      </TableRow>
+    ));
+  }
+
+  return (
+    <Paper variant="outlined" sx={{ position: "relative" }}>
+      <Box sx={{ height: 4 }}>{fetching && !loading ? <LinearProgress aria-label={`Loading ${label}`} /> : null}</Box>
+      {loading ? (
+        <Box role="status" sx={visuallyHidden}>
+          Loading {label}…
+        </Box>
+      ) : null}
+      <TableContainer>
+        <Table size="small" aria-label={label} aria-busy={loading || fetching ? true : undefined}>
+          <TableHead>
+            <TableRow>
+              {columns.map((column) => {
+                const active = sort !== undefined && column.sortKey !== undefined && sort.key === column.sortKey;
+                return (
+                  <TableCell
+                    key={column.id}
+                    align={column.align}
+                    sortDirection={active ? sort.order : false}
+                    sx={{ fontWeight: 600 }}
+                  >
+                    {column.sortKey !== undefined && onSortChange ? (
+                      <TableSortLabel
+                        active={active}
+                        direction={active ? sort.order : "asc"}
+                        onClick={() =>
+                          onSortChange({
+                            key: column.sortKey as K,
+                            order: active && sort.order === "asc" ? "desc" : "asc",
+                          })
+                        }
+                      >
+                        {column.header}
+                        {active ? (
+                          <Box component="span" sx={visuallyHidden}>
+                            {sort.order === "desc" ? ", sorted descending" : ", sorted ascending"}
+                          </Box>
+                        ) : null}
+                      </TableSortLabel>
+                    ) : (
+                      column.header
+                    )}
+                  </TableCell>
+                );
+              })}
+            </TableRow>
+          </TableHead>
+          <TableBody>{body}</TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={total}
+        page={total === 0 ? 0 : Math.min(page, Math.max(0, Math.ceil(total / pageSize) - 1))}
+        rowsPerPage={pageSize}
+        rowsPerPageOptions={onPageSizeChange ? pageSizeOptions : [pageSize]}
+        onPageChange={(_event, next) => onPageChange(next)}
+        onRowsPerPageChange={(event) => onPageSizeChange?.(Number(event.target.value))}
+      />
+    </Paper>
+  );
+}

@@ -1,0 +1,12 @@
+/** Styles that hide text from sight but not from screen readers (sort-state words, live-region labels). */
+export const visuallyHidden = {
+  border: 0,
+  clip: "rect(0 0 0 0)",
+  height: "1px",
+  margin: "-1px",
+  overflow: "hidden",
+  padding: 0,
+  position: "absolute",
+  whiteSpace: "nowrap",
+  width: "1px",
+} as const;

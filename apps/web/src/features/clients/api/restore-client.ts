@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type Client, clientRoutes, clientSchema } from "@vigil/contract";
+import { requestData } from "../../../lib/api-client";
+import { apiPath } from "./paths";
+import { clientKeys } from "./query-keys";
+
+/** `POST /continuous-monitoring/clients/{id}/restore`: brings an archived client back (administrators). */
+export function restoreClient(clientId: string): Promise<Client> {
+  return requestData("POST", apiPath(clientRoutes.restoreClient, { id: clientId }), clientSchema);
+}
+
+export function useRestoreClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: restoreClient,
+    onSuccess: (client) => {
+      queryClient.setQueryData(clientKeys.client(client.id), client);
+      return queryClient.invalidateQueries({ queryKey: clientKeys.lists() });
+    },
+  });
+}

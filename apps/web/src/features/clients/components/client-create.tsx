@@ -1,0 +1,61 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Stack from "@mui/material/Stack";
+import { clientInputSchema } from "@vigil/contract";
+import { Link as RouterLink, useNavigate } from "react-router";
+import { apiErrorOf } from "../../../components/forms/field-messages";
+import { useZodForm } from "../../../components/forms/use-zod-form";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { useCreateClient } from "../api/create-client";
+import { clientsUrl, clientUrl } from "../client-urls";
+import { ClientFormFields, clientFormValues, toClientInput } from "./client-form-fields";
+
+/** `/continuous-monitoring/clients/create`: the new-client form; on success, the new client's overview. */
+export function ClientCreatePage() {
+  const navigate = useNavigate();
+  const create = useCreateClient();
+  const form = useZodForm({ schema: clientInputSchema, initialValues: clientFormValues(), toInput: toClientInput });
+  const failure = apiErrorOf(create.error);
+
+  const submit = form.handleSubmit((input) => {
+    create.mutate(input, {
+      onSuccess: (client) => {
+        form.reset(form.values);
+        void navigate(clientUrl(client.id));
+      },
+      onError: (error) => {
+        const body = apiErrorOf(error);
+        // A taken code is a 409 about one field: say it there, like any other field message.
+        if (!form.applyServerError(error) && body?.status === 409) form.setServerErrors({ code: body.message });
+      },
+    });
+  });
+
+  return (
+    <>
+      <PageHeading>New client</PageHeading>
+      <Box component="form" {...form.formProps} onSubmit={submit} aria-label="New client" sx={{ maxWidth: 900 }}>
+        {failure && failure.status !== 409 && failure.status !== 400 ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            The client was not created: {failure.message}
+          </Alert>
+        ) : null}
+        {failure?.status === 400 ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            The server did not accept the client: check the fields marked below.
+          </Alert>
+        ) : null}
+        <ClientFormFields form={form} />
+        <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
+          <Button type="submit" variant="contained" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create client"}
+          </Button>
+          <Button component={RouterLink} to={clientsUrl} disabled={create.isPending}>
+            Cancel
+          </Button>
+        </Stack>
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,268 @@
+import Archive from "@mui/icons-material/Archive";
+import Edit from "@mui/icons-material/Edit";
+import Restore from "@mui/icons-material/Restore";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { useQueryClient } from "@tanstack/react-query";
+import { type Client, clientInputSchema, clientSchema } from "@vigil/contract";
+import { useState } from "react";
+import { useAccess } from "../../../components/access/access-context";
+import type { CompareRow } from "../../../components/compare/side-by-side-compare";
+import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
+import { EditConflict } from "../../../components/feedback/edit-conflict";
+import { apiErrorOf, currentFromDetails, serverFieldErrors } from "../../../components/forms/field-messages";
+import { useZodForm } from "../../../components/forms/use-zod-form";
+import { useArchiveClient } from "../api/archive-client";
+import { fetchClient } from "../api/get-client";
+import { clientKeys } from "../api/query-keys";
+import { useRestoreClient } from "../api/restore-client";
+import { useUpdateClient } from "../api/update-client";
+import { addressOf, clientStatusLabels } from "../client-labels";
+import {
+  ClientFormFields,
+  type ClientFormValues,
+  clientFieldLabels,
+  clientFormValues,
+  toClientInput,
+} from "./client-form-fields";
+
+function hasFieldIssues(error: unknown): boolean {
+  return Object.keys(serverFieldErrors(error)).length > 0;
+}
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "200px 1fr" }, gap: 1, py: 1 }}>
+      <Typography component="dt" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
+        {children || (
+          <Box component="span" sx={{ color: "text.secondary" }}>
+            —
+          </Box>
+        )}
+      </Typography>
+    </Box>
+  );
+}
+
+/** Their saved client next to the form's unsaved values, field by field. */
+export function clientConflictRows(theirs: Client, mine: ClientFormValues): CompareRow[] {
+  const theirValues = clientFormValues(theirs);
+  return (Object.keys(clientFieldLabels) as (keyof ClientFormValues)[]).map((key) => ({
+    key,
+    label: clientFieldLabels[key],
+    left: key === "status" ? clientStatusLabels[theirValues.status] : theirValues[key],
+    right: key === "status" ? clientStatusLabels[mine.status] : mine[key],
+  }));
+}
+
+function ClientEditor({ client, onDone }: { client: Client; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const update = useUpdateClient();
+  const form = useZodForm({
+    schema: clientInputSchema,
+    initialValues: clientFormValues(client),
+    toInput: toClientInput,
+  });
+  // The version the user started from: If-Match carries it, so a save never lands on a version they did not see.
+  const [baseVersion, setBaseVersion] = useState(client.version);
+  // Set once a 412 was answered: their version, or null when it could not be read.
+  const [conflict, setConflict] = useState<{ theirs: Client | null } | null>(null);
+  const failure = apiErrorOf(update.error);
+
+  const save = (version: number) => {
+    if (!form.data) return;
+    update.mutate(
+      { clientId: client.id, version, input: form.data },
+      {
+        onSuccess: (saved) => {
+          form.reset(clientFormValues(saved));
+          setBaseVersion(saved.version);
+          setConflict(null);
+          onDone();
+        },
+        onError: async (error) => {
+          const body = apiErrorOf(error);
+          if (body?.status === 412) {
+            const current = clientSchema.safeParse(currentFromDetails(error));
+            const theirs = current.success ? current.data : await fetchClient(client.id).catch(() => null);
+            if (theirs) queryClient.setQueryData(clientKeys.client(client.id), theirs);
+            setConflict({ theirs });
+            return;
+          }
+          form.applyServerError(error);
+        },
+      },
+    );
+  };
+
+  const submit = form.handleSubmit(() => save(baseVersion));
+
+  return (
+    <Box component="form" {...form.formProps} onSubmit={submit} aria-label="Edit client">
+      {conflict ? (
+        conflict.theirs ? (
+          <EditConflict
+            title="Someone else saved this client first"
+            rows={clientConflictRows(conflict.theirs, form.values)}
+            onReload={() => {
+              const theirs = conflict.theirs as Client;
+              form.reset(clientFormValues(theirs));
+              setBaseVersion(theirs.version);
+              setConflict(null);
+              update.reset();
+            }}
+            onOverwrite={() => {
+              const theirs = conflict.theirs as Client;
+              setBaseVersion(theirs.version);
+              save(theirs.version);
+            }}
+            busy={update.isPending}
+          >
+            <Box component="p" sx={{ mt: 0 }}>
+              Their version was saved <ZonedDateTime value={conflict.theirs.updatedAt} timeZone={client.timezone} />.
+            </Box>
+          </EditConflict>
+        ) : (
+          <Alert severity="warning" role="alert" sx={{ mb: 2 }}>
+            Someone else saved this client first, and their version could not be read. Your edits are still in the form;
+            reload the page to see their version.
+          </Alert>
+        )
+      ) : null}
+      {failure && failure.status !== 412 && !hasFieldIssues(update.error) ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          The client was not saved: {failure.message}
+        </Alert>
+      ) : null}
+      <ClientFormFields form={form} />
+      <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
+        <Button type="submit" variant="contained" disabled={update.isPending}>
+          {update.isPending ? "Saving…" : "Save"}
+        </Button>
+        <Button
+          onClick={() => {
+            form.reset(clientFormValues(client));
+            onDone();
+          }}
+          disabled={update.isPending}
+        >
+          Cancel
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
+
+function ArchiveButton({ client }: { client: Client }) {
+  const [open, setOpen] = useState(false);
+  const archive = useArchiveClient();
+  const failure = apiErrorOf(archive.error);
+  const close = () => {
+    setOpen(false);
+    archive.reset();
+  };
+  return (
+    <>
+      <Button variant="outlined" color="error" startIcon={<Archive />} onClick={() => setOpen(true)}>
+        Archive
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={`Archive ${client.name}?`}
+        confirmLabel="Archive client"
+        destructive
+        pending={archive.isPending}
+        error={failure ? `Not archived: ${failure.message}` : undefined}
+        onConfirm={() => archive.mutate(client.id, { onSuccess: () => setOpen(false) })}
+        onClose={close}
+      >
+        <p style={{ marginTop: 0 }}>
+          The client disappears from lists and pickers. Its protocol, contacts, links and cases are kept, and an
+          administrator can restore it.
+        </p>
+        <p style={{ marginBottom: 0 }}>
+          A client with open cases cannot be archived
+          {client.openCaseCount > 0 ? ` — ${client.name} has ${client.openCaseCount} open.` : "."}
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function RestoreButton({ client }: { client: Client }) {
+  const restore = useRestoreClient();
+  return (
+    <Button
+      variant="contained"
+      startIcon={<Restore />}
+      onClick={() => restore.mutate(client.id)}
+      disabled={restore.isPending}
+    >
+      {restore.isPending ? "Restoring…" : "Restore client"}
+    </Button>
+  );
+}
+
+/** The overview tab: the client's details, edited in place with If-Match; archive and restore. */
+export function ClientOverview({ client }: { client: Client }) {
+  const { can } = useAccess();
+  const [editing, setEditing] = useState(false);
+  const canWrite = can("clients:write") && !client.archivedAt;
+  const zone = client.timezone;
+
+  if (editing && canWrite) {
+    return (
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 900 }}>
+        <Typography variant="h6" component="h2" gutterBottom>
+          Edit client
+        </Typography>
+        <ClientEditor client={client} onDone={() => setEditing(false)} />
+      </Paper>
+    );
+  }
+
+  return (
+    <Stack spacing={2} sx={{ maxWidth: 900 }}>
+      {client.archivedAt ? (
+        <Alert severity="info" action={can("clients:restore") ? <RestoreButton client={client} /> : undefined}>
+          Archived on <ZonedDateTime value={client.archivedAt} timeZone={zone} />. Archived clients are read-only
+          {can("clients:restore") ? "." : "; an administrator can restore them."}
+        </Alert>
+      ) : null}
+      {canWrite ? (
+        <Stack direction="row" spacing={2}>
+          <Button variant="contained" startIcon={<Edit />} onClick={() => setEditing(true)}>
+            Edit
+          </Button>
+          <ArchiveButton client={client} />
+        </Stack>
+      ) : null}
+      <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
+        <Box component="dl" sx={{ m: 0 }}>
+          <Detail label={clientFieldLabels.name}>{client.name}</Detail>
+          <Detail label={clientFieldLabels.code}>{client.code}</Detail>
+          <Detail label={clientFieldLabels.status}>{clientStatusLabels[client.status]}</Detail>
+          <Detail label={clientFieldLabels.timezone}>{client.timezone}</Detail>
+          <Detail label={clientFieldLabels.phone}>{client.phone}</Detail>
+          <Detail label="Address">{addressOf(client)}</Detail>
+          <Detail label={clientFieldLabels.notes}>{client.notes}</Detail>
+          <Detail label="Open cases">{String(client.openCaseCount)}</Detail>
+          <Detail label="Created">
+            <ZonedDateTime value={client.createdAt} timeZone={zone} />
+          </Detail>
+          <Detail label="Last updated">
+            <ZonedDateTime value={client.updatedAt} timeZone={zone} />
+          </Detail>
+        </Box>
+      </Paper>
+    </Stack>
+  );
+}

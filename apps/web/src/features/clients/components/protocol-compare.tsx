@@ -1,0 +1,59 @@
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import type { Client, ProtocolRevision } from "@vigil/contract";
+import { SideBySideCompare } from "../../../components/compare/side-by-side-compare";
+import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
+import { protocolCompareRows } from "../protocol-model";
+
+export type ProtocolCompareProps = {
+  client: Client;
+  /** Newest first, as the API returns it. */
+  history: readonly ProtocolRevision[];
+  from: number;
+  to: number;
+  onChange: (selection: { from: number; to: number }) => void;
+};
+
+function revisionTitle(revision: ProtocolRevision, timeZone: string): string {
+  return `Revision ${revision.revision} (${formatDateTimeInZone(revision.createdAt, timeZone)})`;
+}
+
+/** Any two revisions side by side: pick them, see which settings and transfer-form fields differ. */
+export function ProtocolCompare({ client, history, from, to, onChange }: ProtocolCompareProps) {
+  const left = history.find((revision) => revision.revision === from);
+  const right = history.find((revision) => revision.revision === to);
+  const picker = (label: string, value: number, pick: (revision: number) => void) => (
+    <TextField
+      select
+      label={label}
+      value={String(value)}
+      onChange={(event) => pick(Number(event.target.value))}
+      slotProps={{ select: { native: true } }}
+      size="small"
+      sx={{ minWidth: 220 }}
+    >
+      {history.map((revision) => (
+        <option key={revision.id} value={revision.revision}>
+          Revision {revision.revision}
+        </option>
+      ))}
+    </TextField>
+  );
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2} sx={{ flexWrap: "wrap", gap: 2 }}>
+        {picker("Compare revision", from, (revision) => onChange({ from: revision, to }))}
+        {picker("with revision", to, (revision) => onChange({ from, to: revision }))}
+      </Stack>
+      {left && right ? (
+        <SideBySideCompare
+          label={`Revision ${left.revision} compared with revision ${right.revision}`}
+          leftTitle={revisionTitle(left, client.timezone)}
+          rightTitle={revisionTitle(right, client.timezone)}
+          rows={protocolCompareRows(left, right)}
+          changedOnly
+        />
+      ) : null}
+    </Stack>
+  );
+}

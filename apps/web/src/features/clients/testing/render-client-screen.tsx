@@ -1,0 +1,180 @@
+import { ThemeProvider } from "@mui/material/styles";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type {
+  CaseSummary,
+  Client,
+  Contact,
+  PageDefinition,
+  ProtocolContent,
+  ProtocolRevision,
+  UsefulLink,
+} from "@vigil/contract";
+import { pages } from "@vigil/contract";
+import type { ComponentType } from "react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { AccessProvider } from "../../../components/access/access-context";
+import { ApiErrorStack } from "../../../components/feedback/api-error-stack";
+import { theme } from "../../../config/theme";
+import { configureAuth } from "../../../lib/auth";
+import { createQueryClient } from "../../../lib/query-client";
+import { type Handler, installFetch, storeSignedInTokens, testConfig } from "../../../test/fake-server";
+import { ClientCreatePage } from "../components/client-create";
+import { ClientDetailPage } from "../components/client-detail";
+import { ClientListPage } from "../components/client-list";
+import { ContactCreatePage } from "../components/contact-create";
+import { UsefulLinkCreatePage } from "../components/useful-link-create";
+
+const screens: Record<string, ComponentType> = {
+  clients: ClientListPage,
+  "client-create": ClientCreatePage,
+  "client-detail": ClientDetailPage,
+  "contact-create": ContactCreatePage,
+  "useful-link-create": UsefulLinkCreatePage,
+};
+
+/**
+ * Renders the clients screens on their page-table routes, for a signed-in user in `groups`, against a fake server
+ * at the fetch boundary (everything above it — API client, TanStack Query, router — is the real code).
+ */
+export function renderClientScreen(
+  path: string,
+  { groups = ["coordinator"], routes = {} }: { groups?: string[]; routes?: Record<string, Handler> } = {},
+) {
+  configureAuth(testConfig);
+  storeSignedInTokens("alice", groups);
+  const network = installFetch(routes);
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(
+    [
+      ...(pages as readonly PageDefinition[])
+        .filter((page) => page.id in screens)
+        .map((page) => {
+          const Screen = screens[page.id] as ComponentType;
+          return { path: page.path, element: <Screen /> };
+        }),
+      { path: "*", element: <p>Elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider theme={theme}>
+        <AccessProvider groups={groups}>
+          <ApiErrorStack />
+          <RouterProvider router={router} />
+        </AccessProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
+  );
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  return { ...view, ...network, router, queryClient, location };
+}
+
+export const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";
+
+export function testClient(overrides: Partial<Client> = {}): Client {
+  return {
+    id: clientId,
+    name: "St. Mary's Regional Medical Center",
+    code: "SMRMC",
+    status: "active",
+    timezone: "America/New_York",
+    phone: "+16175550100",
+    addressLine1: "1 Harbor Way",
+    addressLine2: null,
+    city: "Boston",
+    region: "MA",
+    postalCode: "02110",
+    country: "USA",
+    notes: null,
+    archivedAt: null,
+    openCaseCount: 2,
+    version: 3,
+    createdAt: "2026-01-05T14:00:00.000Z",
+    updatedAt: "2026-11-22T14:14:00.000Z",
+    ...overrides,
+  };
+}
+
+export function testProtocolContent(overrides: Partial<ProtocolContent> = {}): ProtocolContent {
+  return {
+    instructions: "Check electrodes every shift.",
+    impedanceThresholdKohm: 10,
+    impedanceCheckIntervalHours: 24,
+    reviewTurnaroundHours: 24,
+    criticalNotification: { notify: "Attending neurologist", withinMinutes: 30 },
+    transferForm: {
+      title: "Transfer into continuous EEG monitoring",
+      instructions: "Fax to the monitoring unit.",
+      fields: [
+        { key: "patientName", label: "Patient name", type: "text", required: true },
+        { key: "room", label: "Room", type: "text", required: false },
+      ],
+    },
+    ...overrides,
+  };
+}
+
+export function testRevision(revision: number, content: Partial<ProtocolContent> = {}): ProtocolRevision {
+  return {
+    ...testProtocolContent(content),
+    id: `1d7a0c52-0000-4000-8000-00000000000${revision}`,
+    clientId,
+    revision,
+    changeNote: `Revision ${revision}`,
+    author: { sub: null, username: "casey", name: "Casey Coordinator" },
+    createdAt: `2026-11-2${revision}T14:14:00.000Z`,
+  };
+}
+
+export function testContact(overrides: Partial<Contact> = {}): Contact {
+  return {
+    _id: "5c3e8f1a-1111-4a2b-9c3d-000000000001",
+    clientId,
+    name: "Jordan Nurse",
+    role: "Charge nurse",
+    email: "jordan@example.org",
+    phone: "+16175550111",
+    isPrimary: true,
+    notifyOnCritical: true,
+    notes: null,
+    version: 1,
+    createdAt: "2026-11-01T10:00:00.000Z",
+    updatedAt: "2026-11-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function testLink(overrides: Partial<UsefulLink> = {}): UsefulLink {
+  return {
+    _id: "7e2d9b4c-2222-4a2b-9c3d-000000000001",
+    clientId,
+    title: "Unit intranet",
+    url: "https://intranet.example.org/eeg",
+    description: "Bed board and unit phone list",
+    version: 1,
+    createdAt: "2026-11-01T10:00:00.000Z",
+    updatedAt: "2026-11-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function testCase(overrides: Partial<CaseSummary> = {}): CaseSummary {
+  return {
+    id: "9f1e2d3c-3333-4a2b-9c3d-000000000001",
+    caseNumber: "CM-2026-000123",
+    clientId,
+    studyType: "icu-ceeg",
+    hasVideo: true,
+    priority: "stat",
+    stage: "monitoring",
+    createdAt: "2026-11-22T14:14:00.000Z",
+    updatedAt: "2026-11-22T14:14:00.000Z",
+    ...overrides,
+  };
+}
+
+export function page<T>(items: T[], total = items.length, limit = 25, offset = 0) {
+  return { items, total, limit, offset };
+}
