@@ -257,7 +257,7 @@ async function replaceTemporaryPassword(
   if (!finished.AuthenticationResult) throw new Error(`No tokens after the new password: ${JSON.stringify(finished)}`);
 }
 
-function findFreePort(): Promise<number> {
+export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.unref();

@@ -3,10 +3,14 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { CognitoService } from "./identity/cognito-service.js";
+import { hostedUiConnectSources } from "./identity/federation/federation-config.js";
+import { hostedUiRoutes, registerHostedUiRoutes } from "./identity/federation/hosted-ui-routes.js";
 import { registerIdentityRoutes } from "./identity/identity-routes.js";
 import { TokenService } from "./identity/token-service.js";
 import { MessageService } from "./messaging/message-service.js";
+import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
+import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
@@ -41,6 +45,7 @@ export const infrastructureRoutes = [
   "GET /api/docs/static/*",
   "GET /*",
   "GET /",
+  ...hostedUiRoutes,
 ] as const;
 
 /** Builds the whole application without listening: tests `inject` into the same app the server runs. */
@@ -80,16 +85,22 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   app.decorateRequest("principal", undefined);
 
   registerEnvelope(app);
-  await registerSecurityHeaders(app, { https: config.publicUrl.startsWith("https://") });
+  await registerSecurityHeaders(app, {
+    https: config.publicUrl.startsWith("https://"),
+    connectSources: hostedUiConnectSources(config.publicUrl, config.federation),
+  });
   await registerOpenApi(app, enoch);
 
   const messages = new MessageService(database.db, config.messaging, app.log, transports);
   app.decorate("messages", messages);
 
-  registerIdentityRoutes(app, new CognitoService(database.db, config, tokens), tokens);
+  registerIdentityRoutes(app, new CognitoService(database.db, config, tokens, messages, app.log), tokens);
+  registerHostedUiRoutes(app, database.db, config, tokens);
   registerSystemRoutes(app, database, config);
   registerChromeRoutes(app, database.db);
-  registerUserRoutes(app, database.db);
+  registerClientRoutes(app, database.db);
+  registerUserRoutes(app, database.db, config);
+  registerAuditRoutes(app, database.db);
 
   await registerWebApp(app, config.webDistDir);
   return app;

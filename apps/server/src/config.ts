@@ -1,5 +1,12 @@
 import path from "node:path";
 import { z } from "zod";
+import {
+  checkFederationEnv,
+  type FederationConfig,
+  federationEnvShape,
+  type HttpsListenerConfig,
+  resolveFederationConfig,
+} from "./identity/federation/federation-config.js";
 
 /**
  * Configuration, validated once at start. Nothing else reads process.env, so every knob is listed here and in
@@ -39,6 +46,14 @@ const configSchema = z.object({
   PASSWORD_REQUIRE_NUMBERS: booleanFromEnv.default(false),
   PASSWORD_REQUIRE_SYMBOLS: booleanFromEnv.default(false),
   MFA_MODE: z.enum(["OFF", "OPTIONAL", "ON"]).default("OPTIONAL"),
+  /** The issuer name of TOTP codes; the web's Authenticator puts it in the QR code it draws. */
+  TOTP_ISSUER: z.string().trim().min(1).max(64).default("AWSCognito"),
+  /** Unauthenticated identity operations (sign-in, challenges, reset) per client IP per window. */
+  IDENTITY_REQUESTS_PER_IP: z.coerce.number().int().min(1).default(600),
+  IDENTITY_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Password-reset (and attribute) code requests, and code confirmations, per user per hour. */
+  RESET_CODE_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  RESET_CODE_CONFIRMATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   USER_POOL_ID: z
     .string()
     .regex(/^[\w-]+_[0-9a-zA-Z]+$/, "USER_POOL_ID must look like <region>_<id>")
@@ -54,6 +69,8 @@ const configSchema = z.object({
   SMS_WEBHOOK_URL: z.url().optional(),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
+  /** Federated sign-in through the hosted UI: see identity/federation/federation-config.ts. */
+  ...federationEnvShape,
 });
 
 export type Config = {
@@ -74,10 +91,21 @@ export type Config = {
     requireSpecialCharacters: boolean;
   };
   mfaMode: "OFF" | "OPTIONAL" | "ON";
+  totpIssuer: string;
+  identityLimits: {
+    requestsPerIp: number;
+    ipWindowSeconds: number;
+    codeRequestsPerHour: number;
+    codeConfirmationsPerHour: number;
+  };
   userPoolId: string;
   userPoolClientId: string;
   seed: "demo" | "none";
   messaging: { smtpUrl: string | undefined; mailFrom: string; smsWebhookUrl: string | undefined };
+  /** Federated sign-in through the hosted UI; undefined when OIDC_ISSUER is not set. */
+  federation: FederationConfig | undefined;
+  /** A second, HTTPS listener (TLS_CERT_FILE/TLS_KEY_FILE), e.g. for the hosted UI on this machine. */
+  httpsListener: HttpsListenerConfig | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -85,7 +113,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "not set" (shells and CI often export VAR= to clear one).
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
-  const parsed = configSchema.safeParse(present);
+  const parsed = configSchema.superRefine(checkFederationEnv).safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
@@ -120,9 +148,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requireSpecialCharacters: value.PASSWORD_REQUIRE_SYMBOLS,
     },
     mfaMode: value.MFA_MODE,
+    totpIssuer: value.TOTP_ISSUER,
+    identityLimits: {
+      requestsPerIp: value.IDENTITY_REQUESTS_PER_IP,
+      ipWindowSeconds: value.IDENTITY_IP_WINDOW_SECONDS,
+      codeRequestsPerHour: value.RESET_CODE_REQUESTS_PER_HOUR,
+      codeConfirmationsPerHour: value.RESET_CODE_CONFIRMATIONS_PER_HOUR,
+    },
     userPoolId: value.USER_POOL_ID,
     userPoolClientId: value.USER_POOL_CLIENT_ID,
     seed: value.SEED,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
+    ...resolveFederationConfig(value, publicUrl, baseDir),
   };
 }

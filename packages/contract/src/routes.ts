@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import type { Access } from "./access.js";
+import { auditRoutes } from "./route-groups/audit-routes.js";
+import { clientRoutes } from "./route-groups/client-routes.js";
+import { userRoutes } from "./route-groups/user-routes.js";
 import { breadcrumbsQuerySchema, breadcrumbsSchema, chromeSchema } from "./schemas/chrome.js";
 import { healthSchema, publicConfigSchema } from "./schemas/system.js";
-import { usernameParamsSchema, userSchema } from "./schemas/users.js";
 
 /**
  * The API route table: every route's method, path, schemas and the access it requires. The server registers
@@ -32,6 +34,7 @@ function route<const T extends RouteDefinition>(definition: T): T {
 }
 
 export const routes = {
+  ...clientRoutes,
   getHealth: route({
     method: "GET",
     path: "/api/health",
@@ -65,15 +68,8 @@ export const routes = {
     querystring: breadcrumbsQuerySchema,
     response: breadcrumbsSchema,
   }),
-  getUser: route({
-    method: "GET",
-    path: "/api/users/:username",
-    summary: "A user's details: one's own, or anyone's with users:manage",
-    tags: ["users"],
-    access: "signed-in",
-    params: usernameParamsSchema,
-    response: userSchema,
-  }),
+  ...userRoutes,
+  ...auditRoutes,
 } as const;
 
 export type Routes = typeof routes;

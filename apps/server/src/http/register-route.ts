@@ -38,7 +38,8 @@ export function registerRoute<R extends RouteDefinition>(
     tags: definition.tags,
     operationId: name,
     response: {
-      [definition.successStatus ?? 200]: definition.response ? successEnvelope(definition.response) : undefined,
+      // A 204 has no body, so no schema: Fastify refuses an `undefined` entry at registration.
+      ...(definition.response ? { [definition.successStatus ?? 200]: successEnvelope(definition.response) } : {}),
       "4XX": errorEnvelopeSchema,
       "5XX": errorEnvelopeSchema,
     },

@@ -24,7 +24,7 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   unauthorized: () => import("./routes/unauthorized").then((module) => module.UnauthorizedPage),
   bugs: notBuilt,
   "integration-testing": notBuilt,
-  users: notBuilt,
+  users: () => import("./routes/users").then((module) => module.UsersPage),
   billing: notBuilt,
   "billing-overview": notBuilt,
   "billing-client": notBuilt,
@@ -32,11 +32,15 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   reporting: notBuilt,
   "reporting-overview": notBuilt,
   "reporting-client": notBuilt,
-  clients: notBuilt,
-  "client-create": notBuilt,
-  "client-detail": notBuilt,
-  "contact-create": notBuilt,
-  "useful-link-create": notBuilt,
+  clients: () => import("../features/clients/components/client-list").then((module) => module.ClientListPage),
+  "client-create": () =>
+    import("../features/clients/components/client-create").then((module) => module.ClientCreatePage),
+  "client-detail": () =>
+    import("../features/clients/components/client-detail").then((module) => module.ClientDetailPage),
+  "contact-create": () =>
+    import("../features/clients/components/contact-create").then((module) => module.ContactCreatePage),
+  "useful-link-create": () =>
+    import("../features/clients/components/useful-link-create").then((module) => module.UsefulLinkCreatePage),
   "case-create": notBuilt,
   "cases-intake": notBuilt,
   "case-intake-detail": notBuilt,

@@ -20,6 +20,8 @@ export const testConfig: PublicConfig = {
     requireSpecialCharacters: false,
   },
   mfa: "OPTIONAL",
+  totpIssuer: "AWSCognito",
+  federation: null,
 };
 
 export type Handler = (request: {
@@ -102,6 +104,7 @@ export function testUser(overrides: Partial<User> = {}): User {
     isEnabled: true,
     status: "CONFIRMED",
     groups: ["coordinator"],
+    mfa: { sms: false, totp: false, preferred: null },
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
     ...overrides,

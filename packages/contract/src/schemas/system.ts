@@ -20,6 +20,20 @@ export const passwordPolicySchema = z.object({
 });
 export type PasswordPolicy = z.infer<typeof passwordPolicySchema>;
 
+/**
+ * Federated sign-in through the hosted UI (Amplify's `loginWith.oauth`): the provider on the button, the hosted
+ * UI's domain (always reached over HTTPS), the scopes asked for and where the hosted UI sends users back.
+ */
+export const publicFederationConfigSchema = z.object({
+  enabled: z.boolean(),
+  providerName: z.string(),
+  domain: z.string(),
+  scopes: z.array(z.string()),
+  redirectSignIn: z.array(z.string()),
+  redirectSignOut: z.array(z.string()),
+});
+export type PublicFederationConfig = z.infer<typeof publicFederationConfigSchema>;
+
 export const publicConfigSchema = z.object({
   identity: z.object({
     userPoolId: z.string(),
@@ -29,5 +43,9 @@ export const publicConfigSchema = z.object({
   }),
   passwordPolicy: passwordPolicySchema,
   mfa: z.enum(["OFF", "OPTIONAL", "ON"]),
+  /** The issuer shown in authenticator apps; the Authenticator puts it in the TOTP QR code (`totpIssuer`). */
+  totpIssuer: z.string(),
+  /** null when federated sign-in is not configured: no provider button. */
+  federation: publicFederationConfigSchema.nullable(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

@@ -4,6 +4,7 @@ import type { Config } from "../../config.js";
 import type { Database } from "../../db/client.js";
 import { pingDatabase } from "../../db/client.js";
 import { registerRoute } from "../../http/register-route.js";
+import { hostedUiScopes } from "../../identity/federation/federation-config.js";
 
 export function registerSystemRoutes(app: FastifyInstance, database: Database, config: Config): void {
   registerRoute(app, "getHealth", routes.getHealth, async () => ({
@@ -20,5 +21,16 @@ export function registerSystemRoutes(app: FastifyInstance, database: Database, c
     },
     passwordPolicy: config.passwordPolicy,
     mfa: config.mfaMode,
+    totpIssuer: config.totpIssuer,
+    federation: config.federation
+      ? {
+          enabled: true,
+          providerName: config.federation.providerName,
+          domain: config.federation.domain,
+          scopes: [...hostedUiScopes],
+          redirectSignIn: config.federation.redirectUris,
+          redirectSignOut: config.federation.logoutUris,
+        }
+      : null,
   }));
 }

@@ -75,6 +75,9 @@ describe("system routes", () => {
         requireSpecialCharacters: false,
       },
       mfa: "OPTIONAL",
+      totpIssuer: "AWSCognito",
+      // Without OIDC_ISSUER there is no federated sign-in (identity/federation/hosted-ui.test.ts has the rest).
+      federation: null,
     });
   });
 

@@ -3,6 +3,7 @@ import Button from "@mui/material/Button";
 import { isAllowed, type PageDefinition } from "@vigil/contract";
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
+import { AccessProvider } from "../../components/access/access-context";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
 import { unauthorizedUrlOf } from "../../features/chrome/menu-entries";
 import { type Session, signInPathFor } from "../session";
@@ -46,6 +47,7 @@ export function PageGate({
     case "ready":
       if (!isAllowed(page.access, session.user.groups))
         return <Navigate to={unauthorizedUrlOf(session.menu)} replace />;
-      return children;
+      // The same groups decide which controls the page shows (edit buttons only for those who may edit).
+      return <AccessProvider groups={session.user.groups}>{children}</AccessProvider>;
   }
 }
