@@ -59,7 +59,11 @@ declare module "fastify" {
 export async function buildApp({ config, database, logger, transports }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
-    trustProxy: true,
+    // A hop count means "the nearest n proxies", which Fastify's types only accept as a function.
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     // Cognito clients send large-ish JSON; API payloads are small. Anything bigger is refused with 413.
     bodyLimit: 1_048_576,
     genReqId: () => crypto.randomUUID(),

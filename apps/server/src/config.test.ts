@@ -28,6 +28,13 @@ describe("configuration", () => {
     expect(loadConfig({ PUBLIC_URL: "https://vigil.example.org/" }).publicUrl).toBe("https://vigil.example.org");
   });
 
+  it("trusts no proxy's forwarded address unless told to", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).trustProxy).toEqual(["10.0.0.0/8", "127.0.0.1"]);
+  });
+
   it("names every invalid variable in one error", () => {
     const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", MFA_MODE: "SOMETIMES" });
     expect(attempt).toThrow(ConfigError);

@@ -67,6 +67,12 @@ const configSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Vigil <no-reply@vigil.localhost>"),
   /** An HTTPS endpoint that receives `{ to, body }` for each SMS; without it, SMS land in the outbox. */
   SMS_WEBHOOK_URL: z.url().optional(),
+  /**
+   * Which proxies may tell us the client's address (X-Forwarded-For), which the per-IP throttle and the audit
+   * log use: `false` (default: nobody — direct exposure), `true` (any; only behind a proxy that overwrites the
+   * header), a hop count, or comma-separated addresses/CIDRs of the proxies.
+   */
+  TRUST_PROXY: z.string().default("false"),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see identity/federation/federation-config.ts. */
@@ -101,6 +107,7 @@ export type Config = {
   userPoolId: string;
   userPoolClientId: string;
   seed: "demo" | "none";
+  trustProxy: boolean | number | string[];
   messaging: { smtpUrl: string | undefined; mailFrom: string; smsWebhookUrl: string | undefined };
   /** Federated sign-in through the hosted UI; undefined when OIDC_ISSUER is not set. */
   federation: FederationConfig | undefined;
@@ -158,7 +165,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     userPoolId: value.USER_POOL_ID,
     userPoolClientId: value.USER_POOL_CLIENT_ID,
     seed: value.SEED,
+    trustProxy: parseTrustProxy(value.TRUST_PROXY),
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
     ...resolveFederationConfig(value, publicUrl, baseDir),
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }

@@ -30,6 +30,7 @@ let federatedSignIn: FederatedSignInOptions = { socialProviders: [], customProvi
  */
 export function configureAuth(config: PublicConfig): void {
   const { identity, passwordPolicy, mfa, federation } = config;
+  totpIssuer = config.totpIssuer;
   // Before configure: Amplify completes (or fails) a redirect sign-in as soon as it is configured.
   listenToRedirectFailures();
   const social = federation
@@ -73,6 +74,13 @@ export function configureAuth(config: PublicConfig): void {
       },
     },
   });
+}
+
+let totpIssuer = "AWSCognito";
+
+/** The issuer name authenticator apps show for Vigil's TOTP entry (the server's `TOTP_ISSUER`). */
+export function getTotpIssuer(): string {
+  return totpIssuer;
 }
 
 /** Which federated sign-in buttons the sign-in screen shows (none without federation). */

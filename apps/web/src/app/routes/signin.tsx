@@ -14,6 +14,7 @@ import {
   dismissRedirectFailure,
   getFederatedSignInOptions,
   getRedirectFailure,
+  getTotpIssuer,
   signInWithPassword,
   signInWithProvider,
   subscribeToRedirectFailure,
@@ -88,6 +89,7 @@ export function SignInPage() {
           services={services}
           socialProviders={getFederatedSignInOptions().socialProviders}
           components={components}
+          formFields={{ setupTotp: { QR: { totpIssuer: getTotpIssuer() } } }}
         >
           {() => <SignedInRedirect to={redirect} />}
         </Authenticator>
