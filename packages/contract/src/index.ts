@@ -14,3 +14,4 @@ export * from "./schemas/clients.js";
 export * from "./schemas/common.js";
 export * from "./schemas/system.js";
 export * from "./schemas/users.js";
+export * from "./spec-routes.js";

@@ -2,51 +2,17 @@ import { describe, expect, it } from "vitest";
 import { isAllowed, permissionsOf } from "./access.js";
 import { menu } from "./menu.js";
 import { findPage, matchPath, pages } from "./pages.js";
-
-/** Spec §2's route table, verbatim. */
-const specRoutes = [
-  "/",
-  "/bugs",
-  "/bugs/integration-testing",
-  "/users",
-  "/signin",
-  "/unauthorized",
-  "/billing",
-  "/billing/continuous-monitoring",
-  "/billing/continuous-monitoring/{clientId}",
-  "/billing/continuous-monitoring/{clientId}/{month}",
-  "/reporting",
-  "/reporting/continuous-monitoring",
-  "/reporting/continuous-monitoring/{clientId}",
-  "/continuous-monitoring/clients",
-  "/continuous-monitoring/clients/create",
-  "/continuous-monitoring/clients/{clientId}/{tab}",
-  "/continuous-monitoring/clients/{clientId}/contacts/create",
-  "/continuous-monitoring/clients/{clientId}/useful-links/create",
-  "/continuous-monitoring/cases/create",
-  "/continuous-monitoring/cases/intake",
-  "/continuous-monitoring/cases/monitoring",
-  "/continuous-monitoring/cases/monitoring/{caseId}/{tab}",
-  "/continuous-monitoring/cases/assignments",
-  "/continuous-monitoring/cases/preview",
-  "/continuous-monitoring/cases/preview/{caseId}/{tab}",
-  "/continuous-monitoring/cases/reviewed",
-  "/continuous-monitoring/cases/reviewed/{caseId}/{tab}",
-  "/continuous-monitoring/cases/closed",
-  "/continuous-monitoring/cases/closed/{caseId}/{tab}",
-];
-
-const toPattern = (route: string) => route.replace(/\{(\w+)\}/g, ":$1");
+import { specRoutes, toRoutePattern } from "./spec-routes.js";
 
 describe("the page table", () => {
   it("has a page for every route of spec §2", () => {
     const patterns = new Set(pages.map((page) => page.path));
-    const missing = specRoutes.map(toPattern).filter((route) => !patterns.has(route));
+    const missing = specRoutes.map(toRoutePattern).filter((route) => !patterns.has(route));
     expect(missing).toEqual([]);
   });
 
   it("adds only the intake case detail to the spec's routes", () => {
-    const spec = new Set(specRoutes.map(toPattern));
+    const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pages.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/continuous-monitoring/cases/intake/:caseId/:tab",
     ]);

@@ -1,39 +1,9 @@
-import { type PageDefinition, pages } from "@vigil/contract";
+import { type PageDefinition, pages, specRoutes, toRoutePattern } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { baseLayoutRouteId, chromeLayoutRouteId, createRoutes, pageComponents } from "./router";
 
-/** Spec §2, verbatim: every route the product has, with `{param}` written React Router style. */
-const specRoutes = [
-  "/",
-  "/bugs",
-  "/bugs/integration-testing",
-  "/users",
-  "/signin",
-  "/unauthorized",
-  "/billing",
-  "/billing/continuous-monitoring",
-  "/billing/continuous-monitoring/{clientId}",
-  "/billing/continuous-monitoring/{clientId}/{month}",
-  "/reporting",
-  "/reporting/continuous-monitoring",
-  "/reporting/continuous-monitoring/{clientId}",
-  "/continuous-monitoring/clients",
-  "/continuous-monitoring/clients/create",
-  "/continuous-monitoring/clients/{clientId}/{tab}",
-  "/continuous-monitoring/clients/{clientId}/contacts/create",
-  "/continuous-monitoring/clients/{clientId}/useful-links/create",
-  "/continuous-monitoring/cases/create",
-  "/continuous-monitoring/cases/intake",
-  "/continuous-monitoring/cases/monitoring",
-  "/continuous-monitoring/cases/monitoring/{caseId}/{tab}",
-  "/continuous-monitoring/cases/assignments",
-  "/continuous-monitoring/cases/preview",
-  "/continuous-monitoring/cases/preview/{caseId}/{tab}",
-  "/continuous-monitoring/cases/reviewed",
-  "/continuous-monitoring/cases/reviewed/{caseId}/{tab}",
-  "/continuous-monitoring/cases/closed",
-  "/continuous-monitoring/cases/closed/{caseId}/{tab}",
-].map((route) => route.replace(/\{(\w+)\}/g, ":$1"));
+/** Spec §2, verbatim, with `{param}` written React Router style. */
+const specPatterns = specRoutes.map(toRoutePattern);
 
 const baseLayoutRoutes = [
   "/signin",
@@ -56,7 +26,7 @@ function layoutRoutes() {
 describe("page table → router", () => {
   it("has a route for every spec route, in the layout the spec gives it", () => {
     const { base, chrome } = layoutRoutes();
-    for (const path of specRoutes) {
+    for (const path of specPatterns) {
       const inBase = base.includes(path);
       const inChrome = chrome.includes(path);
       expect({ path, inBase, inChrome }).toEqual({
@@ -69,7 +39,7 @@ describe("page table → router", () => {
 
   it("routes no page the spec does not list, except the intake case detail the contract adds", () => {
     const { base, chrome, catchAll } = layoutRoutes();
-    const extra = [...base, ...chrome].filter((path) => path && !specRoutes.includes(path));
+    const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
     expect(extra).toEqual(["/continuous-monitoring/cases/intake/:caseId/:tab"]);
     expect(catchAll).toBe(true);
   });
@@ -77,7 +47,7 @@ describe("page table → router", () => {
   it("uses the default layout for the index and chrome for everything else", () => {
     const layouts = Object.fromEntries((pages as readonly PageDefinition[]).map((page) => [page.path, page.layout]));
     expect(layouts["/"]).toBe("default");
-    for (const path of specRoutes) {
+    for (const path of specPatterns) {
       if (path === "/") continue;
       expect({ path, layout: layouts[path] }).toEqual({
         path,
