@@ -14,7 +14,8 @@ let throttled: TestApp;
 beforeAll(async () => {
   [harness, throttled] = await Promise.all([
     createTestApp(),
-    createTestApp({ IDENTITY_REQUESTS_PER_IP: "3", IDENTITY_IP_WINDOW_SECONDS: "60" }),
+    // Behind a trusted proxy, so requests can come "from" different addresses.
+    createTestApp({ IDENTITY_REQUESTS_PER_IP: "3", IDENTITY_IP_WINDOW_SECONDS: "60", TRUST_PROXY: "127.0.0.1" }),
   ]);
 });
 afterAll(() => Promise.all([harness.close(), throttled.close()]));

@@ -8,7 +8,8 @@ let adminToken: string;
 let startedAt: string;
 
 beforeAll(async () => {
-  harness = await createTestApp();
+  // The tests speak through a proxy that reports the client's address, as a deployment behind one does.
+  harness = await createTestApp({ TRUST_PROXY: "127.0.0.1" });
   adminToken = await harness.tokenFor("auditor", ["admin"]);
   startedAt = new Date().toISOString();
   // Three administrative actions by "auditor" on "pat", from a known address and browser.
