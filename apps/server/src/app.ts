@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import { registerPatientDataAudit } from "./http/patient-data-audit.js";
 import { CognitoService } from "./identity/cognito-service.js";
 import { hostedUiConnectSources } from "./identity/federation/federation-config.js";
 import { hostedUiRoutes, registerHostedUiRoutes } from "./identity/federation/hosted-ui-routes.js";
@@ -9,6 +10,7 @@ import { registerIdentityRoutes } from "./identity/identity-routes.js";
 import { TokenService } from "./identity/token-service.js";
 import { MessageService } from "./messaging/message-service.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
+import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
@@ -102,7 +104,9 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   registerHostedUiRoutes(app, database.db, config, tokens);
   registerSystemRoutes(app, database, config);
   registerChromeRoutes(app, database.db);
+  registerPatientDataAudit(app, database.db);
   registerClientRoutes(app, database.db);
+  registerCaseRoutes(app, database.db);
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
 

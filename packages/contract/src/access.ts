@@ -18,6 +18,26 @@ export const permissions = [
   "cases:read",
   "cases:create",
   "cases:assign",
+  /** PATCH a case: study type, video, priority, recording start/end times. */
+  "cases:update",
+  /** Reach the workflow routes (actions, transitions, transition actions); each move or action names its own. */
+  "cases:workflow",
+  /** intake → monitoring, monitoring → preview. */
+  "cases:monitor",
+  /** preview → monitoring (with a reason). */
+  "cases:return",
+  /** preview → reviewed, reviewed → preview (addendum). */
+  "cases:review",
+  /** reviewed → closed. */
+  "cases:close",
+  /** Ask for closed → reviewed; it waits for an administrator's approval. */
+  "cases:reopen",
+  /** Approve or reject a pending move (re-opening a closed case). */
+  "cases:approve",
+  /** A reviewer takes a STAT case. */
+  "cases:acknowledge",
+  /** Archive a case in any stage (others may archive only cases still in intake). */
+  "cases:archive-any",
   "records:monitoring",
   "records:interpretation",
   "records:case-notes",
@@ -41,15 +61,45 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "clients:write",
     "cases:create",
     "cases:assign",
+    "cases:update",
+    "cases:workflow",
+    "cases:monitor",
+    "cases:return",
+    "cases:reopen",
     "records:monitoring",
     "records:interpretation",
     "records:case-notes",
     "records:billing-notes",
     "reporting:read",
   ],
-  technologist: [...readOnly, "records:monitoring", "records:case-notes"],
-  reviewer: [...readOnly, "records:interpretation", "records:case-notes"],
-  billing: [...readOnly, "records:billing-notes", "billing:read", "billing:write", "reporting:read"],
+  technologist: [
+    ...readOnly,
+    "cases:update",
+    "cases:workflow",
+    "cases:monitor",
+    "records:monitoring",
+    "records:case-notes",
+  ],
+  reviewer: [
+    ...readOnly,
+    "cases:workflow",
+    "cases:return",
+    "cases:review",
+    "cases:reopen",
+    "cases:acknowledge",
+    "records:interpretation",
+    "records:case-notes",
+  ],
+  billing: [
+    ...readOnly,
+    "cases:workflow",
+    "cases:close",
+    "cases:reopen",
+    "records:billing-notes",
+    "billing:read",
+    "billing:write",
+    "reporting:read",
+  ],
   developer: ["bugs:triage", "tests:read", "integration:run"],
 };
 

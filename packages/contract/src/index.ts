@@ -4,6 +4,7 @@ export * from "./errors.js";
 export * from "./menu.js";
 export * from "./pages.js";
 export * from "./route-groups/audit-routes.js";
+export * from "./route-groups/case-routes.js";
 export * from "./route-groups/client-routes.js";
 export * from "./route-groups/user-routes.js";
 export * from "./routes.js";

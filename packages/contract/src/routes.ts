@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Access } from "./access.js";
 import { auditRoutes } from "./route-groups/audit-routes.js";
+import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
 import { breadcrumbsQuerySchema, breadcrumbsSchema, chromeSchema } from "./schemas/chrome.js";
@@ -35,6 +36,7 @@ function route<const T extends RouteDefinition>(definition: T): T {
 
 export const routes = {
   ...clientRoutes,
+  ...caseRoutes,
   getHealth: route({
     method: "GET",
     path: "/api/health",

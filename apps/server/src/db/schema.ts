@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   text,
   timestamp,
@@ -321,6 +322,9 @@ export const protocolRevisions = pgTable(
   (table) => [uniqueIndex("protocol_revisions_client_revision_idx").on(table.clientId, table.revision)],
 );
 
+/** Case numbers `CM-<year>-<6 digits>` take their digits from this sequence, so two creations never collide. */
+export const caseNumberSequence = pgSequence("case_number_seq", { startWith: 1 });
+
 export const cases = pgTable(
   "cases",
   {
@@ -333,6 +337,28 @@ export const cases = pgTable(
     hasVideo: boolean("has_video").notNull().default(false),
     priority: text("priority").notNull().default("routine"),
     stage: text("stage").notNull().default("intake"),
+    /** The client protocol revision pinned when monitoring started: closed cases show exactly this one. */
+    protocolRevisionId: uuid("protocol_revision_id").references(() => protocolRevisions.id),
+    recordingStartedAt: timestamp("recording_started_at", { withTimezone: true }),
+    recordingEndedAt: timestamp("recording_ended_at", { withTimezone: true }),
+    reviewerSub: uuid("reviewer_sub"),
+    reviewerUsername: text("reviewer_username"),
+    reviewerName: text("reviewer_name"),
+    acknowledgedBySub: uuid("acknowledged_by_sub"),
+    acknowledgedByUsername: text("acknowledged_by_username"),
+    acknowledgedByName: text("acknowledged_by_name"),
+    acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true }),
+    /**
+     * The identifying fields of the latest patient-details revision, kept here so queues can show and search
+     * them through indexes; whoever appends a revision updates them in the same transaction.
+     */
+    patientMrn: text("patient_mrn"),
+    patientFirstName: text("patient_first_name"),
+    patientLastName: text("patient_last_name"),
+    createdBySub: uuid("created_by_sub"),
+    createdByUsername: text("created_by_username").notNull().default("system"),
+    createdByName: text("created_by_name"),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
     version: integer("version").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -341,5 +367,140 @@ export const cases = pgTable(
     uniqueIndex("cases_case_number_idx").on(table.caseNumber),
     index("cases_stage_idx").on(table.stage, table.createdAt),
     index("cases_client_idx").on(table.clientId),
+    // The stage queues' default order (STAT first — 'stat' sorts after 'routine' — then oldest first).
+    index("cases_queue_idx")
+      .on(table.stage, table.priority.desc(), table.createdAt, table.id)
+      .where(sql`${table.archivedAt} is null`),
+    index("cases_reviewer_idx").on(table.reviewerSub),
+    index("cases_case_number_prefix_idx").using("btree", sql`lower(${table.caseNumber}) text_pattern_ops`),
+    index("cases_patient_mrn_idx").using("btree", sql`lower(${table.patientMrn}) text_pattern_ops`),
+    index("cases_patient_last_name_idx").using("btree", sql`lower(${table.patientLastName}) text_pattern_ops`),
+    index("cases_patient_first_name_idx").using("btree", sql`lower(${table.patientFirstName}) text_pattern_ops`),
   ],
+);
+
+/** Patient details (PRODUCT.md §4): append-only revisions per case; the latest is the current state. */
+export const casePatientDetails = pgTable(
+  "case_patient_details",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => cases.id),
+    revision: integer("revision").notNull(),
+    mrn: text("mrn").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    /** `YYYY-MM-DD`; a calendar date, never shifted by time zones. */
+    dateOfBirth: text("date_of_birth"),
+    sex: text("sex").notNull().default("unknown"),
+    locationUnit: text("location_unit"),
+    locationRoom: text("location_room"),
+    locationBed: text("location_bed"),
+    referringPhysician: text("referring_physician"),
+    indication: text("indication"),
+    medications: text("medications"),
+    notes: text("notes"),
+    deleted: boolean("deleted").notNull().default(false),
+    authorSub: uuid("author_sub"),
+    authorUsername: text("author_username").notNull(),
+    authorName: text("author_name"),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("case_patient_details_case_revision_idx").on(table.caseId, table.revision)],
+);
+
+/** Technologist assignments with from/to times; `ended_at` null while active. */
+export const caseAssignments = pgTable(
+  "case_assignments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => cases.id),
+    technologistSub: uuid("technologist_sub").notNull(),
+    technologistUsername: text("technologist_username").notNull(),
+    technologistName: text("technologist_name"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    assignedBySub: uuid("assigned_by_sub"),
+    assignedByUsername: text("assigned_by_username").notNull(),
+    assignedByName: text("assigned_by_name"),
+  },
+  (table) => [
+    index("case_assignments_case_idx").on(table.caseId, table.startedAt),
+    index("case_assignments_active_idx")
+      .on(table.technologistSub, table.startedAt)
+      .where(sql`${table.endedAt} is null`),
+    // One active assignment per technologist and case: assigning twice at once cannot make two.
+    uniqueIndex("case_assignments_active_unique_idx")
+      .on(table.caseId, table.technologistSub)
+      .where(sql`${table.endedAt} is null`),
+  ],
+);
+
+/** Case actions and the case's own events (create, update, archive): the timeline's "action" entries. */
+export const caseActions = pgTable(
+  "case_actions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => cases.id),
+    action: text("action").notNull(),
+    details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+    actorSub: uuid("actor_sub"),
+    actorUsername: text("actor_username").notNull(),
+    actorName: text("actor_name"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("case_actions_case_idx").on(table.caseId, table.createdAt)],
+);
+
+/** Stage changes; `pending` ones wait for an approval. At most one pending per case (partial unique index). */
+export const caseTransitions = pgTable(
+  "case_transitions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => cases.id),
+    ruleId: text("rule_id").notNull(),
+    fromStage: text("from_stage").notNull(),
+    toStage: text("to_stage").notNull(),
+    status: text("status").notNull(),
+    reason: text("reason"),
+    requestedBySub: uuid("requested_by_sub"),
+    requestedByUsername: text("requested_by_username").notNull(),
+    requestedByName: text("requested_by_name"),
+    decidedBySub: uuid("decided_by_sub"),
+    decidedByUsername: text("decided_by_username"),
+    decidedByName: text("decided_by_name"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("case_transitions_case_idx").on(table.caseId, table.createdAt),
+    uniqueIndex("case_transitions_pending_idx").on(table.caseId).where(sql`${table.status} = 'pending'`),
+  ],
+);
+
+export const caseTransitionActions = pgTable(
+  "case_transition_actions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    transitionId: uuid("transition_id")
+      .notNull()
+      .references(() => caseTransitions.id),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => cases.id),
+    action: text("action").notNull(),
+    comment: text("comment"),
+    actorSub: uuid("actor_sub"),
+    actorUsername: text("actor_username").notNull(),
+    actorName: text("actor_name"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("case_transition_actions_case_idx").on(table.caseId, table.createdAt)],
 );

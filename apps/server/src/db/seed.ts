@@ -8,7 +8,18 @@ import type { Config } from "../config.js";
 import { generatePassword, hashPassword } from "../identity/passwords.js";
 import { normaliseUsername } from "../identity/users-repository.js";
 import type { Db } from "./client.js";
-import { cases, clientContacts, clients, clientUsefulLinks, protocolRevisions, users } from "./schema.js";
+import {
+  caseActions,
+  caseAssignments,
+  casePatientDetails,
+  cases,
+  caseTransitions,
+  clientContacts,
+  clients,
+  clientUsefulLinks,
+  protocolRevisions,
+  users,
+} from "./schema.js";
 
 const demoClients = [
   {
@@ -228,14 +239,185 @@ function demoProtocol(extras: DemoClientExtras["protocol"]): ProtocolContent {
   });
 }
 
-const demoCases = [
-  { client: 0, studyType: "icu-ceeg", hasVideo: true, priority: "stat", stage: "intake" },
-  { client: 1, studyType: "emu-video", hasVideo: true, priority: "routine", stage: "intake" },
-  { client: 0, studyType: "icu-ceeg", hasVideo: true, priority: "routine", stage: "monitoring" },
-  { client: 2, studyType: "ambulatory", hasVideo: false, priority: "routine", stage: "monitoring" },
-  { client: 1, studyType: "icu-ceeg", hasVideo: true, priority: "stat", stage: "preview" },
-  { client: 2, studyType: "emu-video", hasVideo: true, priority: "routine", stage: "reviewed" },
-  { client: 0, studyType: "ambulatory", hasVideo: false, priority: "routine", stage: "closed" },
+type DemoCase = {
+  client: number;
+  studyType: string;
+  hasVideo: boolean;
+  priority: string;
+  stage: "intake" | "monitoring" | "preview" | "reviewed" | "closed";
+  /** Hours before now the case was opened; the workflow's steps follow at fixed offsets. */
+  openedHoursAgo: number;
+  technologistAssigned: boolean;
+  patient: {
+    mrn: string;
+    firstName: string;
+    lastName: string;
+    dateOfBirth: string;
+    sex: "female" | "male";
+    unit: string;
+    room: string;
+    bed: string;
+    referringPhysician: string;
+    indication: string;
+    medications: string;
+  };
+};
+
+const demoCases: DemoCase[] = [
+  {
+    client: 0,
+    studyType: "icu-ceeg",
+    hasVideo: true,
+    priority: "stat",
+    stage: "intake",
+    openedHoursAgo: 1,
+    technologistAssigned: false,
+    patient: {
+      mrn: "SM-448120",
+      firstName: "Margaret",
+      lastName: "Okafor",
+      dateOfBirth: "1957-03-14",
+      sex: "female",
+      unit: "Neuro ICU",
+      room: "4",
+      bed: "A",
+      referringPhysician: "Dr. Alan Pierce (Neurocritical Care)",
+      indication: "Altered mental status after cardiac arrest; rule out non-convulsive seizures.",
+      medications: "Propofol infusion; levetiracetam 1 g IV q12h",
+    },
+  },
+  {
+    client: 1,
+    studyType: "emu-video",
+    hasVideo: true,
+    priority: "routine",
+    stage: "intake",
+    openedHoursAgo: 20,
+    technologistAssigned: true,
+    patient: {
+      mrn: "LCH-0093381",
+      firstName: "Ethan",
+      lastName: "Morales",
+      dateOfBirth: "2014-09-02",
+      sex: "male",
+      unit: "Epilepsy Monitoring Unit",
+      room: "12",
+      bed: "1",
+      referringPhysician: "Dr. Priya Natarajan (Pediatric Neurology)",
+      indication: "Characterise staring spells; pre-surgical evaluation.",
+      medications: "Lamotrigine 75 mg BID",
+    },
+  },
+  {
+    client: 0,
+    studyType: "icu-ceeg",
+    hasVideo: true,
+    priority: "routine",
+    stage: "monitoring",
+    openedHoursAgo: 30,
+    technologistAssigned: true,
+    patient: {
+      mrn: "SM-447902",
+      firstName: "Robert",
+      lastName: "Lindqvist",
+      dateOfBirth: "1949-11-27",
+      sex: "male",
+      unit: "Surgical ICU",
+      room: "9",
+      bed: "B",
+      referringPhysician: "Dr. Alan Pierce (Neurocritical Care)",
+      indication: "Subarachnoid haemorrhage day 5; monitor for delayed cerebral ischaemia and seizures.",
+      medications: "Nimodipine 60 mg q4h; levetiracetam 500 mg BID",
+    },
+  },
+  {
+    client: 2,
+    studyType: "ambulatory",
+    hasVideo: false,
+    priority: "routine",
+    stage: "monitoring",
+    openedHoursAgo: 50,
+    technologistAssigned: true,
+    patient: {
+      mrn: "HV-220871",
+      firstName: "Aisha",
+      lastName: "Rahman",
+      dateOfBirth: "1991-06-18",
+      sex: "female",
+      unit: "Home",
+      room: "",
+      bed: "",
+      referringPhysician: "Dr. Mark Ellison (Neurology clinic)",
+      indication: "Differentiate epileptic from non-epileptic events; routine EEG non-diagnostic.",
+      medications: "None",
+    },
+  },
+  {
+    client: 1,
+    studyType: "icu-ceeg",
+    hasVideo: true,
+    priority: "stat",
+    stage: "preview",
+    openedHoursAgo: 60,
+    technologistAssigned: true,
+    patient: {
+      mrn: "LCH-0091127",
+      firstName: "Sofia",
+      lastName: "Kowalski",
+      dateOfBirth: "2019-01-30",
+      sex: "female",
+      unit: "PICU",
+      room: "3",
+      bed: "A",
+      referringPhysician: "Dr. Priya Natarajan (Pediatric Neurology)",
+      indication: "Febrile status epilepticus; monitor response to treatment.",
+      medications: "Fosphenytoin; midazolam infusion weaned",
+    },
+  },
+  {
+    client: 2,
+    studyType: "emu-video",
+    hasVideo: true,
+    priority: "routine",
+    stage: "reviewed",
+    openedHoursAgo: 120,
+    technologistAssigned: true,
+    patient: {
+      mrn: "HV-219554",
+      firstName: "Daniel",
+      lastName: "Brooks",
+      dateOfBirth: "1978-08-09",
+      sex: "male",
+      unit: "Epilepsy Monitoring Unit",
+      room: "2",
+      bed: "1",
+      referringPhysician: "Dr. Mark Ellison (Neurology clinic)",
+      indication: "Medication withdrawal to capture typical events for classification.",
+      medications: "Carbamazepine tapered per protocol",
+    },
+  },
+  {
+    client: 0,
+    studyType: "ambulatory",
+    hasVideo: false,
+    priority: "routine",
+    stage: "closed",
+    openedHoursAgo: 240,
+    technologistAssigned: true,
+    patient: {
+      mrn: "SM-440315",
+      firstName: "Helen",
+      lastName: "Nakamura",
+      dateOfBirth: "1966-04-21",
+      sex: "female",
+      unit: "Home",
+      room: "",
+      bed: "",
+      referringPhysician: "Dr. Alan Pierce (Neurology clinic)",
+      indication: "Quantify seizure frequency before medication change.",
+      medications: "Valproate 500 mg BID",
+    },
+  },
 ];
 
 const demoNames: Record<AccessGroup, string> = {
@@ -298,17 +480,6 @@ export async function seedDemoData(db: Db): Promise<DemoCredential[]> {
       .insert(clients)
       .values(demoClients.map((client) => ({ ...client, country: "US", status: "active" })))
       .returning({ id: clients.id });
-    const year = new Date().getUTCFullYear();
-    await tx.insert(cases).values(
-      demoCases.map((demo, index) => ({
-        caseNumber: `CM-${year}-${String(index + 1).padStart(6, "0")}`,
-        clientId: (insertedClients[demo.client] as { id: string }).id,
-        studyType: demo.studyType,
-        hasVideo: demo.hasVideo,
-        priority: demo.priority,
-        stage: demo.stage,
-      })),
-    );
     const insertedUsers = await tx
       .insert(users)
       .values(
@@ -329,6 +500,11 @@ export async function seedDemoData(db: Db): Promise<DemoCredential[]> {
       tx,
       insertedClients.map((client) => client.id),
       author,
+    );
+    await seedCases(
+      tx,
+      insertedClients.map((client) => client.id),
+      insertedUsers,
     );
     return prepared.map(({ group, password }) => ({ username: group, password, groups: [group] }));
   });
@@ -368,4 +544,179 @@ async function seedClientDetails(
     .insert(clientContacts)
     .values(details.flatMap(({ clientId, extras }) => extras.contacts.map((contact) => ({ clientId, ...contact }))));
   await tx.insert(clientUsefulLinks).values(details.map(({ clientId, extras }) => ({ clientId, ...extras.link })));
+}
+
+type SeedUser = { sub: string; username: string; name: string };
+
+/**
+ * The demo cases with the workflow they went through: patient details (revision 1), technologist assignments,
+ * the reviewer, the pinned protocol revision, recording times and the transitions that brought each one to its
+ * stage. Numbers come from the case-number sequence, so cases opened later continue after them.
+ */
+async function seedCases(tx: Db, clientIds: string[], people: SeedUser[]): Promise<void> {
+  const byName = (username: string) => people.find((user) => user.username === username) as SeedUser;
+  const coordinator = byName("coordinator");
+  const technologist = byName("technologist");
+  const reviewer = byName("reviewer");
+  const billing = byName("billing");
+  const year = new Date().getUTCFullYear();
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+  const order = ["intake", "monitoring", "preview", "reviewed", "closed"];
+
+  for (const demo of demoCases) {
+    const clientId = clientIds[demo.client] as string;
+    const [pinned] = await tx
+      .select({ id: protocolRevisions.id })
+      .from(protocolRevisions)
+      .where(sql`${protocolRevisions.clientId} = ${clientId} and ${protocolRevisions.revision} = 1`);
+    const number = await tx.execute(sql`select nextval('case_number_seq')::bigint as value`);
+    const numberRows = (Array.isArray(number) ? number : (number as { rows: unknown[] }).rows) as { value: string }[];
+    const stageIndex = order.indexOf(demo.stage);
+    const opened = hoursAgo(demo.openedHoursAgo);
+    const started = stageIndex >= 1 ? hoursAgo(demo.openedHoursAgo - 2) : null;
+    const ended = stageIndex >= 2 ? hoursAgo(demo.openedHoursAgo - 26) : null;
+    const reviewed = stageIndex >= 3 ? hoursAgo(demo.openedHoursAgo - 40) : null;
+    const closed = stageIndex >= 4 ? hoursAgo(demo.openedHoursAgo - 60) : null;
+    const hasReviewer = stageIndex >= 2 || demo.priority === "stat";
+    const acknowledged = demo.priority === "stat" && stageIndex >= 1;
+
+    const [row] = await tx
+      .insert(cases)
+      .values({
+        caseNumber: `CM-${year}-${String(numberRows[0]?.value).padStart(6, "0")}`,
+        clientId,
+        studyType: demo.studyType,
+        hasVideo: demo.hasVideo,
+        priority: demo.priority,
+        stage: demo.stage,
+        protocolRevisionId: stageIndex >= 1 ? (pinned?.id ?? null) : null,
+        recordingStartedAt: started,
+        recordingEndedAt: ended,
+        ...(hasReviewer
+          ? { reviewerSub: reviewer.sub, reviewerUsername: reviewer.username, reviewerName: reviewer.name }
+          : {}),
+        ...(acknowledged
+          ? {
+              acknowledgedAt: hoursAgo(demo.openedHoursAgo - 1),
+              acknowledgedBySub: reviewer.sub,
+              acknowledgedByUsername: reviewer.username,
+              acknowledgedByName: reviewer.name,
+            }
+          : {}),
+        patientMrn: demo.patient.mrn,
+        patientFirstName: demo.patient.firstName,
+        patientLastName: demo.patient.lastName,
+        createdBySub: coordinator.sub,
+        createdByUsername: coordinator.username,
+        createdByName: coordinator.name,
+        version: 1 + stageIndex + (demo.technologistAssigned ? 1 : 0) + (hasReviewer ? 1 : 0),
+        createdAt: opened,
+        updatedAt: closed ?? reviewed ?? ended ?? started ?? opened,
+      })
+      .returning({ id: cases.id });
+    const caseId = (row as { id: string }).id;
+    const { patient } = demo;
+    await tx.insert(casePatientDetails).values({
+      caseId,
+      revision: 1,
+      mrn: patient.mrn,
+      firstName: patient.firstName,
+      lastName: patient.lastName,
+      dateOfBirth: patient.dateOfBirth,
+      sex: patient.sex,
+      locationUnit: patient.unit,
+      locationRoom: patient.room || null,
+      locationBed: patient.bed || null,
+      referringPhysician: patient.referringPhysician,
+      indication: patient.indication,
+      medications: patient.medications,
+      authorSub: coordinator.sub,
+      authorUsername: coordinator.username,
+      authorName: coordinator.name,
+      createdAt: opened,
+    });
+
+    const by = (user: SeedUser) => ({ actorSub: user.sub, actorUsername: user.username, actorName: user.name });
+    const actions: (typeof caseActions.$inferInsert)[] = [
+      {
+        caseId,
+        action: "create",
+        details: { clientId, studyType: demo.studyType, priority: demo.priority, patientDetailsRevision: 1 },
+        ...by(coordinator),
+        createdAt: opened,
+      },
+    ];
+    if (demo.technologistAssigned) {
+      const assignedAt = hoursAgo(demo.openedHoursAgo - 0.5);
+      const [assignment] = await tx
+        .insert(caseAssignments)
+        .values({
+          caseId,
+          technologistSub: technologist.sub,
+          technologistUsername: technologist.username,
+          technologistName: technologist.name,
+          startedAt: assignedAt,
+          endedAt: closed,
+          assignedBySub: coordinator.sub,
+          assignedByUsername: coordinator.username,
+          assignedByName: coordinator.name,
+        })
+        .returning({ id: caseAssignments.id });
+      actions.push({
+        caseId,
+        action: "assign-technologist",
+        details: {
+          assignmentId: assignment?.id,
+          technologist: { sub: technologist.sub, username: technologist.username, name: technologist.name },
+        },
+        ...by(coordinator),
+        createdAt: assignedAt,
+      });
+    }
+    if (hasReviewer) {
+      actions.push({
+        caseId,
+        action: "assign-reviewer",
+        details: { reviewer: { sub: reviewer.sub, username: reviewer.username, name: reviewer.name }, previous: null },
+        ...by(coordinator),
+        createdAt: hoursAgo(demo.openedHoursAgo - 0.75),
+      });
+    }
+    if (acknowledged) {
+      actions.push({
+        caseId,
+        action: "acknowledge",
+        details: { becameReviewer: false },
+        ...by(reviewer),
+        createdAt: hoursAgo(demo.openedHoursAgo - 1),
+      });
+    }
+    await tx.insert(caseActions).values(actions);
+
+    const moves = [
+      { ruleId: "start-monitoring", from: "intake", to: "monitoring", at: started, user: technologist },
+      { ruleId: "end-monitoring", from: "monitoring", to: "preview", at: ended, user: technologist },
+      { ruleId: "sign-off", from: "preview", to: "reviewed", at: reviewed, user: reviewer },
+      { ruleId: "close", from: "reviewed", to: "closed", at: closed, user: billing },
+    ].filter((move) => move.at !== null);
+    if (moves.length > 0) {
+      await tx.insert(caseTransitions).values(
+        moves.map((move) => ({
+          caseId,
+          ruleId: move.ruleId,
+          fromStage: move.from,
+          toStage: move.to,
+          status: "completed",
+          requestedBySub: move.user.sub,
+          requestedByUsername: move.user.username,
+          requestedByName: move.user.name,
+          decidedBySub: move.user.sub,
+          decidedByUsername: move.user.username,
+          decidedByName: move.user.name,
+          decidedAt: move.at,
+          createdAt: move.at as Date,
+        })),
+      );
+    }
+  }
 }

@@ -21,6 +21,13 @@ export type RouteHandler<R extends RouteDefinition> = (
 
 export type Authenticate = (request: FastifyRequest) => Promise<Principal | undefined>;
 
+/** Writes the audit row of one call of a `patientData` route (never throws). */
+export type PatientDataAuditor = (
+  request: FastifyRequest,
+  route: { name: string; method: RouteDefinition["method"] },
+  statusCode: number,
+) => Promise<void>;
+
 /**
  * Registers a handler for a route of the contract's table. The table supplies the method, path, schemas and
  * required access, so a handler cannot drift from what the API promises: authentication and authorization run
@@ -50,6 +57,11 @@ export function registerRoute<R extends RouteDefinition>(
   if (definition.body) schema.body = definition.body;
   if (definition.headers) schema.headers = definition.headers;
 
+  // Patient data is audited on every call, whatever its outcome: an app without the auditor must not start.
+  if (definition.patientData && !app.hasDecorator("auditPatientData")) {
+    throw new Error(`${name} reads or writes patient data, but no patient-data auditor is registered`);
+  }
+
   app.route({
     method: definition.method,
     url: definition.path,
@@ -67,6 +79,16 @@ export function registerRoute<R extends RouteDefinition>(
         throw new AppError("forbidden", "Access denied");
       }
     },
+    ...(definition.patientData
+      ? {
+          // onSend runs before the answer leaves (also for refusals and errors), so the row is written by the
+          // time the caller sees the answer.
+          onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+            await app.auditPatientData(request, { name, method: definition.method }, reply.statusCode);
+            return payload;
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
       const data = await handler({
         params: request.params,
@@ -88,6 +110,7 @@ declare module "fastify" {
   interface FastifyInstance {
     authenticate: Authenticate;
     enoch: string;
+    auditPatientData: PatientDataAuditor;
   }
   interface FastifyContextConfig {
     routeName?: string;

@@ -18,6 +18,7 @@ import { recordAudit } from "../modules/audit/audit-service.js";
 import { generatePassword, hashPassword } from "./passwords.js";
 import { revokeUserSessions } from "./sessions-repository.js";
 import {
+  findUserBySub,
   findUserByUsername,
   insertUser,
   isEmailTaken,
@@ -234,6 +235,26 @@ export async function listTechnologists(
     { field: "name", order: "asc" },
   );
   return { items: rows.map((row) => ({ id: row.sub, username: row.username, name: row.name })), total };
+}
+
+/** Enabled members of the reviewer group, by name, for the assign-reviewer picker. */
+export async function listReviewers(
+  db: Db,
+  query: { limit: number; offset: number; search?: string | undefined },
+): Promise<{ items: Technologist[]; total: number }> {
+  const { rows, total } = await listUsers(
+    db,
+    query,
+    { group: "reviewer", enabled: true, search: query.search || undefined },
+    { field: "name", order: "asc" },
+  );
+  return { items: rows.map((row) => ({ id: row.sub, username: row.username, name: row.name })), total };
+}
+
+/** The user with this `sub` (the id pickers hand out), or undefined: other modules check assignees with it. */
+export async function findUserById(db: Db, sub: string): Promise<User | undefined> {
+  const row = await findUserBySub(db, sub);
+  return row ? toUser(row) : undefined;
 }
 
 export function isSameUsername(left: string, right: string): boolean {

@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { pageQuerySchema } from "../envelope.js";
+import type { Permission } from "../access.js";
+import { pageOf, pageQuerySchema } from "../envelope.js";
 import { caseStages } from "../pages.js";
-import { idSchema, isoDateTimeSchema } from "./common.js";
+import { authorSchema, idSchema, isoDateTimeSchema, sortOrderSchema } from "./common.js";
 
 export const caseStageSchema = z.enum(caseStages);
 export const casePrioritySchema = z.enum(["routine", "stat"]);
 export const studyTypeSchema = z.enum(["icu-ceeg", "ambulatory", "emu-video"]);
+export type CasePriority = z.infer<typeof casePrioritySchema>;
+export type StudyType = z.infer<typeof studyTypeSchema>;
 
 /** A case as lists show it; the full case arrives with the case workflow. */
 export const caseSummarySchema = z.object({
@@ -24,3 +27,467 @@ export type CaseSummary = z.infer<typeof caseSummarySchema>;
 export const clientCasesQuerySchema = pageQuerySchema.extend({
   stage: caseStageSchema.optional(),
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// The workflow table (PRODUCT.md §3). One table, read by the server (which enforces it), by the screens (labels)
+// and by the tests (which walk it for every group).
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Named preconditions. A refused move or action answers 409 with the failed ids in `error.details.failedChecks`.
+ * - `technologist-assigned`: an active technologist assignment exists.
+ * - `client-protocol-exists`: the client has a protocol revision to pin.
+ * - `recording-ended`: the recording end time is set.
+ * - `reason-given`: the request carries a non-empty reason.
+ * - `final-interpretation-signed`: a final (signed) interpretation exists (interpretations arrive with issue 6).
+ * - `billing-check-passed`: billable hours computed and the client's rate known (billing arrives with issue 7).
+ * - `no-pending-transition`: no other move of the case is waiting for approval.
+ * - `case-not-archived`, `case-open` (not closed), `stat-priority`, `not-acknowledged`, `assignment-active`,
+ *   `priority-changes`: the case actions' preconditions.
+ */
+export const caseCheckIds = [
+  "technologist-assigned",
+  "client-protocol-exists",
+  "recording-ended",
+  "reason-given",
+  "final-interpretation-signed",
+  "billing-check-passed",
+  "no-pending-transition",
+  "case-not-archived",
+  "case-open",
+  "stat-priority",
+  "not-acknowledged",
+  "assignment-active",
+  "priority-changes",
+] as const;
+export const caseCheckIdSchema = z.enum(caseCheckIds);
+export type CaseCheckId = z.infer<typeof caseCheckIdSchema>;
+
+export const failedCheckSchema = z.object({ check: caseCheckIdSchema, message: z.string() });
+export type FailedCheck = z.infer<typeof failedCheckSchema>;
+
+export const transitionRuleIds = [
+  "start-monitoring",
+  "end-monitoring",
+  "return-to-monitoring",
+  "sign-off",
+  "addendum",
+  "close",
+  "reopen",
+] as const;
+export const transitionRuleIdSchema = z.enum(transitionRuleIds);
+export type TransitionRuleId = z.infer<typeof transitionRuleIdSchema>;
+
+export type TransitionRule = {
+  id: TransitionRuleId;
+  from: (typeof caseStages)[number];
+  to: (typeof caseStages)[number];
+  label: string;
+  /** The permission a requester needs (groups grant it, see access.ts; admin has every permission). */
+  permission: Permission;
+  /** Checked in this order when the move is requested (and again when it is approved). */
+  checks: readonly CaseCheckId[];
+  reasonRequired: boolean;
+  /** The move stays `pending` until someone with `cases:approve` approves it. */
+  needsApproval: boolean;
+};
+
+/**
+ * The transition table of PRODUCT.md §3. Who may request a move: the groups granted `permission`
+ * (start/end monitoring: technologist, coordinator; preview → monitoring: reviewer, coordinator; sign-off and
+ * addendum: reviewer; close: billing; reopen request: reviewer, billing, coordinator; admin: all).
+ */
+export const caseTransitionRules: readonly TransitionRule[] = [
+  {
+    id: "start-monitoring",
+    from: "intake",
+    to: "monitoring",
+    label: "Start monitoring",
+    permission: "cases:monitor",
+    checks: ["technologist-assigned", "client-protocol-exists"],
+    reasonRequired: false,
+    needsApproval: false,
+  },
+  {
+    id: "end-monitoring",
+    from: "monitoring",
+    to: "preview",
+    label: "End monitoring",
+    permission: "cases:monitor",
+    checks: ["recording-ended"],
+    reasonRequired: false,
+    needsApproval: false,
+  },
+  {
+    id: "return-to-monitoring",
+    from: "preview",
+    to: "monitoring",
+    label: "Return to monitoring",
+    permission: "cases:return",
+    checks: ["reason-given"],
+    reasonRequired: true,
+    needsApproval: false,
+  },
+  {
+    id: "sign-off",
+    from: "preview",
+    to: "reviewed",
+    label: "Mark reviewed",
+    permission: "cases:review",
+    checks: ["final-interpretation-signed"],
+    reasonRequired: false,
+    needsApproval: false,
+  },
+  {
+    id: "addendum",
+    from: "reviewed",
+    to: "preview",
+    label: "Back to preview (addendum)",
+    permission: "cases:review",
+    checks: ["reason-given"],
+    reasonRequired: true,
+    needsApproval: false,
+  },
+  {
+    id: "close",
+    from: "reviewed",
+    to: "closed",
+    label: "Close case",
+    permission: "cases:close",
+    checks: ["billing-check-passed"],
+    reasonRequired: false,
+    needsApproval: false,
+  },
+  {
+    id: "reopen",
+    from: "closed",
+    to: "reviewed",
+    label: "Request re-opening",
+    permission: "cases:reopen",
+    checks: ["reason-given"],
+    reasonRequired: true,
+    needsApproval: true,
+  },
+];
+
+export function findTransitionRule(from: string, to: string): TransitionRule | undefined {
+  return caseTransitionRules.find((rule) => rule.from === from && rule.to === to);
+}
+
+export const caseActionNames = [
+  "assign-technologist",
+  "end-assignment",
+  "assign-reviewer",
+  "set-priority",
+  "acknowledge",
+] as const;
+export const caseActionNameSchema = z.enum(caseActionNames);
+export type CaseActionName = z.infer<typeof caseActionNameSchema>;
+
+/** Who may take each case action (PRODUCT.md §1, §3). */
+export const caseActionRules: Record<CaseActionName, { label: string; permission: Permission }> = {
+  "assign-technologist": { label: "Assign technologist", permission: "cases:assign" },
+  "end-assignment": { label: "End assignment", permission: "cases:assign" },
+  "assign-reviewer": { label: "Assign reviewer", permission: "cases:assign" },
+  "set-priority": { label: "Set priority", permission: "cases:assign" },
+  acknowledge: { label: "Acknowledge (take this STAT case)", permission: "cases:acknowledge" },
+};
+
+export const transitionStatusSchema = z.enum(["pending", "completed", "rejected", "cancelled"]);
+export type TransitionStatus = z.infer<typeof transitionStatusSchema>;
+export const transitionActionNameSchema = z.enum(["approve", "reject", "cancel", "comment"]);
+export type TransitionActionName = z.infer<typeof transitionActionNameSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Wire shapes
+// ---------------------------------------------------------------------------------------------------------------
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+
+export const sexSchema = z.enum(["female", "male", "other", "unknown"]);
+
+/** Patient details (PRODUCT.md §4): the creation form captures revision 1. */
+export const patientDetailsInputSchema = z.object({
+  mrn: z.string().trim().min(1, "is required").max(64),
+  firstName: z.string().trim().min(1, "is required").max(100),
+  lastName: z.string().trim().min(1, "is required").max(100),
+  dateOfBirth: z.iso.date("must be a date (YYYY-MM-DD)").nullable().optional(),
+  sex: sexSchema.default("unknown"),
+  location: z
+    .object({ unit: optionalText(100), room: optionalText(50), bed: optionalText(50) })
+    .default({ unit: null, room: null, bed: null }),
+  referringPhysician: optionalText(200),
+  indication: optionalText(2000),
+  medications: optionalText(5000),
+  notes: optionalText(5000),
+});
+export type PatientDetailsInput = z.input<typeof patientDetailsInputSchema>;
+
+export const patientDetailsSchema = z.object({
+  id: idSchema,
+  caseId: idSchema,
+  revision: z.number().int().min(1),
+  mrn: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: z.string().nullable(),
+  sex: sexSchema,
+  location: z.object({ unit: z.string().nullable(), room: z.string().nullable(), bed: z.string().nullable() }),
+  referringPhysician: z.string().nullable(),
+  indication: z.string().nullable(),
+  medications: z.string().nullable(),
+  notes: z.string().nullable(),
+  author: authorSchema,
+  createdAt: isoDateTimeSchema,
+});
+export type PatientDetails = z.infer<typeof patientDetailsSchema>;
+
+/** A staff member as a case shows them (technologist, reviewer, requester, decider). */
+export const caseUserSchema = z.object({
+  sub: z.string().nullable(),
+  username: z.string(),
+  name: z.string().nullable(),
+});
+export type CaseUser = z.infer<typeof caseUserSchema>;
+
+export const caseAssignmentSchema = z.object({
+  id: idSchema,
+  technologist: caseUserSchema,
+  startedAt: isoDateTimeSchema,
+  /** null while the assignment is active. */
+  endedAt: isoDateTimeSchema.nullable(),
+  assignedBy: caseUserSchema,
+});
+export type CaseAssignment = z.infer<typeof caseAssignmentSchema>;
+
+export const caseTransitionSchema = z.object({
+  id: idSchema,
+  caseId: idSchema,
+  ruleId: transitionRuleIdSchema,
+  from: caseStageSchema,
+  to: caseStageSchema,
+  status: transitionStatusSchema,
+  reason: z.string().nullable(),
+  requestedBy: caseUserSchema,
+  requestedAt: isoDateTimeSchema,
+  decidedBy: caseUserSchema.nullable(),
+  decidedAt: isoDateTimeSchema.nullable(),
+  /** What the caller may do with this transition now (pending ones only; `comment` on any). */
+  allowedActions: z.array(transitionActionNameSchema),
+});
+export type CaseTransition = z.infer<typeof caseTransitionSchema>;
+
+/** A move the caller's permissions allow from the case's current stage; `allowed` when every check passes. */
+export const allowedTransitionSchema = z.object({
+  ruleId: transitionRuleIdSchema,
+  to: caseStageSchema,
+  label: z.string(),
+  reasonRequired: z.boolean(),
+  needsApproval: z.boolean(),
+  allowed: z.boolean(),
+  /** Checks that fail now (`reason-given` is judged on the request, so it is never listed here). */
+  failedChecks: z.array(failedCheckSchema),
+});
+export type AllowedTransition = z.infer<typeof allowedTransitionSchema>;
+
+/** A case action the caller's permissions allow; `allowed` when its preconditions hold in the case's state. */
+export const allowedActionSchema = z.object({
+  action: caseActionNameSchema,
+  label: z.string(),
+  allowed: z.boolean(),
+  failedChecks: z.array(failedCheckSchema),
+});
+export type AllowedAction = z.infer<typeof allowedActionSchema>;
+
+/** The header of a case screen: the latest patient-details revision's identifying fields. */
+export const casePatientSchema = z.object({
+  mrn: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: z.string().nullable(),
+  sex: sexSchema,
+  location: z.object({ unit: z.string().nullable(), room: z.string().nullable(), bed: z.string().nullable() }),
+  revision: z.number().int().min(1),
+});
+export type CasePatient = z.infer<typeof casePatientSchema>;
+
+export const caseClientSchema = z.object({ id: idSchema, name: z.string(), code: z.string(), timezone: z.string() });
+
+/** `GET cases/{id}` and every workflow answer: the case, its header data, and what the caller may do now. */
+export const caseSchema = caseSummarySchema.extend({
+  client: caseClientSchema,
+  patient: casePatientSchema.nullable(),
+  /** Active technologist assignments, oldest first. */
+  technologists: z.array(caseAssignmentSchema),
+  reviewer: caseUserSchema.nullable(),
+  acknowledgedBy: caseUserSchema.nullable(),
+  acknowledgedAt: isoDateTimeSchema.nullable(),
+  /** The client protocol revision pinned when monitoring started (null before). */
+  protocolRevisionId: idSchema.nullable(),
+  protocolRevision: z.number().int().min(1).nullable(),
+  recordingStartedAt: isoDateTimeSchema.nullable(),
+  recordingEndedAt: isoDateTimeSchema.nullable(),
+  archivedAt: isoDateTimeSchema.nullable(),
+  createdBy: caseUserSchema,
+  /** Changes with every write; also the ETag (`versionEtag`). */
+  version: z.number().int().min(1),
+  pendingTransition: caseTransitionSchema.nullable(),
+  allowedActions: z.array(allowedActionSchema),
+  allowedTransitions: z.array(allowedTransitionSchema),
+});
+export type Case = z.infer<typeof caseSchema>;
+
+/** A row of a stage queue. */
+export const caseListItemSchema = caseSummarySchema.extend({
+  clientName: z.string(),
+  clientCode: z.string(),
+  patientName: z.string().nullable(),
+  mrn: z.string().nullable(),
+  technologists: z.array(caseUserSchema),
+  reviewer: caseUserSchema.nullable(),
+  acknowledgedAt: isoDateTimeSchema.nullable(),
+  recordingStartedAt: isoDateTimeSchema.nullable(),
+  recordingEndedAt: isoDateTimeSchema.nullable(),
+  hasPendingTransition: z.boolean(),
+  version: z.number().int().min(1),
+});
+export type CaseListItem = z.infer<typeof caseListItemSchema>;
+export const casePageSchema = pageOf(caseListItemSchema);
+export type CasePage = z.infer<typeof casePageSchema>;
+
+/**
+ * Filters of every stage queue. Default order: STAT first, then oldest first (`sort=priority`).
+ * `search` matches the start of the case number, the MRN, or the patient's first or last name.
+ */
+export const caseQueueQuerySchema = pageQuerySchema.extend({
+  clientId: idSchema.optional(),
+  priority: casePrioritySchema.optional(),
+  technologistId: idSchema.optional(),
+  reviewerId: idSchema.optional(),
+  createdFrom: isoDateTimeSchema.optional(),
+  createdTo: isoDateTimeSchema.optional(),
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(["priority", "createdAt", "updatedAt", "caseNumber"]).default("priority"),
+  order: sortOrderSchema.default("asc"),
+});
+export type CaseQueueQuery = z.input<typeof caseQueueQuerySchema>;
+
+/** `POST cases`: the client must be active and not archived; the case starts in intake. */
+export const createCaseRequestSchema = z.object({
+  clientId: idSchema,
+  studyType: studyTypeSchema,
+  hasVideo: z.boolean().default(false),
+  priority: casePrioritySchema.default("routine"),
+  patient: patientDetailsInputSchema,
+});
+export type CreateCaseRequest = z.input<typeof createCaseRequestSchema>;
+
+/** `PATCH cases/{id}` (If-Match): only the fields sent change; recording times may be cleared with null. */
+export const updateCaseRequestSchema = z
+  .object({
+    studyType: studyTypeSchema.optional(),
+    hasVideo: z.boolean().optional(),
+    priority: casePrioritySchema.optional(),
+    recordingStartedAt: isoDateTimeSchema.nullable().optional(),
+    recordingEndedAt: isoDateTimeSchema.nullable().optional(),
+  })
+  .refine(
+    (body) =>
+      !body.recordingStartedAt ||
+      !body.recordingEndedAt ||
+      Date.parse(body.recordingEndedAt) >= Date.parse(body.recordingStartedAt),
+    { message: "must not be before the recording start", path: ["recordingEndedAt"] },
+  );
+export type UpdateCaseRequest = z.input<typeof updateCaseRequestSchema>;
+
+/**
+ * `POST cases/{id}/actions`. `version` (optional): the case version the caller saw; a stale one is a 409, so a
+ * decision taken on an outdated screen never lands.
+ */
+const versionField = { version: z.number().int().min(1).optional() };
+export const caseActionRequestSchema = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("assign-technologist"), technologistId: idSchema, ...versionField }),
+  z.object({ action: z.literal("end-assignment"), assignmentId: idSchema, ...versionField }),
+  z.object({ action: z.literal("assign-reviewer"), reviewerId: idSchema, ...versionField }),
+  z.object({ action: z.literal("set-priority"), priority: casePrioritySchema, ...versionField }),
+  z.object({ action: z.literal("acknowledge"), ...versionField }),
+]);
+export type CaseActionRequest = z.input<typeof caseActionRequestSchema>;
+
+/** `POST cases/{id}/transitions`: move the case to `to`; see `caseTransitionRules`. */
+export const transitionRequestSchema = z.object({
+  to: caseStageSchema,
+  reason: z.string().trim().max(2000).nullable().optional(),
+  version: z.number().int().min(1).optional(),
+});
+export type TransitionRequest = z.input<typeof transitionRequestSchema>;
+
+/** `POST cases/{id}/transitions/{transitionId}/actions`. */
+export const transitionActionRequestSchema = z.object({
+  action: transitionActionNameSchema,
+  comment: z.string().trim().max(2000).nullable().optional(),
+});
+export type TransitionActionRequest = z.input<typeof transitionActionRequestSchema>;
+
+export const transitionResultSchema = z.object({ transition: caseTransitionSchema, case: caseSchema });
+export type TransitionResult = z.infer<typeof transitionResultSchema>;
+
+export const caseTransitionParamsSchema = z.object({ id: idSchema, transitionId: idSchema });
+
+/** What happened to a case, in order: case actions (incl. create/update/archive), moves, and their actions. */
+export const caseTimelineActionSchema = z.enum([...caseActionNames, "create", "update", "archive"]);
+export const timelineEntrySchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("action"),
+    id: idSchema,
+    at: isoDateTimeSchema,
+    actor: caseUserSchema,
+    action: caseTimelineActionSchema,
+    details: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    kind: z.literal("transition"),
+    id: idSchema,
+    at: isoDateTimeSchema,
+    actor: caseUserSchema,
+    transition: caseTransitionSchema.omit({ allowedActions: true }),
+  }),
+  z.object({
+    kind: z.literal("transition-action"),
+    id: idSchema,
+    at: isoDateTimeSchema,
+    actor: caseUserSchema,
+    transitionId: idSchema,
+    action: transitionActionNameSchema,
+    comment: z.string().nullable(),
+  }),
+]);
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+export const caseTimelineSchema = z.object({ caseId: idSchema, items: z.array(timelineEntrySchema) });
+export type CaseTimeline = z.infer<typeof caseTimelineSchema>;
+
+/** `GET cases/assignments`: technologists with active assignments, each with their load and cases. */
+export const assignmentsQuerySchema = pageQuerySchema.extend({
+  technologistId: idSchema.optional(),
+  clientId: idSchema.optional(),
+});
+export const technologistLoadSchema = z.object({
+  technologist: caseUserSchema,
+  /** Active assignments on open cases, and how many of them are monitoring now / STAT. */
+  load: z.object({ active: z.number().int(), monitoring: z.number().int(), stat: z.number().int() }),
+  assignments: z.array(
+    z.object({
+      assignmentId: idSchema,
+      caseId: idSchema,
+      caseNumber: z.string(),
+      stage: caseStageSchema,
+      priority: casePrioritySchema,
+      clientName: z.string(),
+      patientName: z.string().nullable(),
+      startedAt: isoDateTimeSchema,
+    }),
+  ),
+});
+export type TechnologistLoad = z.infer<typeof technologistLoadSchema>;
+export const assignmentsPageSchema = pageOf(technologistLoadSchema);
+export type AssignmentsPage = z.infer<typeof assignmentsPageSchema>;

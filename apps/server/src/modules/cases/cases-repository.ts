@@ -1,21 +1,53 @@
-import { and, count, desc, eq, inArray, ne, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  exists,
+  gte,
+  inArray,
+  isNull,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { cases } from "../../db/schema.js";
+import {
+  caseActions,
+  caseAssignments,
+  casePatientDetails,
+  cases,
+  caseTransitionActions,
+  caseTransitions,
+  clients,
+} from "../../db/schema.js";
 
 export type CaseRow = typeof cases.$inferSelect;
+export type CaseValues = typeof cases.$inferInsert;
+export type PatientDetailsRow = typeof casePatientDetails.$inferSelect;
+export type AssignmentRow = typeof caseAssignments.$inferSelect;
+export type CaseActionRow = typeof caseActions.$inferSelect;
+export type TransitionRow = typeof caseTransitions.$inferSelect;
+export type TransitionActionRow = typeof caseTransitionActions.$inferSelect;
+/** Row locks taken inside a transaction: `update` serialises writers of the case. */
+export type RowLock = "update" | "share";
 
 export async function findCaseNumber(db: Db, id: string): Promise<string | undefined> {
   const [row] = await db.select({ caseNumber: cases.caseNumber }).from(cases).where(eq(cases.id, id)).limit(1);
   return row?.caseNumber;
 }
 
-/** Cases not yet closed, counted per client; clients without open cases are absent from the map. */
+/** Cases not yet closed (nor archived), counted per client; clients without open cases are absent from the map. */
 export async function countOpenCasesByClient(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
   if (clientIds.length === 0) return new Map();
   const rows = await db
     .select({ clientId: cases.clientId, total: count() })
     .from(cases)
-    .where(and(inArray(cases.clientId, [...clientIds]), ne(cases.stage, "closed")))
+    .where(and(inArray(cases.clientId, [...clientIds]), ne(cases.stage, "closed"), isNull(cases.archivedAt)))
     .groupBy(cases.clientId);
   return new Map(rows.map((row) => [row.clientId, Number(row.total)]));
 }
@@ -39,4 +71,320 @@ export async function findCasesOfClient(
     db.select({ total: count() }).from(cases).where(where),
   ]);
   return { rows, total: Number(counted?.total ?? 0) };
+}
+
+/** The next number of the case-number sequence (never reused, even when the creating transaction fails). */
+export async function nextCaseNumberValue(db: Db): Promise<number> {
+  const result = await db.execute(sql`select nextval('case_number_seq')::bigint as value`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { value: string | number }[];
+  return Number(rows[0]?.value);
+}
+
+export async function insertCase(db: Db, values: CaseValues): Promise<CaseRow> {
+  const [row] = await db.insert(cases).values(values).returning();
+  return row as CaseRow;
+}
+
+export async function findCase(db: Db, id: string, lock?: RowLock): Promise<CaseRow | undefined> {
+  const query = db.select().from(cases).where(eq(cases.id, id)).limit(1);
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+/** Changes a case and moves it to its next version. */
+export async function updateCaseRow(db: Db, id: string, values: Partial<CaseValues>): Promise<CaseRow> {
+  const [row] = await db
+    .update(cases)
+    .set({ ...values, version: sql`${cases.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(cases.id, id))
+    .returning();
+  return row as CaseRow;
+}
+
+export async function insertPatientDetails(
+  db: Db,
+  values: typeof casePatientDetails.$inferInsert,
+): Promise<PatientDetailsRow> {
+  const [row] = await db.insert(casePatientDetails).values(values).returning();
+  return row as PatientDetailsRow;
+}
+
+export async function findLatestPatientDetails(db: Db, caseId: string): Promise<PatientDetailsRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(casePatientDetails)
+    .where(eq(casePatientDetails.caseId, caseId))
+    .orderBy(desc(casePatientDetails.revision))
+    .limit(1);
+  return row;
+}
+
+export async function findActiveAssignments(db: Db, caseIds: readonly string[]): Promise<AssignmentRow[]> {
+  if (caseIds.length === 0) return [];
+  return db
+    .select()
+    .from(caseAssignments)
+    .where(and(inArray(caseAssignments.caseId, [...caseIds]), isNull(caseAssignments.endedAt)))
+    .orderBy(asc(caseAssignments.startedAt), asc(caseAssignments.id));
+}
+
+export async function findAssignment(db: Db, id: string): Promise<AssignmentRow | undefined> {
+  const [row] = await db.select().from(caseAssignments).where(eq(caseAssignments.id, id)).limit(1);
+  return row;
+}
+
+export async function insertAssignment(db: Db, values: typeof caseAssignments.$inferInsert): Promise<AssignmentRow> {
+  const [row] = await db.insert(caseAssignments).values(values).returning();
+  return row as AssignmentRow;
+}
+
+/** Ends one assignment, or every active one of the case when no id is given; returns those ended. */
+export async function endAssignments(db: Db, caseId: string, assignmentId?: string): Promise<AssignmentRow[]> {
+  const conditions: SQL[] = [eq(caseAssignments.caseId, caseId), isNull(caseAssignments.endedAt)];
+  if (assignmentId) conditions.push(eq(caseAssignments.id, assignmentId));
+  return db
+    .update(caseAssignments)
+    .set({ endedAt: sql`now()` })
+    .where(and(...conditions))
+    .returning();
+}
+
+export async function insertCaseAction(db: Db, values: typeof caseActions.$inferInsert): Promise<CaseActionRow> {
+  const [row] = await db.insert(caseActions).values(values).returning();
+  return row as CaseActionRow;
+}
+
+export async function insertTransition(db: Db, values: typeof caseTransitions.$inferInsert): Promise<TransitionRow> {
+  const [row] = await db.insert(caseTransitions).values(values).returning();
+  return row as TransitionRow;
+}
+
+export async function updateTransitionRow(
+  db: Db,
+  id: string,
+  values: Partial<typeof caseTransitions.$inferInsert>,
+): Promise<TransitionRow> {
+  const [row] = await db.update(caseTransitions).set(values).where(eq(caseTransitions.id, id)).returning();
+  return row as TransitionRow;
+}
+
+export async function findTransition(db: Db, id: string): Promise<TransitionRow | undefined> {
+  const [row] = await db.select().from(caseTransitions).where(eq(caseTransitions.id, id)).limit(1);
+  return row;
+}
+
+export async function findPendingTransitions(db: Db, caseIds: readonly string[]): Promise<TransitionRow[]> {
+  if (caseIds.length === 0) return [];
+  return db
+    .select()
+    .from(caseTransitions)
+    .where(and(inArray(caseTransitions.caseId, [...caseIds]), eq(caseTransitions.status, "pending")));
+}
+
+export async function insertTransitionAction(
+  db: Db,
+  values: typeof caseTransitionActions.$inferInsert,
+): Promise<TransitionActionRow> {
+  const [row] = await db.insert(caseTransitionActions).values(values).returning();
+  return row as TransitionActionRow;
+}
+
+/** Everything the timeline shows for one case, each list oldest first. */
+export async function findCaseHistory(db: Db, caseId: string) {
+  const [actions, transitions, transitionActions] = await Promise.all([
+    db
+      .select()
+      .from(caseActions)
+      .where(eq(caseActions.caseId, caseId))
+      .orderBy(asc(caseActions.createdAt), asc(caseActions.id)),
+    db
+      .select()
+      .from(caseTransitions)
+      .where(eq(caseTransitions.caseId, caseId))
+      .orderBy(asc(caseTransitions.createdAt), asc(caseTransitions.id)),
+    db
+      .select()
+      .from(caseTransitionActions)
+      .where(eq(caseTransitionActions.caseId, caseId))
+      .orderBy(asc(caseTransitionActions.createdAt), asc(caseTransitionActions.id)),
+  ]);
+  return { actions, transitions, transitionActions };
+}
+
+export type QueueFilter = {
+  stage: string;
+  clientId?: string | undefined;
+  priority?: string | undefined;
+  technologistId?: string | undefined;
+  reviewerId?: string | undefined;
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+  search?: string | undefined;
+  sort: "priority" | "createdAt" | "updatedAt" | "caseNumber";
+  order: "asc" | "desc";
+  limit: number;
+  offset: number;
+};
+
+/** `%`, `_` and `\` typed by a user are literal characters, not LIKE wildcards. */
+function prefixPattern(text: string): string {
+  return `${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+export type QueueRow = CaseRow & { clientName: string; clientCode: string; clientTimezone: string };
+
+/**
+ * One page of a stage queue. The default order (STAT first, then oldest first) walks `cases_queue_idx`;
+ * searches are prefix matches on lower(...) text_pattern_ops indexes.
+ */
+export async function findCaseQueuePage(db: Db, filter: QueueFilter): Promise<{ rows: QueueRow[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [eq(cases.stage, filter.stage), isNull(cases.archivedAt)];
+  if (filter.clientId) conditions.push(eq(cases.clientId, filter.clientId));
+  if (filter.priority) conditions.push(eq(cases.priority, filter.priority));
+  if (filter.reviewerId) conditions.push(eq(cases.reviewerSub, filter.reviewerId));
+  if (filter.createdFrom) conditions.push(gte(cases.createdAt, filter.createdFrom));
+  if (filter.createdTo) conditions.push(lte(cases.createdAt, filter.createdTo));
+  if (filter.technologistId) {
+    conditions.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(caseAssignments)
+          .where(
+            and(
+              eq(caseAssignments.caseId, cases.id),
+              eq(caseAssignments.technologistSub, filter.technologistId),
+              isNull(caseAssignments.endedAt),
+            ),
+          ),
+      ),
+    );
+  }
+  if (filter.search) {
+    const pattern = prefixPattern(filter.search);
+    conditions.push(
+      or(
+        sql`lower(${cases.caseNumber}) like ${pattern}`,
+        sql`lower(${cases.patientMrn}) like ${pattern}`,
+        sql`lower(${cases.patientLastName}) like ${pattern}`,
+        sql`lower(${cases.patientFirstName}) like ${pattern}`,
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const direction = filter.order === "desc" ? desc : asc;
+  const order: SQL[] =
+    filter.sort === "priority"
+      ? [
+          // STAT first whatever the order; then oldest first (or newest first with order=desc).
+          sql`${cases.priority} desc nulls last`,
+          direction(cases.createdAt),
+          direction(cases.id),
+        ]
+      : [direction(cases[filter.sort]), direction(cases.id)];
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        case: cases,
+        clientName: clients.name,
+        clientCode: clients.code,
+        clientTimezone: clients.timezone,
+      })
+      .from(cases)
+      .innerJoin(clients, eq(clients.id, cases.clientId))
+      .where(where)
+      .orderBy(...order)
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db.select({ total: count() }).from(cases).where(where),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      ...row.case,
+      clientName: row.clientName,
+      clientCode: row.clientCode,
+      clientTimezone: row.clientTimezone,
+    })),
+    total: Number(counted?.total ?? 0),
+  };
+}
+
+const openAssignment = and(isNull(caseAssignments.endedAt), isNull(cases.archivedAt), ne(cases.stage, "closed"));
+
+/** Technologists with active assignments on open cases, by name, with their load; one page of them. */
+export async function findTechnologistLoads(
+  db: Db,
+  filter: { technologistId?: string | undefined; clientId?: string | undefined; limit: number; offset: number },
+) {
+  const conditions: (SQL | undefined)[] = [openAssignment];
+  if (filter.technologistId) conditions.push(eq(caseAssignments.technologistSub, filter.technologistId));
+  if (filter.clientId) conditions.push(eq(cases.clientId, filter.clientId));
+  const where = and(...conditions);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        technologistSub: caseAssignments.technologistSub,
+        username: sql<string>`max(${caseAssignments.technologistUsername})`,
+        name: sql<string | null>`max(${caseAssignments.technologistName})`,
+        active: count(),
+        monitoring: sql<number>`count(*) filter (where ${cases.stage} = 'monitoring')`,
+        stat: sql<number>`count(*) filter (where ${cases.priority} = 'stat')`,
+      })
+      .from(caseAssignments)
+      .innerJoin(cases, eq(cases.id, caseAssignments.caseId))
+      .where(where)
+      .groupBy(caseAssignments.technologistSub)
+      .orderBy(
+        sql`lower(coalesce(max(${caseAssignments.technologistName}), max(${caseAssignments.technologistUsername})))`,
+        asc(caseAssignments.technologistSub),
+      )
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db
+      .select({ total: countDistinct(caseAssignments.technologistSub) })
+      .from(caseAssignments)
+      .innerJoin(cases, eq(cases.id, caseAssignments.caseId))
+      .where(where),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      active: Number(row.active),
+      monitoring: Number(row.monitoring),
+      stat: Number(row.stat),
+    })),
+    total: Number(counted?.total ?? 0),
+  };
+}
+
+/** The active assignments on open cases of these technologists, STAT first then oldest first. */
+export async function findOpenAssignmentsOf(
+  db: Db,
+  technologistSubs: readonly string[],
+  clientId?: string | undefined,
+) {
+  if (technologistSubs.length === 0) return [];
+  const conditions: (SQL | undefined)[] = [
+    openAssignment,
+    inArray(caseAssignments.technologistSub, [...technologistSubs]),
+  ];
+  if (clientId) conditions.push(eq(cases.clientId, clientId));
+  return db
+    .select({
+      assignmentId: caseAssignments.id,
+      technologistSub: caseAssignments.technologistSub,
+      startedAt: caseAssignments.startedAt,
+      caseId: cases.id,
+      caseNumber: cases.caseNumber,
+      stage: cases.stage,
+      priority: cases.priority,
+      patientFirstName: cases.patientFirstName,
+      patientLastName: cases.patientLastName,
+      clientName: clients.name,
+    })
+    .from(caseAssignments)
+    .innerJoin(cases, eq(cases.id, caseAssignments.caseId))
+    .innerJoin(clients, eq(clients.id, cases.clientId))
+    .where(and(...conditions))
+    .orderBy(sql`${cases.priority} desc`, asc(caseAssignments.startedAt), asc(caseAssignments.id));
 }

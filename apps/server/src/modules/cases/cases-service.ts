@@ -1,6 +1,65 @@
-import type { CaseSummary } from "@vigil/contract";
+import type {
+  AssignmentsPage,
+  assignmentsQuerySchema,
+  Case,
+  CaseListItem,
+  CasePage,
+  CaseStage,
+  CaseSummary,
+  CaseTimeline,
+  CaseTransition,
+  CaseUser,
+  caseQueueQuerySchema,
+  createCaseRequestSchema,
+  ProtocolRevision,
+  TimelineEntry,
+  updateCaseRequestSchema,
+} from "@vigil/contract";
+import type { z } from "zod";
 import type { Db } from "../../db/client.js";
-import { type CaseRow, countOpenCasesByClient, findCaseNumber, findCasesOfClient } from "./cases-repository.js";
+import { AppError } from "../../errors/app-error.js";
+import { type Actor, auditedWrite, changesBetween } from "../../http/actor.js";
+import { assertVersion } from "../../http/versioning.js";
+import { findUserById } from "../../identity/user-directory.js";
+import { recordAudit } from "../audit/audit-service.js";
+import { requireClient, requireWritableClient } from "../clients/clients-service.js";
+import { getProtocolRevisionById } from "../clients/protocol-service.js";
+import {
+  allowedActionsFor,
+  allowedTransitionsFor,
+  type CheckContext,
+  transitionActionsFor,
+  type WorkflowUser,
+} from "./case-workflow.js";
+import {
+  type CaseRow,
+  countOpenCasesByClient,
+  findActiveAssignments,
+  findCase,
+  findCaseHistory,
+  findCaseNumber,
+  findCaseQueuePage,
+  findCasesOfClient,
+  findLatestPatientDetails,
+  findOpenAssignmentsOf,
+  findPendingTransitions,
+  findTechnologistLoads,
+  insertCase,
+  insertCaseAction,
+  insertPatientDetails,
+  nextCaseNumberValue,
+  type RowLock,
+  type TransitionRow,
+  updateCaseRow,
+} from "./cases-repository.js";
+
+type CreateCaseInput = z.output<typeof createCaseRequestSchema>;
+type UpdateCaseInput = z.output<typeof updateCaseRequestSchema>;
+type QueueQuery = z.output<typeof caseQueueQuerySchema>;
+type AssignmentsQuery = z.output<typeof assignmentsQuerySchema>;
+
+/** Who acts on a case: the audit actor plus their display name (looked up before any transaction). */
+export type CaseActor = Actor & { name: string | null };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -9,7 +68,7 @@ export async function getCaseNumber(db: Db, id: string): Promise<string | undefi
   return uuidPattern.test(id) ? findCaseNumber(db, id) : undefined;
 }
 
-/** Open cases (any stage but closed) per client id; every id asked for gets a number. */
+/** Open cases (any stage but closed, not archived) per client id; every id asked for gets a number. */
 export async function countOpenCases(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
   const counts = await countOpenCasesByClient(db, clientIds);
   return new Map(clientIds.map((id) => [id, counts.get(id) ?? 0]));
@@ -37,4 +96,424 @@ export async function listCasesOfClient(
 ): Promise<{ items: CaseSummary[]; total: number; limit: number; offset: number }> {
   const { rows, total } = await findCasesOfClient(db, clientId, query);
   return { items: rows.map(toCaseSummary), total, limit: query.limit, offset: query.offset };
+}
+
+/** The display name of the acting user, read outside any transaction (PGlite has one connection). */
+export async function caseActorOf(db: Db, actor: Actor): Promise<CaseActor> {
+  const user = await findUserById(db, actor.sub);
+  return { ...actor, name: user?.name ?? null };
+}
+
+function person(sub: string | null, username: string | null, name: string | null): CaseUser | null {
+  return username ? { sub, username, name } : null;
+}
+
+export function toTransition(row: TransitionRow, user: WorkflowUser): CaseTransition {
+  return {
+    id: row.id,
+    caseId: row.caseId,
+    ruleId: row.ruleId as CaseTransition["ruleId"],
+    from: row.fromStage as CaseStage,
+    to: row.toStage as CaseStage,
+    status: row.status as CaseTransition["status"],
+    reason: row.reason,
+    requestedBy: { sub: row.requestedBySub, username: row.requestedByUsername, name: row.requestedByName },
+    requestedAt: row.createdAt.toISOString(),
+    decidedBy: person(row.decidedBySub, row.decidedByUsername, row.decidedByName),
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    allowedActions: transitionActionsFor(user, row),
+  };
+}
+
+/** The state the named checks read, gathered once per answer. */
+export async function checkContextOf(db: Db, row: CaseRow): Promise<CheckContext> {
+  const [activeAssignments, pending] = await Promise.all([
+    findActiveAssignments(db, [row.id]),
+    findPendingTransitions(db, [row.id]),
+  ]);
+  return { db, caseRow: row, activeAssignments, pendingTransition: pending[0] };
+}
+
+/** The full case as the API shows it to `user`, with what they may do now. */
+export async function toCase(db: Db, row: CaseRow, user: WorkflowUser): Promise<Case> {
+  const context = await checkContextOf(db, row);
+  const [client, patient, pinned, allowedActions, allowedTransitions] = await Promise.all([
+    requireClient(db, row.clientId),
+    findLatestPatientDetails(db, row.id),
+    row.protocolRevisionId ? getProtocolRevisionById(db, row.protocolRevisionId) : undefined,
+    allowedActionsFor(user, context),
+    allowedTransitionsFor(user, context),
+  ]);
+  return {
+    ...toCaseSummary(row),
+    client: { id: client.id, name: client.name, code: client.code, timezone: client.timezone },
+    patient: patient
+      ? {
+          mrn: patient.mrn,
+          firstName: patient.firstName,
+          lastName: patient.lastName,
+          dateOfBirth: patient.dateOfBirth,
+          sex: patient.sex as NonNullable<Case["patient"]>["sex"],
+          location: { unit: patient.locationUnit, room: patient.locationRoom, bed: patient.locationBed },
+          revision: patient.revision,
+        }
+      : null,
+    technologists: context.activeAssignments.map((assignment) => ({
+      id: assignment.id,
+      technologist: {
+        sub: assignment.technologistSub,
+        username: assignment.technologistUsername,
+        name: assignment.technologistName,
+      },
+      startedAt: assignment.startedAt.toISOString(),
+      endedAt: assignment.endedAt?.toISOString() ?? null,
+      assignedBy: {
+        sub: assignment.assignedBySub,
+        username: assignment.assignedByUsername,
+        name: assignment.assignedByName,
+      },
+    })),
+    reviewer: person(row.reviewerSub, row.reviewerUsername, row.reviewerName),
+    acknowledgedBy: person(row.acknowledgedBySub, row.acknowledgedByUsername, row.acknowledgedByName),
+    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
+    protocolRevisionId: row.protocolRevisionId,
+    protocolRevision: pinned?.revision ?? null,
+    recordingStartedAt: row.recordingStartedAt?.toISOString() ?? null,
+    recordingEndedAt: row.recordingEndedAt?.toISOString() ?? null,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    createdBy: { sub: row.createdBySub, username: row.createdByUsername, name: row.createdByName },
+    version: row.version,
+    pendingTransition: context.pendingTransition ? toTransition(context.pendingTransition, user) : null,
+    allowedActions,
+    allowedTransitions,
+  };
+}
+
+/** The case, or 404. */
+export async function requireCase(db: Db, id: string, lock?: RowLock): Promise<CaseRow> {
+  const row = await findCase(db, id, lock);
+  if (!row) throw new AppError("not_found", `No case with id ${id}.`);
+  return row;
+}
+
+export function caseAuditTarget(row: CaseRow) {
+  return { type: "case", id: row.id };
+}
+
+/** A case action row (the timeline) and its audit event, in the caller's transaction. */
+export async function recordCaseAction(
+  tx: Db,
+  actor: CaseActor,
+  row: CaseRow,
+  action: string,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await insertCaseAction(tx, {
+    caseId: row.id,
+    action,
+    details,
+    actorSub: actor.sub,
+    actorUsername: actor.username,
+    actorName: actor.name,
+  });
+  await recordAudit(
+    tx,
+    auditedWrite(actor, `case.${action}`, caseAuditTarget(row), { caseNumber: row.caseNumber, ...details }),
+  );
+}
+
+function caseNumberOf(value: number, at: Date): string {
+  return `CM-${at.getUTCFullYear()}-${String(value).padStart(6, "0")}`;
+}
+
+/**
+ * Opens a case in intake with patient-details revision 1. The client row is share-locked, so archiving the
+ * client (which takes an update lock and counts open cases) waits for this and then sees the new case.
+ */
+export async function createCase(db: Db, input: CreateCaseInput, actor: CaseActor, user: WorkflowUser) {
+  const row = await db.transaction(async (tx) => {
+    const client = await requireWritableClient(tx, input.clientId, "share");
+    if (client.status !== "active") {
+      const issue = {
+        path: "body.clientId",
+        message: `${client.name} is inactive; cases are opened for active clients`,
+      };
+      throw new AppError("conflict", `${client.name} is inactive; activate it before opening a case.`, {
+        issues: [issue],
+      });
+    }
+    const now = new Date();
+    const patient = input.patient;
+    const created = await insertCase(tx, {
+      caseNumber: caseNumberOf(await nextCaseNumberValue(tx), now),
+      clientId: client.id,
+      studyType: input.studyType,
+      hasVideo: input.hasVideo,
+      priority: input.priority,
+      stage: "intake",
+      patientMrn: patient.mrn,
+      patientFirstName: patient.firstName,
+      patientLastName: patient.lastName,
+      createdBySub: actor.sub,
+      createdByUsername: actor.username,
+      createdByName: actor.name,
+    });
+    await insertPatientDetails(tx, {
+      caseId: created.id,
+      revision: 1,
+      mrn: patient.mrn,
+      firstName: patient.firstName,
+      lastName: patient.lastName,
+      dateOfBirth: patient.dateOfBirth ?? null,
+      sex: patient.sex,
+      locationUnit: patient.location.unit ?? null,
+      locationRoom: patient.location.room ?? null,
+      locationBed: patient.location.bed ?? null,
+      referringPhysician: patient.referringPhysician ?? null,
+      indication: patient.indication ?? null,
+      medications: patient.medications ?? null,
+      notes: patient.notes ?? null,
+      authorSub: actor.sub,
+      authorUsername: actor.username,
+      authorName: actor.name,
+    });
+    // The audit row names the case, never the patient: the audit log is read more widely than the record.
+    await recordCaseAction(tx, actor, created, "create", {
+      clientId: client.id,
+      studyType: created.studyType,
+      priority: created.priority,
+      hasVideo: created.hasVideo,
+      patientDetailsRevision: 1,
+    });
+    return created;
+  });
+  return toCase(db, row, user);
+}
+
+export async function getCase(db: Db, id: string, user: WorkflowUser): Promise<Case> {
+  return toCase(db, await requireCase(db, id), user);
+}
+
+const updatableFields = ["studyType", "hasVideo", "priority", "recordingStartedAt", "recordingEndedAt"] as const;
+
+function describeForAudit(row: CaseRow) {
+  return {
+    studyType: row.studyType,
+    hasVideo: row.hasVideo,
+    priority: row.priority,
+    recordingStartedAt: row.recordingStartedAt?.toISOString() ?? null,
+    recordingEndedAt: row.recordingEndedAt?.toISOString() ?? null,
+  };
+}
+
+/** PATCH: only the fields sent change. Closed and archived cases are read-only (409). */
+export async function updateCase(
+  db: Db,
+  id: string,
+  expectedVersions: readonly number[],
+  input: UpdateCaseInput,
+  actor: CaseActor,
+  user: WorkflowUser,
+): Promise<Case> {
+  const before = await requireCase(db, id);
+  // The 412 carries the current case as the caller would see it; built outside the transaction (one connection).
+  const current = expectedVersions.includes(before.version) ? undefined : await toCase(db, before, user);
+  const row = await db.transaction(async (tx) => {
+    const locked = await requireCase(tx, id, "update");
+    assertVersion(expectedVersions, locked, () => current);
+    if (locked.archivedAt) throw new AppError("conflict", `${locked.caseNumber} is archived; it cannot change.`);
+    if (locked.stage === "closed") {
+      throw new AppError("conflict", `${locked.caseNumber} is closed; it must be re-opened before it changes.`);
+    }
+    const values: Partial<CaseRow> = {};
+    if (input.studyType !== undefined) values.studyType = input.studyType;
+    if (input.hasVideo !== undefined) values.hasVideo = input.hasVideo;
+    if (input.priority !== undefined) values.priority = input.priority;
+    if (input.recordingStartedAt !== undefined) {
+      values.recordingStartedAt = input.recordingStartedAt ? new Date(input.recordingStartedAt) : null;
+    }
+    if (input.recordingEndedAt !== undefined) {
+      values.recordingEndedAt = input.recordingEndedAt ? new Date(input.recordingEndedAt) : null;
+    }
+    const startedAt = values.recordingStartedAt === undefined ? locked.recordingStartedAt : values.recordingStartedAt;
+    const endedAt = values.recordingEndedAt === undefined ? locked.recordingEndedAt : values.recordingEndedAt;
+    const issues: { path: string; message: string }[] = [];
+    if (endedAt && !startedAt) {
+      issues.push({ path: "body.recordingEndedAt", message: "needs a recording start time" });
+    }
+    if (endedAt && startedAt && endedAt < startedAt) {
+      issues.push({ path: "body.recordingEndedAt", message: "must not be before the recording start" });
+    }
+    const soon = Date.now() + 5 * 60_000;
+    if (startedAt && startedAt.getTime() > soon) {
+      issues.push({ path: "body.recordingStartedAt", message: "must not be in the future" });
+    }
+    if (endedAt && endedAt.getTime() > soon) {
+      issues.push({ path: "body.recordingEndedAt", message: "must not be in the future" });
+    }
+    if (issues.length > 0) {
+      throw new AppError("bad_request", `Invalid request: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, {
+        issues,
+      });
+    }
+    const after = await updateCaseRow(tx, id, values);
+    await recordCaseAction(tx, actor, after, "update", {
+      version: after.version,
+      changes: changesBetween(describeForAudit(locked), describeForAudit(after), updatableFields),
+    });
+    return after;
+  });
+  return toCase(db, row, user);
+}
+
+/**
+ * DELETE archives: the case leaves every queue but keeps its history. Only cases still in intake, unless the
+ * caller may archive in any stage (`cases:archive-any`, administrators).
+ */
+export async function archiveCase(db: Db, id: string, actor: CaseActor, user: WorkflowUser): Promise<Case> {
+  const row = await db.transaction(async (tx) => {
+    const locked = await requireCase(tx, id, "update");
+    if (locked.archivedAt) throw new AppError("conflict", `${locked.caseNumber} is already archived.`);
+    if (locked.stage !== "intake" && !user.permissions.has("cases:archive-any")) {
+      throw new AppError(
+        "forbidden",
+        `${locked.caseNumber} is in ${locked.stage}; only cases still in intake can be archived, except by an administrator.`,
+        { stage: locked.stage },
+      );
+    }
+    const after = await updateCaseRow(tx, id, { archivedAt: new Date() });
+    await recordCaseAction(tx, actor, after, "archive", { stage: locked.stage });
+    return after;
+  });
+  return toCase(db, row, user);
+}
+
+function patientName(first: string | null, last: string | null): string | null {
+  const name = [first, last].filter(Boolean).join(" ");
+  return name || null;
+}
+
+/** A stage queue: server-paged, filtered, STAT first then oldest first by default. */
+export async function listCaseQueue(db: Db, stage: CaseStage, query: QueueQuery): Promise<CasePage> {
+  const { rows, total } = await findCaseQueuePage(db, {
+    ...query,
+    stage,
+    createdFrom: query.createdFrom ? new Date(query.createdFrom) : undefined,
+    createdTo: query.createdTo ? new Date(query.createdTo) : undefined,
+  });
+  const ids = rows.map((row) => row.id);
+  const [assignments, pending] = await Promise.all([findActiveAssignments(db, ids), findPendingTransitions(db, ids)]);
+  const pendingCases = new Set(pending.map((transition) => transition.caseId));
+  const items: CaseListItem[] = rows.map((row) => ({
+    ...toCaseSummary(row),
+    clientName: row.clientName,
+    clientCode: row.clientCode,
+    patientName: patientName(row.patientFirstName, row.patientLastName),
+    mrn: row.patientMrn,
+    technologists: assignments
+      .filter((assignment) => assignment.caseId === row.id)
+      .map((assignment) => ({
+        sub: assignment.technologistSub,
+        username: assignment.technologistUsername,
+        name: assignment.technologistName,
+      })),
+    reviewer: person(row.reviewerSub, row.reviewerUsername, row.reviewerName),
+    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
+    recordingStartedAt: row.recordingStartedAt?.toISOString() ?? null,
+    recordingEndedAt: row.recordingEndedAt?.toISOString() ?? null,
+    hasPendingTransition: pendingCases.has(row.id),
+    version: row.version,
+  }));
+  return { items, total, limit: query.limit, offset: query.offset };
+}
+
+/** Active technologist assignments on open cases, grouped per technologist with their load. */
+export async function listAssignments(db: Db, query: AssignmentsQuery): Promise<AssignmentsPage> {
+  const { rows, total } = await findTechnologistLoads(db, query);
+  const assignments = await findOpenAssignmentsOf(
+    db,
+    rows.map((row) => row.technologistSub),
+    query.clientId,
+  );
+  return {
+    items: rows.map((row) => ({
+      technologist: { sub: row.technologistSub, username: row.username, name: row.name },
+      load: { active: row.active, monitoring: row.monitoring, stat: row.stat },
+      assignments: assignments
+        .filter((assignment) => assignment.technologistSub === row.technologistSub)
+        .map((assignment) => ({
+          assignmentId: assignment.assignmentId,
+          caseId: assignment.caseId,
+          caseNumber: assignment.caseNumber,
+          stage: assignment.stage as CaseStage,
+          priority: assignment.priority as Case["priority"],
+          clientName: assignment.clientName,
+          patientName: patientName(assignment.patientFirstName, assignment.patientLastName),
+          startedAt: assignment.startedAt.toISOString(),
+        })),
+    })),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+/** Actions, moves and their actions of one case, oldest first. */
+export async function getCaseTimeline(db: Db, id: string): Promise<CaseTimeline> {
+  await requireCase(db, id);
+  const { actions, transitions, transitionActions } = await findCaseHistory(db, id);
+  const entries: TimelineEntry[] = [
+    ...actions.map(
+      (row): TimelineEntry => ({
+        kind: "action",
+        id: row.id,
+        at: row.createdAt.toISOString(),
+        actor: { sub: row.actorSub, username: row.actorUsername, name: row.actorName },
+        action: row.action as Extract<TimelineEntry, { kind: "action" }>["action"],
+        details: (row.details ?? {}) as Record<string, unknown>,
+      }),
+    ),
+    ...transitions.map((row): TimelineEntry => {
+      const { allowedActions: _omitted, ...transition } = toTransition(row, {
+        sub: "",
+        username: "",
+        permissions: new Set(),
+      });
+      return {
+        kind: "transition",
+        id: row.id,
+        at: row.createdAt.toISOString(),
+        actor: transition.requestedBy,
+        transition,
+      };
+    }),
+    ...transitionActions.map(
+      (row): TimelineEntry => ({
+        kind: "transition-action",
+        id: row.id,
+        at: row.createdAt.toISOString(),
+        actor: { sub: row.actorSub, username: row.actorUsername, name: row.actorName },
+        transitionId: row.transitionId,
+        action: row.action as Extract<TimelineEntry, { kind: "transition-action" }>["action"],
+        comment: row.comment,
+      }),
+    ),
+  ];
+  // Within one transaction now() is constant: a move's own actions sort after the move itself.
+  const rank = { action: 0, transition: 1, "transition-action": 2 } as const;
+  entries.sort((left, right) => left.at.localeCompare(right.at) || rank[left.kind] - rank[right.kind]);
+  return { caseId: id, items: entries };
+}
+
+/** The client protocol revision pinned when monitoring started (404 before it started). */
+export async function getPinnedProtocol(db: Db, id: string): Promise<ProtocolRevision> {
+  const row = await requireCase(db, id);
+  const pinned = row.protocolRevisionId ? await getProtocolRevisionById(db, row.protocolRevisionId) : undefined;
+  if (!pinned) {
+    throw new AppError(
+      "not_found",
+      `${row.caseNumber} has no pinned client protocol yet; it is pinned when monitoring starts.`,
+    );
+  }
+  return pinned;
 }

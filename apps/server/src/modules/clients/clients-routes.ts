@@ -1,8 +1,9 @@
 import { clientRoutes } from "@vigil/contract";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
+import { actorOf } from "../../http/actor.js";
 import { registerRoute } from "../../http/register-route.js";
-import { actorOf } from "./actor.js";
+import { readIfMatch, sendEtag } from "../../http/versioning.js";
 import {
   archiveClient,
   createClient,
@@ -16,7 +17,6 @@ import {
 import { createContact, getContact, listContacts, removeContact, updateContact } from "./contacts-service.js";
 import { createProtocolRevision, getProtocol, getTransferForm } from "./protocol-service.js";
 import { createUsefulLink, listUsefulLinks, removeUsefulLink, updateUsefulLink } from "./useful-links-service.js";
-import { readIfMatch, sendEtag } from "./versioning.js";
 
 /** Clients, their protocol, contacts and useful links (issue #4). Every versioned answer carries its ETag. */
 export function registerClientRoutes(app: FastifyInstance, db: Db): void {

@@ -3,9 +3,10 @@ import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
+import { type Actor, auditedWrite, changesBetween } from "../../http/actor.js";
+import { assertVersion } from "../../http/versioning.js";
 import { recordAudit } from "../audit/audit-service.js";
 import { countOpenCases, listCasesOfClient } from "../cases/cases-service.js";
-import { type Actor, auditedWrite, changesBetween } from "./actor.js";
 import {
   type ClientRow,
   type ClientValues,
@@ -17,7 +18,6 @@ import {
   type RowLock,
   updateClientRow,
 } from "./clients-repository.js";
-import { assertVersion } from "./versioning.js";
 
 type ClientInput = z.output<typeof clientInputSchema>;
 type ClientListQuery = z.output<typeof clientListQuerySchema>;

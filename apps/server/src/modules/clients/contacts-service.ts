@@ -2,8 +2,9 @@ import type { Contact, contactInputSchema } from "@vigil/contract";
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
+import { type Actor, auditedWrite, changesBetween } from "../../http/actor.js";
+import { assertVersion } from "../../http/versioning.js";
 import { recordAudit } from "../audit/audit-service.js";
-import { type Actor, auditedWrite, changesBetween } from "./actor.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
 import {
   type ContactRow,
@@ -14,7 +15,6 @@ import {
   insertContact,
   updateContactRow,
 } from "./contacts-repository.js";
-import { assertVersion } from "./versioning.js";
 
 type ContactInput = z.output<typeof contactInputSchema>;
 

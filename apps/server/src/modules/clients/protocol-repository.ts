@@ -31,3 +31,8 @@ export async function insertProtocolRevision(
   const [row] = await db.insert(protocolRevisions).values(values).returning();
   return row as ProtocolRevisionRow;
 }
+
+export async function findProtocolRevisionById(db: Db, id: string): Promise<ProtocolRevisionRow | undefined> {
+  const [row] = await db.select().from(protocolRevisions).where(eq(protocolRevisions.id, id)).limit(1);
+  return row;
+}

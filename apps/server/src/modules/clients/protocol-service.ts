@@ -8,12 +8,13 @@ import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
+import { type Actor, auditedWrite } from "../../http/actor.js";
 import { getUserByUsername } from "../../identity/user-directory.js";
 import { recordAudit } from "../audit/audit-service.js";
-import { type Actor, auditedWrite } from "./actor.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
 import {
   findLatestProtocolRevision,
+  findProtocolRevisionById,
   findProtocolRevisions,
   insertProtocolRevision,
   type ProtocolRevisionRow,
@@ -44,6 +45,18 @@ export async function getProtocol(db: Db, clientId: string): Promise<z.input<typ
   await requireClient(db, clientId);
   const history = (await findProtocolRevisions(db, clientId)).map(toProtocolRevision);
   return { clientId, current: history[0] ?? null, history };
+}
+
+/** The client's current protocol revision (what a case pins when its monitoring starts), or undefined. */
+export async function getCurrentProtocolRevision(db: Db, clientId: string): Promise<ProtocolRevision | undefined> {
+  const latest = await findLatestProtocolRevision(db, clientId);
+  return latest ? toProtocolRevision(latest) : undefined;
+}
+
+/** One revision by id, whatever was appended since (a pinned revision never changes). */
+export async function getProtocolRevisionById(db: Db, id: string): Promise<ProtocolRevision | undefined> {
+  const row = await findProtocolRevisionById(db, id);
+  return row ? toProtocolRevision(row) : undefined;
 }
 
 function staleBase(baseRevision: number | null, latest: ProtocolRevisionRow | undefined): AppError {

@@ -2,8 +2,9 @@ import type { UsefulLink, usefulLinkInputSchema } from "@vigil/contract";
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
+import { type Actor, auditedWrite, changesBetween } from "../../http/actor.js";
+import { assertVersion } from "../../http/versioning.js";
 import { recordAudit } from "../audit/audit-service.js";
-import { type Actor, auditedWrite, changesBetween } from "./actor.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
 import {
   findUsefulLinkForUpdate,
@@ -13,7 +14,6 @@ import {
   type UsefulLinkValues,
   updateUsefulLinkRow,
 } from "./useful-links-repository.js";
-import { assertVersion } from "./versioning.js";
 
 type UsefulLinkInput = z.output<typeof usefulLinkInputSchema>;
 

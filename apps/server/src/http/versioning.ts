@@ -1,6 +1,6 @@
 import { versionEtag } from "@vigil/contract";
 import type { FastifyReply } from "fastify";
-import { AppError } from "../../errors/app-error.js";
+import { AppError } from "../errors/app-error.js";
 
 /**
  * Optimistic concurrency for PUT (PRODUCT.md §8): the caller sends back, in `If-Match`, the version it read

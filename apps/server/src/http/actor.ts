@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { Principal } from "../../http/principal.js";
-import type { AuditEvent } from "../audit/audit-service.js";
+import type { AuditEvent } from "../modules/audit/audit-service.js";
+import type { Principal } from "./principal.js";
 
 /** Who makes a change and from where: what every audit row of this module records. */
 export type Actor = { sub: string; username: string; ip?: string | undefined; userAgent?: string | undefined };

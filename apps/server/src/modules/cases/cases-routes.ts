@@ -1,0 +1,111 @@
+import { type CaseStage, caseRoutes } from "@vigil/contract";
+import type { FastifyInstance } from "fastify";
+import type { Db } from "../../db/client.js";
+import { actorOf } from "../../http/actor.js";
+import type { Principal } from "../../http/principal.js";
+import { registerRoute } from "../../http/register-route.js";
+import { readIfMatch, sendEtag } from "../../http/versioning.js";
+import { listReviewers } from "../../identity/user-directory.js";
+import { requestTransition, takeCaseAction, takeTransitionAction } from "./case-workflow-service.js";
+import {
+  archiveCase,
+  caseActorOf,
+  createCase,
+  getCase,
+  getCaseTimeline,
+  getPinnedProtocol,
+  listAssignments,
+  listCaseQueue,
+  updateCase,
+} from "./cases-service.js";
+
+function workflowUser(principal: Principal) {
+  return { sub: principal.sub, username: principal.username, permissions: principal.permissions };
+}
+
+/** Cases and their workflow (issue #5). Every case answer carries its ETag (the version). */
+export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
+  const routes = caseRoutes;
+
+  registerRoute(app, "createCase", routes.createCase, async ({ body, principal, request, reply }) => {
+    const actor = await caseActorOf(db, actorOf(principal, request));
+    const created = await createCase(db, body, actor, workflowUser(principal));
+    sendEtag(reply, created.version);
+    return created;
+  });
+
+  const queues: [keyof typeof routes, CaseStage][] = [
+    ["listIntakeCases", "intake"],
+    ["listMonitoringCases", "monitoring"],
+    ["listPreviewCases", "preview"],
+    ["listReviewedCases", "reviewed"],
+    ["listClosedCases", "closed"],
+  ];
+  for (const [name, stage] of queues) {
+    const definition = routes[name as "listIntakeCases"];
+    registerRoute(app, name, definition, ({ query }) => listCaseQueue(db, stage, query));
+  }
+  registerRoute(app, "listAssignments", routes.listAssignments, ({ query }) => listAssignments(db, query));
+
+  registerRoute(app, "getCase", routes.getCase, async ({ params, principal, reply }) => {
+    const found = await getCase(db, params.id, workflowUser(principal));
+    sendEtag(reply, found.version);
+    return found;
+  });
+  registerRoute(app, "updateCase", routes.updateCase, async ({ params, body, principal, request, reply }) => {
+    const expected = readIfMatch(request.headers["if-match"]);
+    const actor = await caseActorOf(db, actorOf(principal, request));
+    const updated = await updateCase(db, params.id, expected, body, actor, workflowUser(principal));
+    sendEtag(reply, updated.version);
+    return updated;
+  });
+  registerRoute(app, "archiveCase", routes.archiveCase, async ({ params, principal, request, reply }) => {
+    const actor = await caseActorOf(db, actorOf(principal, request));
+    const archived = await archiveCase(db, params.id, actor, workflowUser(principal));
+    sendEtag(reply, archived.version);
+    return archived;
+  });
+  registerRoute(app, "takeCaseAction", routes.takeCaseAction, async ({ params, body, principal, request, reply }) => {
+    const actor = await caseActorOf(db, actorOf(principal, request));
+    const updated = await takeCaseAction(db, params.id, body, actor, workflowUser(principal));
+    sendEtag(reply, updated.version);
+    return updated;
+  });
+  registerRoute(
+    app,
+    "requestTransition",
+    routes.requestTransition,
+    async ({ params, body, principal, request, reply }) => {
+      const actor = await caseActorOf(db, actorOf(principal, request));
+      const result = await requestTransition(db, params.id, body, actor, workflowUser(principal));
+      sendEtag(reply, result.case.version);
+      return result;
+    },
+  );
+  registerRoute(
+    app,
+    "takeTransitionAction",
+    routes.takeTransitionAction,
+    async ({ params, body, principal, request, reply }) => {
+      const actor = await caseActorOf(db, actorOf(principal, request));
+      const result = await takeTransitionAction(
+        db,
+        params.id,
+        params.transitionId,
+        body,
+        actor,
+        workflowUser(principal),
+      );
+      sendEtag(reply, result.case.version);
+      return result;
+    },
+  );
+  registerRoute(app, "getCaseTimeline", routes.getCaseTimeline, ({ params }) => getCaseTimeline(db, params.id));
+  registerRoute(app, "getClosedCaseProtocol", routes.getClosedCaseProtocol, ({ params }) =>
+    getPinnedProtocol(db, params.id),
+  );
+  registerRoute(app, "listReviewers", routes.listReviewers, async ({ query }) => {
+    const { items, total } = await listReviewers(db, query);
+    return { items, total, limit: query.limit, offset: query.offset };
+  });
+}
