@@ -2,22 +2,34 @@ import Checkbox from "@mui/material/Checkbox";
 import FormControl from "@mui/material/FormControl";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import FormHelperText from "@mui/material/FormHelperText";
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
+import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
 import { labelledMessage } from "./field-messages";
+import { keepServerMessageOnBlur } from "./use-contract-form";
 
-export type CheckboxFieldProps = {
-  id: string;
+export type CheckboxFieldProps<V extends FieldValues, T> = {
+  control: Control<V, unknown, T>;
+  /** A boolean field. */
+  name: FieldPath<V>;
   label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  /** A message from the schema or the server, tied to the checkbox with aria-describedby. */
-  error?: string;
   help?: ReactNode;
   disabled?: boolean;
 };
 
-/** A labelled checkbox whose message (error or help) is announced with it, like a TextField's helper text. */
-export function CheckboxField({ id, label, checked, onChange, error, help, disabled }: CheckboxFieldProps) {
+/**
+ * A labelled checkbox bound to a react-hook-form boolean field. Its message (error or help) is announced with
+ * it through aria-describedby, like a TextField's helper text.
+ */
+export function CheckboxField<V extends FieldValues, T>({
+  control,
+  name,
+  label,
+  help,
+  disabled,
+}: CheckboxFieldProps<V, T>) {
+  const id = useId();
+  const { field, fieldState } = useController({ control, name });
+  const error = fieldState.error?.message;
   const describedBy = error || help ? `${id}-helper-text` : undefined;
   return (
     <FormControl error={Boolean(error)} disabled={disabled}>
@@ -26,13 +38,16 @@ export function CheckboxField({ id, label, checked, onChange, error, help, disab
         control={
           <Checkbox
             id={id}
-            checked={checked}
-            onChange={(event) => onChange(event.target.checked)}
+            name={field.name}
+            checked={Boolean(field.value)}
+            onChange={(event) => field.onChange(event.target.checked)}
+            onBlur={keepServerMessageOnBlur(field.onBlur, fieldState)}
             slotProps={{
               input: {
+                ref: field.ref,
                 "aria-invalid": error ? true : undefined,
                 "aria-describedby": describedBy,
-              } as React.InputHTMLAttributes<HTMLInputElement>,
+              } as React.ComponentProps<"input">,
             }}
           />
         }

@@ -5,17 +5,13 @@ import { ApiRequestError } from "../../lib/api-client";
 /** Field path → the one message shown under that field (`name`, `transferForm.fields.2.key`). */
 export type FieldErrors = Record<string, string>;
 
-export function pathKey(path: readonly PropertyKey[]): string {
-  return path.map(String).join(".");
-}
-
 /**
  * The contract words its own messages as fragments that follow the field's label ("is required", "must be an
- * email address"); zod's built-in ones are sentences about types ("Too small: expected number to be >=1").
- * The latter are reworded into the same fragment style so every message reads "<Label> <problem>".
+ * email address"); zod's built-in ones are sentences about types ("Too small: expected number to be >=1"). This
+ * per-parse error map words the built-in issues in the same fragment style, so every message reads
+ * "<Label> <problem>". A message the schema sets itself takes precedence over it (zod 4 asks the schema first).
  */
-export function describeIssue(issue: z.core.$ZodIssue): string {
-  if (/^[a-z]/.test(issue.message)) return issue.message;
+export const fragmentErrorMap: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined || issue.input === null) return "is required";
@@ -40,17 +36,7 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     default:
       return "is invalid";
   }
-}
-
-/** The first message per field path; a whole-form problem (empty path) is keyed "". */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = pathKey(issue.path);
-    if (!(key in errors)) errors[key] = describeIssue(issue);
-  }
-  return errors;
-}
+};
 
 /** "Name" + "is required" → "Name is required"; a full sentence stays as it is. */
 export function labelledMessage(label: string, message: string): string {

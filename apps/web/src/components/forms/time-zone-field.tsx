@@ -1,6 +1,9 @@
 import Autocomplete from "@mui/material/Autocomplete";
 import TextField from "@mui/material/TextField";
 import type { ReactNode } from "react";
+import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
+import { labelledMessage } from "./field-messages";
+import { keepServerMessageOnBlur } from "./use-contract-form";
 
 let cachedZones: readonly string[] | undefined;
 
@@ -13,32 +16,39 @@ export function timeZoneOptions(): readonly string[] {
   return cachedZones;
 }
 
-export type TimeZoneFieldProps = {
-  id: string;
+export type TimeZoneFieldProps<V extends FieldValues, T> = {
+  control: Control<V, unknown, T>;
+  /** A text field holding the zone's name. */
+  name: FieldPath<V>;
   label: string;
-  value: string;
-  onChange: (value: string) => void;
-  onBlur?: () => void;
-  error?: boolean;
-  helperText?: ReactNode;
+  help?: ReactNode;
   required?: boolean;
 };
 
 /**
- * A time-zone input that suggests IANA names as the user types (America/Chic… → America/Chicago). Typing is
- * free, so a zone the browser does not list can still be entered; the contract's schema decides what is valid.
+ * A time-zone input bound to a react-hook-form field that suggests IANA names as the user types (America/Chic…
+ * → America/Chicago). Typing is free, so a zone the browser does not list can still be entered; the contract's
+ * schema decides what is valid.
  */
-export function TimeZoneField({ id, label, value, onChange, onBlur, error, helperText, required }: TimeZoneFieldProps) {
+export function TimeZoneField<V extends FieldValues, T>({
+  control,
+  name,
+  label,
+  help,
+  required,
+}: TimeZoneFieldProps<V, T>) {
+  const { field, fieldState } = useController({ control, name });
+  const value = (field.value as string | null | undefined) ?? "";
+  const message = fieldState.error?.message;
   return (
     <Autocomplete
-      id={id}
       freeSolo
       autoHighlight
       options={timeZoneOptions() as string[]}
       value={value}
       inputValue={value}
-      onInputChange={(_event, next) => onChange(next)}
-      onChange={(_event, next) => onChange(typeof next === "string" ? next : "")}
+      onInputChange={(_event, next) => field.onChange(next)}
+      onChange={(_event, next) => field.onChange(typeof next === "string" ? next : "")}
       filterOptions={(options, state) => {
         const needle = state.inputValue.trim().toLowerCase().replace(/\s+/g, "_");
         const matches = needle ? options.filter((option) => option.toLowerCase().includes(needle)) : options;
@@ -47,11 +57,13 @@ export function TimeZoneField({ id, label, value, onChange, onBlur, error, helpe
       renderInput={(params) => (
         <TextField
           {...params}
+          name={field.name}
+          inputRef={field.ref}
           label={label}
           required={required}
-          error={error}
-          helperText={helperText}
-          onBlur={onBlur}
+          error={Boolean(message)}
+          helperText={message ? labelledMessage(label, message) : help}
+          onBlur={keepServerMessageOnBlur(field.onBlur, fieldState)}
         />
       )}
     />

@@ -5,8 +5,8 @@ import {
   type TransferField,
   transferFieldSchema,
 } from "@vigil/contract";
+import { get, set } from "react-hook-form";
 import type { CompareRow } from "../../components/compare/side-by-side-compare";
-import { getAt, setAt } from "../../components/forms/use-zod-form";
 
 export type TransferFieldType = TransferField["type"];
 
@@ -152,8 +152,8 @@ export function protocolValueRows(left: ProtocolFormValues, right: ProtocolFormV
   const rows: CompareRow[] = protocolScalarFields.map(([path, label]) => ({
     key: path,
     label,
-    left: String(getAt(left, path) ?? ""),
-    right: String(getAt(right, path) ?? ""),
+    left: String(get(left, path) ?? ""),
+    right: String(get(right, path) ?? ""),
   }));
   const leftFields = new Map(left.transferForm.fields.map((field) => [field.key, field]));
   const rightFields = new Map(right.transferForm.fields.map((field) => [field.key, field]));
@@ -215,17 +215,18 @@ export function rebaseProtocolDraft(
   theirs: ProtocolFormValues,
   theirRevision: number,
 ): RebaseResult {
-  let values: ProtocolFormValues = { ...mine, baseRevision: theirRevision };
+  // A deep copy: `set` writes in place, and `mine` may be the form's own values.
+  const values: ProtocolFormValues = structuredClone({ ...mine, baseRevision: theirRevision });
   const taken: string[] = [];
   const conflicts: RebaseConflict[] = [];
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   for (const [path, label] of rebasePaths) {
-    const before = getAt(base, path);
-    const mineValue = getAt(mine, path);
-    const theirValue = getAt(theirs, path);
+    const before = get(base, path);
+    const mineValue = get(mine, path);
+    const theirValue = get(theirs, path);
     if (same(mineValue, before)) {
       if (!same(theirValue, before)) {
-        values = setAt(values, path, theirValue);
+        set(values, path, structuredClone(theirValue));
         taken.push(label);
       }
     } else if (!same(theirValue, before) && !same(theirValue, mineValue)) {

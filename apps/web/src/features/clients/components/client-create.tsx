@@ -5,7 +5,7 @@ import Stack from "@mui/material/Stack";
 import { clientInputSchema } from "@vigil/contract";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { useZodForm } from "../../../components/forms/use-zod-form";
+import { applyServerError, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { useCreateClient } from "../api/create-client";
 import { clientsUrl, clientUrl } from "../client-urls";
@@ -15,19 +15,24 @@ import { ClientFormFields, clientFormValues, toClientInput } from "./client-form
 export function ClientCreatePage() {
   const navigate = useNavigate();
   const create = useCreateClient();
-  const form = useZodForm({ schema: clientInputSchema, initialValues: clientFormValues(), toInput: toClientInput });
+  const form = useContractForm({
+    schema: clientInputSchema,
+    defaultValues: clientFormValues(),
+    toInput: toClientInput,
+  });
   const failure = apiErrorOf(create.error);
 
   const submit = form.handleSubmit((input) => {
     create.mutate(input, {
       onSuccess: (client) => {
-        form.reset(form.values);
+        form.reset(form.getValues());
         void navigate(clientUrl(client.id));
       },
       onError: (error) => {
         const body = apiErrorOf(error);
         // A taken code is a 409 about one field: say it there, like any other field message.
-        if (!form.applyServerError(error) && body?.status === 409) form.setServerErrors({ code: body.message });
+        if (!applyServerError(form.setError, error) && body?.status === 409)
+          showServerErrors(form.setError, { code: body.message });
       },
     });
   });
@@ -35,7 +40,7 @@ export function ClientCreatePage() {
   return (
     <>
       <PageHeading>New client</PageHeading>
-      <Box component="form" {...form.formProps} onSubmit={submit} aria-label="New client" sx={{ maxWidth: 900 }}>
+      <Box component="form" noValidate onSubmit={submit} aria-label="New client" sx={{ maxWidth: 900 }}>
         {failure && failure.status !== 409 && failure.status !== 400 ? (
           <Alert severity="error" sx={{ mb: 2 }}>
             The client was not created: {failure.message}

@@ -1,8 +1,8 @@
 import Grid from "@mui/material/Grid";
-import TextField from "@mui/material/TextField";
 import type { Client, ClientInput, clientInputSchema } from "@vigil/contract";
+import { FormTextField } from "../../../components/forms/form-text-field";
 import { TimeZoneField } from "../../../components/forms/time-zone-field";
-import type { ZodForm } from "../../../components/forms/use-zod-form";
+import type { ContractForm } from "../../../components/forms/use-contract-form";
 import { clientStatusLabels } from "../client-labels";
 
 /** What the client form edits: every field as the text in its input. */
@@ -21,7 +21,7 @@ export type ClientFormValues = {
   notes: string;
 };
 
-export type ClientForm = ZodForm<ClientFormValues, typeof clientInputSchema>;
+export type ClientForm = ContractForm<ClientFormValues, typeof clientInputSchema>;
 
 export function clientFormValues(client?: Client): ClientFormValues {
   return {
@@ -78,73 +78,67 @@ export const clientFieldLabels: Record<keyof ClientFormValues, string> = {
 
 /** The inputs of the client form (create and edit share them). */
 export function ClientFormFields({ form }: { form: ClientForm }) {
-  const timezone = form.textField("timezone", clientFieldLabels.timezone, {
-    required: true,
-    help: "Billing months and reports are cut in this zone, e.g. America/Chicago",
-  });
-  const field = (name: keyof ClientFormValues, options: { required?: boolean; help?: string } = {}) =>
-    form.textField(name, clientFieldLabels[name], options);
+  const { control } = form;
+  const field = (name: keyof ClientFormValues) => ({ control, name, label: clientFieldLabels[name] });
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, md: 8 }}>
-        <TextField {...field("name", { required: true })} fullWidth autoComplete="organization" />
+        <FormTextField {...field("name")} required fullWidth autoComplete="organization" />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
-        <TextField
-          {...field("code", { required: true, help: "2–16 letters, digits or dashes; unique" })}
+        <FormTextField
+          {...field("code")}
+          required
+          help="2–16 letters, digits or dashes; unique"
           fullWidth
           slotProps={{ htmlInput: { style: { textTransform: "uppercase" }, autoCapitalize: "characters" } }}
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 4 }}>
-        <TextField {...field("status", { required: true })} select fullWidth slotProps={{ select: { native: true } }}>
+        <FormTextField {...field("status")} required select fullWidth slotProps={{ select: { native: true } }}>
           {Object.entries(clientStatusLabels).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
-        </TextField>
+        </FormTextField>
       </Grid>
       <Grid size={{ xs: 12, sm: 8 }}>
         <TimeZoneField
-          id={timezone.id}
-          label={clientFieldLabels.timezone}
-          value={timezone.value}
-          onChange={(value) => form.setValue("timezone", value)}
-          onBlur={timezone.onBlur}
-          error={timezone.error}
-          helperText={timezone.helperText}
+          {...field("timezone")}
           required
+          help="Billing months and reports are cut in this zone, e.g. America/Chicago"
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <TextField
-          {...field("phone", { help: "International form, e.g. +15555550100" })}
+        <FormTextField
+          {...field("phone")}
+          help="International form, e.g. +15555550100"
           fullWidth
           type="tel"
           autoComplete="tel"
         />
       </Grid>
       <Grid size={{ xs: 12 }}>
-        <TextField {...field("addressLine1")} fullWidth autoComplete="address-line1" />
+        <FormTextField {...field("addressLine1")} fullWidth autoComplete="address-line1" />
       </Grid>
       <Grid size={{ xs: 12 }}>
-        <TextField {...field("addressLine2")} fullWidth autoComplete="address-line2" />
+        <FormTextField {...field("addressLine2")} fullWidth autoComplete="address-line2" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <TextField {...field("city")} fullWidth autoComplete="address-level2" />
+        <FormTextField {...field("city")} fullWidth autoComplete="address-level2" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <TextField {...field("region")} fullWidth autoComplete="address-level1" />
+        <FormTextField {...field("region")} fullWidth autoComplete="address-level1" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <TextField {...field("postalCode")} fullWidth autoComplete="postal-code" />
+        <FormTextField {...field("postalCode")} fullWidth autoComplete="postal-code" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <TextField {...field("country")} fullWidth autoComplete="country-name" />
+        <FormTextField {...field("country")} fullWidth autoComplete="country-name" />
       </Grid>
       <Grid size={{ xs: 12 }}>
-        <TextField {...field("notes")} fullWidth multiline minRows={3} />
+        <FormTextField {...field("notes")} fullWidth multiline minRows={3} />
       </Grid>
     </Grid>
   );

@@ -10,13 +10,14 @@ import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
 import { type Client, clientInputSchema, clientSchema } from "@vigil/contract";
 import { useState } from "react";
+import { useWatch } from "react-hook-form";
 import { useAccess } from "../../../components/access/access-context";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { EditConflict } from "../../../components/feedback/edit-conflict";
 import { apiErrorOf, currentFromDetails, serverFieldErrors } from "../../../components/forms/field-messages";
-import { useZodForm } from "../../../components/forms/use-zod-form";
+import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
 import { useArchiveClient } from "../api/archive-client";
 import { fetchClient } from "../api/get-client";
 import { clientKeys } from "../api/query-keys";
@@ -66,52 +67,53 @@ export function clientConflictRows(theirs: Client, mine: ClientFormValues): Comp
 function ClientEditor({ client, onDone }: { client: Client; onDone: () => void }) {
   const queryClient = useQueryClient();
   const update = useUpdateClient();
-  const form = useZodForm({
+  const form = useContractForm({
     schema: clientInputSchema,
-    initialValues: clientFormValues(client),
+    defaultValues: clientFormValues(client),
     toInput: toClientInput,
   });
+  // The edits as they are now, for the comparison with their version.
+  const values = useWatch({ control: form.control }) as ClientFormValues;
   // The version the user started from: If-Match carries it, so a save never lands on a version they did not see.
   const [baseVersion, setBaseVersion] = useState(client.version);
   // Set once a 412 was answered: their version, or null when it could not be read.
   const [conflict, setConflict] = useState<{ theirs: Client | null } | null>(null);
   const failure = apiErrorOf(update.error);
 
-  const save = (version: number) => {
-    if (!form.data) return;
-    update.mutate(
-      { clientId: client.id, version, input: form.data },
-      {
-        onSuccess: (saved) => {
-          form.reset(clientFormValues(saved));
-          setBaseVersion(saved.version);
-          setConflict(null);
-          onDone();
+  /** A submit handler saving over `version`; the overwrite from the conflict panel validates and sends the form too. */
+  const save = (version: number) =>
+    form.handleSubmit((input) =>
+      update.mutate(
+        { clientId: client.id, version, input },
+        {
+          onSuccess: (saved) => {
+            form.reset(clientFormValues(saved));
+            setBaseVersion(saved.version);
+            setConflict(null);
+            onDone();
+          },
+          onError: async (error) => {
+            const body = apiErrorOf(error);
+            if (body?.status === 412) {
+              const current = clientSchema.safeParse(currentFromDetails(error));
+              const theirs = current.success ? current.data : await fetchClient(client.id).catch(() => null);
+              if (theirs) queryClient.setQueryData(clientKeys.client(client.id), theirs);
+              setConflict({ theirs });
+              return;
+            }
+            applyServerError(form.setError, error);
+          },
         },
-        onError: async (error) => {
-          const body = apiErrorOf(error);
-          if (body?.status === 412) {
-            const current = clientSchema.safeParse(currentFromDetails(error));
-            const theirs = current.success ? current.data : await fetchClient(client.id).catch(() => null);
-            if (theirs) queryClient.setQueryData(clientKeys.client(client.id), theirs);
-            setConflict({ theirs });
-            return;
-          }
-          form.applyServerError(error);
-        },
-      },
+      ),
     );
-  };
-
-  const submit = form.handleSubmit(() => save(baseVersion));
 
   return (
-    <Box component="form" {...form.formProps} onSubmit={submit} aria-label="Edit client">
+    <Box component="form" noValidate onSubmit={save(baseVersion)} aria-label="Edit client">
       {conflict ? (
         conflict.theirs ? (
           <EditConflict
             title="Someone else saved this client first"
-            rows={clientConflictRows(conflict.theirs, form.values)}
+            rows={clientConflictRows(conflict.theirs, values)}
             onReload={() => {
               const theirs = conflict.theirs as Client;
               form.reset(clientFormValues(theirs));
@@ -122,7 +124,7 @@ function ClientEditor({ client, onDone }: { client: Client; onDone: () => void }
             onOverwrite={() => {
               const theirs = conflict.theirs as Client;
               setBaseVersion(theirs.version);
-              save(theirs.version);
+              void save(theirs.version)();
             }}
             busy={update.isPending}
           >

@@ -6,7 +6,7 @@ import Typography from "@mui/material/Typography";
 import { type Client, contactInputSchema } from "@vigil/contract";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { useZodForm } from "../../../components/forms/use-zod-form";
+import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { useCreateContact } from "../api/create-contact";
 import { clientUrl } from "../client-urls";
@@ -16,7 +16,11 @@ import { ContactFormFields, contactFormValues, toContactInput } from "./contact-
 function ContactCreateForm({ client }: { client: Client }) {
   const navigate = useNavigate();
   const create = useCreateContact();
-  const form = useZodForm({ schema: contactInputSchema, initialValues: contactFormValues(), toInput: toContactInput });
+  const form = useContractForm({
+    schema: contactInputSchema,
+    defaultValues: contactFormValues(),
+    toInput: toContactInput,
+  });
   const failure = apiErrorOf(create.error);
   const backTo = clientUrl(client.id, "contacts");
 
@@ -25,10 +29,10 @@ function ContactCreateForm({ client }: { client: Client }) {
       { clientId: client.id, input },
       {
         onSuccess: () => {
-          form.reset(form.values);
+          form.reset(form.getValues());
           void navigate(backTo);
         },
-        onError: (error) => form.applyServerError(error),
+        onError: (error) => applyServerError(form.setError, error),
       },
     );
   });
@@ -39,7 +43,7 @@ function ContactCreateForm({ client }: { client: Client }) {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         For {client.name} ({client.code})
       </Typography>
-      <Box component="form" {...form.formProps} onSubmit={submit} aria-label="New contact" sx={{ maxWidth: 900 }}>
+      <Box component="form" noValidate onSubmit={submit} aria-label="New contact" sx={{ maxWidth: 900 }}>
         {failure && failure.status !== 400 ? (
           <Alert severity="error" sx={{ mb: 2 }}>
             The contact was not added: {failure.message}

@@ -1,8 +1,8 @@
 import Grid from "@mui/material/Grid";
-import TextField from "@mui/material/TextField";
 import type { Contact, ContactInput, contactInputSchema } from "@vigil/contract";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
-import type { ZodForm } from "../../../components/forms/use-zod-form";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import type { ContractForm } from "../../../components/forms/use-contract-form";
 
 export type ContactFormValues = {
   name: string;
@@ -14,7 +14,7 @@ export type ContactFormValues = {
   notes: string;
 };
 
-export type ContactForm = ZodForm<ContactFormValues, typeof contactInputSchema>;
+export type ContactForm = ContractForm<ContactFormValues, typeof contactInputSchema>;
 
 export const contactFieldLabels: Record<keyof ContactFormValues, string> = {
   name: "Name",
@@ -54,43 +54,38 @@ export function toContactInput(values: ContactFormValues): ContactInput {
 
 /** The contact inputs, shared by the create page and the edit dialog. */
 export function ContactFormFields({ form }: { form: ContactForm }) {
-  const field = (name: keyof ContactFormValues, options: { required?: boolean; help?: string } = {}) =>
-    form.textField(name, contactFieldLabels[name], options);
+  const { control } = form;
+  const field = (name: keyof ContactFormValues) => ({ control, name, label: contactFieldLabels[name] });
+  // Whether a contact may be notified depends on having a phone or an email: that message follows them.
+  const reach: (keyof ContactFormValues)[] = ["notifyOnCritical"];
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <TextField {...field("name", { required: true })} fullWidth autoComplete="off" />
+        <FormTextField {...field("name")} required fullWidth autoComplete="off" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <TextField {...field("role", { help: "e.g. Charge nurse, Attending neurologist" })} fullWidth />
+        <FormTextField {...field("role")} help="e.g. Charge nurse, Attending neurologist" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <TextField {...field("email")} fullWidth type="email" autoComplete="off" />
+        <FormTextField {...field("email")} deps={reach} fullWidth type="email" autoComplete="off" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <TextField {...field("phone", { help: "International form, e.g. +15555550100" })} fullWidth type="tel" />
-      </Grid>
-      <Grid size={{ xs: 12, sm: 6 }}>
-        <CheckboxField
-          id={`${form.formId}-isPrimary`}
-          label={contactFieldLabels.isPrimary}
-          checked={form.values.isPrimary}
-          onChange={(checked) => form.setValue("isPrimary", checked)}
-          error={form.errorFor("isPrimary")}
+        <FormTextField
+          {...field("phone")}
+          deps={reach}
+          help="International form, e.g. +15555550100"
+          fullWidth
+          type="tel"
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <CheckboxField
-          id={`${form.formId}-notifyOnCritical`}
-          label={contactFieldLabels.notifyOnCritical}
-          checked={form.values.notifyOnCritical}
-          onChange={(checked) => form.setValue("notifyOnCritical", checked)}
-          error={form.errorFor("notifyOnCritical")}
-          help="Needs a phone number or an email address"
-        />
+        <CheckboxField {...field("isPrimary")} />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <CheckboxField {...field("notifyOnCritical")} help="Needs a phone number or an email address" />
       </Grid>
       <Grid size={{ xs: 12 }}>
-        <TextField {...field("notes")} fullWidth multiline minRows={2} />
+        <FormTextField {...field("notes")} fullWidth multiline minRows={2} />
       </Grid>
     </Grid>
   );

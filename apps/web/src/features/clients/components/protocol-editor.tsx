@@ -5,7 +5,6 @@ import Button from "@mui/material/Button";
 import Grid from "@mui/material/Grid";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import {
   type Client,
@@ -14,10 +13,12 @@ import {
   protocolRevisionSchema,
 } from "@vigil/contract";
 import { useState } from "react";
+import { useWatch } from "react-hook-form";
 import { SideBySideCompare } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { apiErrorOf, currentFromDetails } from "../../../components/forms/field-messages";
-import { useZodForm } from "../../../components/forms/use-zod-form";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
 import { useCreateProtocolRevision } from "../api/create-protocol-revision";
 import { fetchClientProtocol } from "../api/get-client-protocol";
 import {
@@ -29,7 +30,27 @@ import {
   toProtocolInput,
 } from "../protocol-model";
 import { authorName } from "./protocol-revision-view";
-import { TransferFieldsEditor } from "./transfer-fields-editor";
+import { type ProtocolForm, TransferFieldsEditor } from "./transfer-fields-editor";
+
+type NumberField =
+  | "impedanceThresholdKohm"
+  | "impedanceCheckIntervalHours"
+  | "reviewTurnaroundHours"
+  | "criticalNotification.withinMinutes";
+
+/** The newer revision next to the edits as they are now (kept current while the user goes on typing). */
+function EditsComparedWith({ newer, control }: { newer: ProtocolRevision; control: ProtocolForm["control"] }) {
+  const values = useWatch({ control }) as ProtocolFormValues;
+  return (
+    <SideBySideCompare
+      label={`Revision ${newer.revision} compared with your edits`}
+      leftTitle={`Revision ${newer.revision}`}
+      rightTitle="Your edits"
+      rows={protocolValueRows(protocolFormValues(newer), values)}
+      changedOnly
+    />
+  );
+}
 
 export type ProtocolEditorProps = {
   client: Client;
@@ -46,7 +67,9 @@ export type ProtocolEditorProps = {
 export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps) {
   const create = useCreateProtocolRevision();
   const [base, setBase] = useState<ProtocolFormValues>(() => protocolFormValues(current, current?.revision ?? null));
-  const form = useZodForm({ schema: createProtocolRevisionSchema, initialValues: base, toInput: toProtocolInput });
+  const form = useContractForm({ schema: createProtocolRevisionSchema, defaultValues: base, toInput: toProtocolInput });
+  const { control } = form;
+  const baseRevision = useWatch({ control, name: "baseRevision" });
   const [newer, setNewer] = useState<ProtocolRevision | null>(null);
   const [comparing, setComparing] = useState(false);
   const [rebased, setRebased] = useState<(RebaseResult & { revision: number }) | null>(null);
@@ -57,13 +80,13 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
       { clientId: client.id, input },
       {
         onSuccess: () => {
-          form.reset(form.values);
+          form.reset(form.getValues());
           onDone();
         },
         onError: async (error) => {
           const body = apiErrorOf(error);
           if (body?.status !== 409) {
-            form.applyServerError(error);
+            applyServerError(form.setError, error);
             return;
           }
           const parsed = protocolRevisionSchema.safeParse(currentFromDetails(error));
@@ -81,8 +104,9 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
 
   const rebase = (theirs: ProtocolRevision) => {
     const theirValues = protocolFormValues(theirs, theirs.revision);
-    const result = rebaseProtocolDraft(base, form.values, theirValues, theirs.revision);
-    form.replaceValues(result.values);
+    const result = rebaseProtocolDraft(base, form.getValues(), theirValues, theirs.revision);
+    // The edits stay unsaved edits: compared with the revision they started from, not reset to a clean form.
+    form.reset(result.values, { keepDefaultValues: true });
     setBase(theirValues);
     setRebased({ ...result, revision: theirs.revision });
     setNewer(null);
@@ -90,9 +114,12 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
     create.reset();
   };
 
-  const number = (path: string, label: string, unit: string) => (
-    <TextField
-      {...form.textField(path, label, { required: true })}
+  const number = (name: NumberField, label: string, unit: string) => (
+    <FormTextField
+      control={control}
+      name={name}
+      label={label}
+      required
       type="number"
       fullWidth
       slotProps={{ htmlInput: { inputMode: "decimal", step: "any" }, input: { endAdornment: unit } }}
@@ -105,11 +132,11 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
         New protocol revision
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {form.values.baseRevision === null
+        {baseRevision === null
           ? "The first protocol of this client."
-          : `Based on revision ${form.values.baseRevision}. Saving appends a revision; earlier ones stay in the history.`}
+          : `Based on revision ${baseRevision}. Saving appends a revision; earlier ones stay in the history.`}
       </Typography>
-      <Box component="form" {...form.formProps} onSubmit={submit} aria-label="New protocol revision">
+      <Box component="form" noValidate onSubmit={submit} aria-label="New protocol revision">
         {failure?.status === 409 ? (
           <Box sx={{ mb: 2 }}>
             <Alert severity="warning" role="alert">
@@ -136,13 +163,7 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
             </Alert>
             {newer && comparing ? (
               <Box sx={{ mt: 2 }}>
-                <SideBySideCompare
-                  label={`Revision ${newer.revision} compared with your edits`}
-                  leftTitle={`Revision ${newer.revision}`}
-                  rightTitle="Your edits"
-                  rows={protocolValueRows(protocolFormValues(newer), form.values)}
-                  changedOnly
-                />
+                <EditsComparedWith newer={newer} control={control} />
               </Box>
             ) : null}
           </Box>
@@ -189,8 +210,10 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
             </Typography>
             <Grid container spacing={2}>
               <Grid size={{ xs: 12 }}>
-                <TextField
-                  {...form.textField("instructions", "Monitoring instructions")}
+                <FormTextField
+                  control={control}
+                  name="instructions"
+                  label="Monitoring instructions"
                   fullWidth
                   multiline
                   minRows={4}
@@ -209,10 +232,11 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
             </Typography>
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, sm: 8 }}>
-                <TextField
-                  {...form.textField("criticalNotification.notify", "Who to notify", {
-                    help: "e.g. the attending neurologist, then the charge nurse",
-                  })}
+                <FormTextField
+                  control={control}
+                  name="criticalNotification.notify"
+                  label="Who to notify"
+                  help="e.g. the attending neurologist, then the charge nurse"
                   fullWidth
                 />
               </Grid>
@@ -226,12 +250,17 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
               Transfer form
             </Typography>
             <Stack spacing={2}>
-              <TextField
-                {...form.textField("transferForm.title", "Transfer form title", { required: true })}
+              <FormTextField
+                control={control}
+                name="transferForm.title"
+                label="Transfer form title"
+                required
                 fullWidth
               />
-              <TextField
-                {...form.textField("transferForm.instructions", "Transfer form instructions")}
+              <FormTextField
+                control={control}
+                name="transferForm.instructions"
+                label="Transfer form instructions"
                 fullWidth
                 multiline
                 minRows={3}
@@ -239,8 +268,11 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
               <TransferFieldsEditor form={form} />
             </Stack>
           </Box>
-          <TextField
-            {...form.textField("changeNote", "Change note", { help: "What changed and why (shown in the history)" })}
+          <FormTextField
+            control={control}
+            name="changeNote"
+            label="Change note"
+            help="What changed and why (shown in the history)"
             fullWidth
           />
         </Stack>

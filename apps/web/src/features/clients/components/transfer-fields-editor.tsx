@@ -8,13 +8,14 @@ import Grid from "@mui/material/Grid";
 import IconButton from "@mui/material/IconButton";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import type { createProtocolRevisionSchema } from "@vigil/contract";
+import { useFieldArray, useFormState, useWatch } from "react-hook-form";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { labelledMessage } from "../../../components/forms/field-messages";
-import type { ZodForm } from "../../../components/forms/use-zod-form";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import type { ContractForm } from "../../../components/forms/use-contract-form";
 import {
   type ProtocolFormValues,
   type TransferFieldValues,
@@ -22,7 +23,7 @@ import {
   transferFieldTypes,
 } from "../protocol-model";
 
-export type ProtocolForm = ZodForm<ProtocolFormValues, typeof createProtocolRevisionSchema>;
+export type ProtocolForm = ContractForm<ProtocolFormValues, typeof createProtocolRevisionSchema>;
 
 const listPath = "transferForm.fields";
 
@@ -35,15 +36,13 @@ function nextKey(fields: readonly TransferFieldValues[]): string {
 
 /** The transfer form's fields: add, edit, reorder and remove; each input validated like the rest of the form. */
 export function TransferFieldsEditor({ form }: { form: ProtocolForm }) {
-  const fields = form.values.transferForm.fields;
-  const replaceList = (next: TransferFieldValues[]) => form.setValue(listPath, next, { touch: false });
-  const move = (index: number, offset: number) => {
-    const next = [...fields];
-    const [moved] = next.splice(index, 1);
-    if (moved) next.splice(index + offset, 0, moved);
-    replaceList(next);
-  };
-  const listError = form.errorFor(listPath);
+  const { control } = form;
+  const { fields: items, append, move, remove } = useFieldArray({ control, name: listPath });
+  // What the inputs hold now (`items` keeps the values each field was added with), for legends and button names.
+  const fields = useWatch({ control, name: listPath });
+  const { errors } = useFormState({ control, name: listPath });
+  // A problem with the list as a whole ("field keys must be unique") is the field array's root error.
+  const listError = errors.transferForm?.fields?.root?.message ?? errors.transferForm?.fields?.message;
 
   return (
     <Stack spacing={2}>
@@ -52,29 +51,27 @@ export function TransferFieldsEditor({ form }: { form: ProtocolForm }) {
           {labelledMessage("Transfer form fields:", listError)}
         </Alert>
       ) : null}
-      {fields.length === 0 ? (
+      {items.length === 0 ? (
         <Typography color="text.secondary">The transfer form asks for no fields yet.</Typography>
       ) : null}
-      {fields.map((field, index) => {
-        const base = `${listPath}.${index}`;
+      {items.map((item, index) => {
+        const field = fields[index] ?? item;
+        const base = `${listPath}.${index}` as const;
         const number = index + 1;
         const name = field.label || field.key || `field ${number}`;
         return (
-          <Paper
-            // Keys change while typed, so the position is the only stable identity here.
-            // biome-ignore lint/suspicious/noArrayIndexKey: fields are edited in place and reordered explicitly
-            key={index}
-            variant="outlined"
-            component="fieldset"
-            sx={{ p: 2, m: 0 }}
-          >
+          <Paper key={item.id} variant="outlined" component="fieldset" sx={{ p: 2, m: 0 }}>
             <Stack direction="row" sx={{ alignItems: "center", mb: 1 }}>
               <Typography component="legend" sx={{ fontWeight: 600, flexGrow: 1, float: "left" }}>
                 Field {number}: {field.label || "untitled"}
               </Typography>
               <Tooltip title="Move up">
                 <span>
-                  <IconButton aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                  <IconButton
+                    aria-label={`Move ${name} up`}
+                    disabled={index === 0}
+                    onClick={() => move(index, index - 1)}
+                  >
                     <ArrowUpward />
                   </IconButton>
                 </span>
@@ -83,41 +80,46 @@ export function TransferFieldsEditor({ form }: { form: ProtocolForm }) {
                 <span>
                   <IconButton
                     aria-label={`Move ${name} down`}
-                    disabled={index === fields.length - 1}
-                    onClick={() => move(index, 1)}
+                    disabled={index === items.length - 1}
+                    onClick={() => move(index, index + 1)}
                   >
                     <ArrowDownward />
                   </IconButton>
                 </span>
               </Tooltip>
               <Tooltip title="Remove field">
-                <IconButton
-                  aria-label={`Remove ${name}`}
-                  onClick={() => replaceList(fields.filter((_field, position) => position !== index))}
-                >
+                <IconButton aria-label={`Remove ${name}`} onClick={() => remove(index)}>
                   <Delete />
                 </IconButton>
               </Tooltip>
             </Stack>
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField
-                  {...form.textField(`${base}.label`, `Field ${number} label`, { required: true })}
+                <FormTextField
+                  control={control}
+                  name={`${base}.label`}
+                  label={`Field ${number} label`}
+                  required
                   fullWidth
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField
-                  {...form.textField(`${base}.key`, `Field ${number} key`, {
-                    required: true,
-                    help: "camelCase, unique, e.g. patientName",
-                  })}
+                <FormTextField
+                  control={control}
+                  name={`${base}.key`}
+                  label={`Field ${number} key`}
+                  required
+                  help="camelCase, unique, e.g. patientName"
+                  // Keys must differ from each other: the list's message is checked again with each key.
+                  deps={[listPath]}
                   fullWidth
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField
-                  {...form.textField(`${base}.type`, `Field ${number} type`)}
+                <FormTextField
+                  control={control}
+                  name={`${base}.type`}
+                  label={`Field ${number} type`}
                   select
                   fullWidth
                   slotProps={{ select: { native: true } }}
@@ -127,21 +129,18 @@ export function TransferFieldsEditor({ form }: { form: ProtocolForm }) {
                       {transferFieldTypeLabels[type]}
                     </option>
                   ))}
-                </TextField>
+                </FormTextField>
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <CheckboxField
-                  id={`${form.formId}-${index}-required`}
-                  label={`Field ${number} required`}
-                  checked={field.required}
-                  onChange={(checked) => form.setValue(`${base}.required`, checked)}
-                  error={form.errorFor(`${base}.required`)}
-                />
+                <CheckboxField control={control} name={`${base}.required`} label={`Field ${number} required`} />
               </Grid>
               {field.type === "select" ? (
                 <Grid size={{ xs: 12 }}>
-                  <TextField
-                    {...form.textField(`${base}.options`, `Field ${number} options`, { help: "One option per line" })}
+                  <FormTextField
+                    control={control}
+                    name={`${base}.options`}
+                    label={`Field ${number} options`}
+                    help="One option per line"
                     fullWidth
                     multiline
                     minRows={2}
@@ -149,7 +148,7 @@ export function TransferFieldsEditor({ form }: { form: ProtocolForm }) {
                 </Grid>
               ) : null}
               <Grid size={{ xs: 12 }}>
-                <TextField {...form.textField(`${base}.help`, `Field ${number} help`)} fullWidth />
+                <FormTextField control={control} name={`${base}.help`} label={`Field ${number} help`} fullWidth />
               </Grid>
             </Grid>
           </Paper>
@@ -160,10 +159,11 @@ export function TransferFieldsEditor({ form }: { form: ProtocolForm }) {
           startIcon={<Add />}
           variant="outlined"
           onClick={() =>
-            replaceList([
-              ...fields,
+            // Focus stays on the button, so several fields can be added in a row.
+            append(
               { key: nextKey(fields), label: "", type: "text", required: false, options: "", help: "" },
-            ])
+              { shouldFocus: false },
+            )
           }
         >
           Add field

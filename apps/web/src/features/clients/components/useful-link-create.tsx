@@ -6,7 +6,7 @@ import Typography from "@mui/material/Typography";
 import { type Client, usefulLinkInputSchema } from "@vigil/contract";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { useZodForm } from "../../../components/forms/use-zod-form";
+import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { useCreateUsefulLink } from "../api/create-useful-link";
 import { clientUrl } from "../client-urls";
@@ -16,9 +16,9 @@ import { toUsefulLinkInput, UsefulLinkFormFields, usefulLinkFormValues } from ".
 function UsefulLinkCreateForm({ client }: { client: Client }) {
   const navigate = useNavigate();
   const create = useCreateUsefulLink();
-  const form = useZodForm({
+  const form = useContractForm({
     schema: usefulLinkInputSchema,
-    initialValues: usefulLinkFormValues(),
+    defaultValues: usefulLinkFormValues(),
     toInput: toUsefulLinkInput,
   });
   const failure = apiErrorOf(create.error);
@@ -29,10 +29,10 @@ function UsefulLinkCreateForm({ client }: { client: Client }) {
       { clientId: client.id, input },
       {
         onSuccess: () => {
-          form.reset(form.values);
+          form.reset(form.getValues());
           void navigate(backTo);
         },
-        onError: (error) => form.applyServerError(error),
+        onError: (error) => applyServerError(form.setError, error),
       },
     );
   });
@@ -43,7 +43,7 @@ function UsefulLinkCreateForm({ client }: { client: Client }) {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         For {client.name} ({client.code})
       </Typography>
-      <Box component="form" {...form.formProps} onSubmit={submit} aria-label="New useful link" sx={{ maxWidth: 900 }}>
+      <Box component="form" noValidate onSubmit={submit} aria-label="New useful link" sx={{ maxWidth: 900 }}>
         {failure && failure.status !== 400 ? (
           <Alert severity="error" sx={{ mb: 2 }}>
             The link was not added: {failure.message}

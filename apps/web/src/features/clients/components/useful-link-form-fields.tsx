@@ -1,10 +1,10 @@
 import Grid from "@mui/material/Grid";
-import TextField from "@mui/material/TextField";
 import type { UsefulLink, UsefulLinkInput, usefulLinkInputSchema } from "@vigil/contract";
-import type { ZodForm } from "../../../components/forms/use-zod-form";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import type { ContractForm } from "../../../components/forms/use-contract-form";
 
 export type UsefulLinkFormValues = { title: string; url: string; description: string };
-export type UsefulLinkForm = ZodForm<UsefulLinkFormValues, typeof usefulLinkInputSchema>;
+export type UsefulLinkForm = ContractForm<UsefulLinkFormValues, typeof usefulLinkInputSchema>;
 
 export const usefulLinkFieldLabels: Record<keyof UsefulLinkFormValues, string> = {
   title: "Title",
@@ -25,23 +25,25 @@ export function toUsefulLinkInput(values: UsefulLinkFormValues): UsefulLinkInput
 }
 
 export function UsefulLinkFormFields({ form }: { form: UsefulLinkForm }) {
-  const field = (name: keyof UsefulLinkFormValues, options: { required?: boolean; help?: string } = {}) =>
-    form.textField(name, usefulLinkFieldLabels[name], options);
+  const { control } = form;
+  const field = (name: keyof UsefulLinkFormValues) => ({ control, name, label: usefulLinkFieldLabels[name] });
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12 }}>
-        <TextField {...field("title", { required: true })} fullWidth />
+        <FormTextField {...field("title")} required fullWidth />
       </Grid>
       <Grid size={{ xs: 12 }}>
-        <TextField
-          {...field("url", { required: true, help: "Starts with https:// (or http://)" })}
+        <FormTextField
+          {...field("url")}
+          required
+          help="Starts with https:// (or http://)"
           fullWidth
           type="url"
           autoComplete="url"
         />
       </Grid>
       <Grid size={{ xs: 12 }}>
-        <TextField {...field("description")} fullWidth multiline minRows={2} />
+        <FormTextField {...field("description")} fullWidth multiline minRows={2} />
       </Grid>
     </Grid>
   );

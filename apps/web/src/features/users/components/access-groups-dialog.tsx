@@ -1,24 +1,16 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import Checkbox from "@mui/material/Checkbox";
 import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
-import FormControl from "@mui/material/FormControl";
-import FormControlLabel from "@mui/material/FormControlLabel";
-import FormGroup from "@mui/material/FormGroup";
-import FormLabel from "@mui/material/FormLabel";
-import { type AccessGroup, accessGroups, type User, userSchema } from "@vigil/contract";
+import { accessGroupsRequestSchema, type User, userSchema } from "@vigil/contract";
 import { useId, useState } from "react";
-import { useUnsavedChanges } from "../../../lib/unsaved-changes";
+import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useSetUserAccessGroups } from "../api/set-user-access-groups";
 import { errorBodyOf } from "../server-errors";
-import { groupLabels } from "../user-labels";
-
-const sameGroups = (left: readonly AccessGroup[], right: readonly AccessGroup[]) =>
-  left.length === right.length && left.every((group) => right.includes(group));
+import { AccessGroupCheckboxes, inGroupOrder } from "./access-group-checkboxes";
 
 /**
  * Edits one user's access groups. The save carries the version the administrator saw; if someone changed the
@@ -35,58 +27,42 @@ export function AccessGroupsDialog({
 }) {
   const titleId = useId();
   const [user, setUser] = useState(initialUser);
-  const [groups, setGroups] = useState<AccessGroup[]>(initialUser.groups);
   const [notice, setNotice] = useState<string | null>(null);
   const save = useSetUserAccessGroups();
-  const dirty = !sameGroups(groups, user.groups);
-  useUnsavedChanges(dirty);
+  // Dirty (and so an unsaved edit) while the ticked groups differ from the user's.
+  const form = useContractForm({
+    schema: accessGroupsRequestSchema,
+    defaultValues: { groups: inGroupOrder(initialUser.groups) },
+  });
+  const dirty = form.formState.isDirty;
   const failure = errorBodyOf(save.error);
 
-  const submit = () => {
+  const submit = form.handleSubmit(({ groups }) => {
     setNotice(null);
     save.mutate(
-      { user, groups: accessGroups.filter((group) => groups.includes(group)) },
+      { user, groups },
       {
         onSuccess: onSaved,
         onError: (error) => {
           const current = userSchema.safeParse((errorBodyOf(error)?.details as { current?: unknown })?.current);
           if (errorBodyOf(error)?.status === 412 && current.success) {
             setUser(current.data);
-            setGroups(current.data.groups);
+            form.reset({ groups: inGroupOrder(current.data.groups) });
             setNotice("These are the groups as they are now. Make your change again and save.");
           }
         },
       },
     );
-  };
+  });
 
   return (
     <Dialog open onClose={save.isPending ? undefined : onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
       <DialogTitle id={titleId}>Access groups of {user.username}</DialogTitle>
       <DialogContent>
-        <FormControl component="fieldset">
-          <FormLabel component="legend">
-            {user.name} may do what any of these groups allows. Changes apply to their next request.
-          </FormLabel>
-          <FormGroup>
-            {accessGroups.map((group) => (
-              <FormControlLabel
-                key={group}
-                control={
-                  <Checkbox
-                    checked={groups.includes(group)}
-                    onChange={(event) =>
-                      setGroups((current) =>
-                        event.target.checked ? [...current, group] : current.filter((other) => other !== group),
-                      )
-                    }
-                  />
-                }
-                label={`${groupLabels[group].label} — ${groupLabels[group].description}`}
-              />
-            ))}
-          </FormGroup>
-        </FormControl>
+        <AccessGroupCheckboxes
+          control={form.control}
+          legend={`${user.name} may do what any of these groups allows. Changes apply to their next request.`}
+        />
         {failure ? (
           <Alert severity={failure.status === 412 ? "warning" : "error"} sx={{ mt: 2 }}>
             {failure.message} {failure.status === 412 ? notice : null}
@@ -99,7 +75,7 @@ export function AccessGroupsDialog({
         </Button>
         <Button
           variant="contained"
-          onClick={submit}
+          onClick={() => void submit()}
           disabled={save.isPending || !dirty}
           startIcon={save.isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : null}
         >

@@ -1,27 +1,20 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import Checkbox from "@mui/material/Checkbox";
 import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
-import FormControl from "@mui/material/FormControl";
-import FormControlLabel from "@mui/material/FormControlLabel";
-import FormGroup from "@mui/material/FormGroup";
-import FormHelperText from "@mui/material/FormHelperText";
-import FormLabel from "@mui/material/FormLabel";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type AccessGroup, accessGroups, type CreatedUser, createUserRequestSchema } from "@vigil/contract";
-import { type FormEvent, useId, useMemo, useState } from "react";
-import { useUnsavedChanges } from "../../../lib/unsaved-changes";
+import { type AccessGroup, type CreatedUser, createUserRequestSchema } from "@vigil/contract";
+import { useId } from "react";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { useCreateUser } from "../api/create-user";
 import { errorBodyOf, fieldErrorsOf } from "../server-errors";
-import { groupLabels } from "../user-labels";
+import { AccessGroupCheckboxes } from "./access-group-checkboxes";
 
-type Field = "username" | "email" | "name" | "phoneNumber" | "groups";
 type Values = { username: string; email: string; name: string; phoneNumber: string; groups: AccessGroup[] };
 
 const emptyValues: Values = { username: "", email: "", name: "", phoneNumber: "", groups: [] };
@@ -30,18 +23,6 @@ const emptyValues: Values = { username: "", email: "", name: "", phoneNumber: ""
 function requestOf(values: Values) {
   const { phoneNumber, ...rest } = values;
   return phoneNumber.trim() ? { ...rest, phoneNumber: phoneNumber.trim() } : rest;
-}
-
-/** The contract's own rules, checked as the administrator types; the server checks the same again. */
-function validate(values: Values): Partial<Record<Field, string>> {
-  const parsed = createUserRequestSchema.safeParse(requestOf(values));
-  if (parsed.success) return {};
-  const errors: Partial<Record<Field, string>> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as Field;
-    errors[field] ??= issue.message;
-  }
-  return errors;
 }
 
 function Created({ created, onClose }: { created: CreatedUser; onClose: () => void }) {
@@ -73,60 +54,49 @@ function Created({ created, onClose }: { created: CreatedUser; onClose: () => vo
 /** "New user": who they are and their groups; the server makes and emails the temporary password. */
 export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const titleId = useId();
-  const [values, setValues] = useState<Values>(emptyValues);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  // Server messages per field, kept until that field changes.
-  const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
   const create = useCreateUser();
-  const errors = useMemo(() => validate(values), [values]);
-  const dirty = JSON.stringify(values) !== JSON.stringify(emptyValues) && !create.isSuccess;
-  useUnsavedChanges(open && dirty);
+  // The contract's own rules, checked as the administrator types (its messages as they are); the server checks
+  // the same again.
+  const form = useContractForm({
+    schema: createUserRequestSchema,
+    defaultValues: emptyValues,
+    toInput: requestOf,
+    fragmentMessages: false,
+  });
+  const { control } = form;
 
   const failure = errorBodyOf(create.error);
-  const shownError = (field: Field) => serverErrors[field] ?? (touched[field] || submitted ? errors[field] : undefined);
-
-  const change = <F extends Field>(field: F, value: Values[F]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setTouched((current) => ({ ...current, [field]: true }));
-    setServerErrors(({ [field]: _cleared, ...rest }) => rest);
-  };
 
   const close = () => {
     if (create.isPending) return;
-    setValues(emptyValues);
-    setTouched({});
-    setSubmitted(false);
-    setServerErrors({});
+    form.reset(emptyValues);
     create.reset();
     onClose();
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (Object.keys(errors).length > 0) return;
-    create.mutate(createUserRequestSchema.parse(requestOf(values)), {
-      onError: (error) => setServerErrors(fieldErrorsOf(errorBodyOf(error))),
-    });
-  };
+  const submit = form.handleSubmit((request) =>
+    create.mutate(request, {
+      // The form is done with: the dialog shows the new user now, and no unsaved edits hold the new-version banner.
+      onSuccess: () => form.reset(emptyValues),
+      onError: (error) => showServerErrors(form.setError, fieldErrorsOf(errorBodyOf(error))),
+    }),
+  );
 
   // Field problems show beside their fields; anything else (mail down, a server fault) above the buttons.
   const generalError = failure && Object.keys(fieldErrorsOf(failure)).length === 0 ? failure.message : null;
 
   const textField = (
-    field: Exclude<Field, "groups">,
+    name: Exclude<keyof Values, "groups">,
     label: string,
     extra: { helper?: string; type?: string } = {},
   ) => (
-    <TextField
+    <FormTextField
+      control={control}
+      name={name}
       label={label}
-      value={values[field]}
-      onChange={(event) => change(field, event.target.value)}
-      onBlur={() => setTouched((current) => ({ ...current, [field]: true }))}
-      error={Boolean(shownError(field))}
-      helperText={shownError(field) ?? extra.helper ?? " "}
-      required={field !== "phoneNumber"}
+      plainMessages
+      help={extra.helper ?? " "}
+      required={name !== "phoneNumber"}
       type={extra.type ?? "text"}
       fullWidth
       autoComplete="off"
@@ -149,33 +119,11 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
                 type: "tel",
                 helper: "International form, e.g. +15555550100; needed for SMS MFA",
               })}
-              <FormControl component="fieldset" error={Boolean(shownError("groups"))}>
-                <FormLabel component="legend">Access groups</FormLabel>
-                <FormGroup>
-                  {accessGroups.map((group) => (
-                    <FormControlLabel
-                      key={group}
-                      control={
-                        <Checkbox
-                          checked={values.groups.includes(group)}
-                          onChange={(event) =>
-                            change(
-                              "groups",
-                              event.target.checked
-                                ? [...values.groups, group]
-                                : values.groups.filter((other) => other !== group),
-                            )
-                          }
-                        />
-                      }
-                      label={`${groupLabels[group].label} — ${groupLabels[group].description}`}
-                    />
-                  ))}
-                </FormGroup>
-                <FormHelperText>
-                  {shownError("groups") ?? "Without a group the user can sign in but sees nothing."}
-                </FormHelperText>
-              </FormControl>
+              <AccessGroupCheckboxes
+                control={control}
+                legend="Access groups"
+                help="Without a group the user can sign in but sees nothing."
+              />
             </Stack>
             {generalError ? (
               <Alert severity="error" sx={{ mt: 2 }}>
