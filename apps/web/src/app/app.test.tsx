@@ -100,12 +100,12 @@ describe("the web app", () => {
 
   it("shows a page later issues build with its title and breadcrumbs from the server", async () => {
     storeSignedInTokens("alice", ["coordinator"]);
-    const { calls } = startApp("/continuous-monitoring/cases/monitoring");
-    expect(await screen.findByRole("heading", { name: "Monitoring cases" })).toBeInstanceOf(HTMLElement);
+    const { calls } = startApp("/reporting/continuous-monitoring");
+    expect(await screen.findByRole("heading", { name: "Billable hours" })).toBeInstanceOf(HTMLElement);
     expect(screen.getByText("This screen is not built yet.")).toBeInstanceOf(HTMLElement);
     expect(await screen.findByRole("navigation", { name: "Breadcrumbs" })).toBeInstanceOf(HTMLElement);
     expect(calls.map((call) => call.path)).toContain(
-      "/api/chrome/breadcrumbs?path=%2Fcontinuous-monitoring%2Fcases%2Fmonitoring",
+      "/api/chrome/breadcrumbs?path=%2Freporting%2Fcontinuous-monitoring",
     );
   });
 

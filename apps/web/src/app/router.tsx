@@ -41,18 +41,24 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     import("../features/clients/components/contact-create").then((module) => module.ContactCreatePage),
   "useful-link-create": () =>
     import("../features/clients/components/useful-link-create").then((module) => module.UsefulLinkCreatePage),
-  "case-create": notBuilt,
-  "cases-intake": notBuilt,
-  "case-intake-detail": notBuilt,
-  "cases-monitoring": notBuilt,
-  "case-monitoring-detail": notBuilt,
-  "cases-preview": notBuilt,
-  "case-preview-detail": notBuilt,
-  "cases-reviewed": notBuilt,
-  "case-reviewed-detail": notBuilt,
-  "cases-closed": notBuilt,
-  "case-closed-detail": notBuilt,
-  "cases-assignments": notBuilt,
+  "case-create": () => import("../features/cases/components/case-create").then((module) => module.CaseCreatePage),
+  "cases-intake": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
+  "case-intake-detail": () =>
+    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "cases-monitoring": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
+  "case-monitoring-detail": () =>
+    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "cases-preview": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
+  "case-preview-detail": () =>
+    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "cases-reviewed": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
+  "case-reviewed-detail": () =>
+    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "cases-closed": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
+  "case-closed-detail": () =>
+    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "cases-assignments": () =>
+    import("../features/cases/components/case-assignments").then((module) => module.CaseAssignmentsPage),
 };
 
 export const baseLayoutRouteId = "layout-base";

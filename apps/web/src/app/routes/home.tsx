@@ -6,11 +6,12 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { PageHeading } from "../../components/layouts/page-heading";
+import { CaseHomeCards } from "../../features/cases/components/case-home-cards";
 import { MenuIcon } from "../../features/chrome/components/menu-icon";
 import { flattenMenuEntries, homeEntryTitle, isExternalUrl } from "../../features/chrome/menu-entries";
 import { useSession } from "../session";
 
-/** The homepage: a welcome and every place the user's menu leads to. */
+/** The homepage: a welcome, the user's case work at a glance (what they may see), and every place their menu leads. */
 export function HomePage() {
   const session = useSession();
   if (session.status !== "ready") return null;
@@ -21,6 +22,7 @@ export function HomePage() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         Continuous EEG monitoring back-office. Where would you like to go?
       </Typography>
+      <CaseHomeCards userSub={session.user.sub} />
       {links.length === 0 ? (
         <Typography>Your access groups do not open any section yet.</Typography>
       ) : (

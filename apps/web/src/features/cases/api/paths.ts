@@ -1,0 +1,16 @@
+import { type RouteDefinition, versionEtag } from "@vigil/contract";
+
+/** The API path of a contract route, relative to `/api` as `requestData` wants it, with its `:params` filled in. */
+export function apiPath(route: Pick<RouteDefinition, "path">, params: Record<string, string> = {}): string {
+  const filled = route.path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${route.path}`);
+    return encodeURIComponent(value);
+  });
+  return filled.replace(/^\/api(?=\/)/, "");
+}
+
+/** `If-Match` carries the version read, as the strong ETag the server sends with `GET` (`"3"`). */
+export function ifMatch(version: number): Record<string, string> {
+  return { "If-Match": versionEtag(version) };
+}

@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type Case, caseRoutes, caseSchema, type UpdateCaseRequest } from "@vigil/contract";
+import { requestData } from "../../../lib/api-client";
+import { apiPath, ifMatch } from "./paths";
+import { caseKeys } from "./query-keys";
+
+export type UpdateCaseVariables = { caseId: string; version: number; input: UpdateCaseRequest };
+
+/**
+ * `PATCH /continuous-monitoring/cases/{id}` with `If-Match` = the version the user started editing from.
+ * 412 means someone saved first (`details.current` is their version); the form handles it, never overwrites.
+ */
+export function updateCase({ caseId, version, input }: UpdateCaseVariables): Promise<Case> {
+  return requestData("PATCH", apiPath(caseRoutes.updateCase, { id: caseId }), caseSchema, {
+    body: input,
+    headers: ifMatch(version),
+    expectedStatuses: [400, 409, 412],
+  });
+}
+
+export function useUpdateCase() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateCase,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(caseKeys.case(saved.id), saved);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: caseKeys.timeline(saved.id) }),
+        queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
+      ]);
+    },
+  });
+}

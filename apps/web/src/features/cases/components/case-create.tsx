@@ -1,0 +1,273 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Grid from "@mui/material/Grid";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { type CreateCaseRequest, createCaseRequestSchema } from "@vigil/contract";
+import { Link as RouterLink, useNavigate } from "react-router";
+import { CheckboxField } from "../../../components/forms/checkbox-field";
+import { apiErrorOf } from "../../../components/forms/field-messages";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import { applyServerError, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { useCreateCase } from "../api/create-case";
+import { useClientIds } from "../api/list-client-ids";
+import { priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
+import { caseQueueUrl, caseUrl } from "../case-urls";
+
+/** What the form edits: the request's shape (so error paths match the server's), every input as text. */
+type CaseCreateValues = {
+  clientId: string;
+  studyType: string;
+  hasVideo: boolean;
+  priority: string;
+  patient: {
+    mrn: string;
+    firstName: string;
+    lastName: string;
+    dateOfBirth: string;
+    sex: string;
+    location: { unit: string; room: string; bed: string };
+    referringPhysician: string;
+    indication: string;
+    medications: string;
+    notes: string;
+  };
+};
+
+const emptyValues: CaseCreateValues = {
+  clientId: "",
+  studyType: "",
+  hasVideo: false,
+  priority: "routine",
+  patient: {
+    mrn: "",
+    firstName: "",
+    lastName: "",
+    dateOfBirth: "",
+    sex: "unknown",
+    location: { unit: "", room: "", bed: "" },
+    referringPhysician: "",
+    indication: "",
+    medications: "",
+    notes: "",
+  },
+};
+
+const blankToNull = (text: string): string | null => (text.trim() === "" ? null : text);
+const blankToUndefined = (text: string): string | undefined => (text === "" ? undefined : text);
+
+/** The request body: empty choices are missing (so they read "is required"), empty optional text is null. */
+function toCreateInput(values: CaseCreateValues): CreateCaseRequest {
+  const patient = values.patient;
+  return {
+    clientId: blankToUndefined(values.clientId) as string,
+    studyType: blankToUndefined(values.studyType) as CreateCaseRequest["studyType"],
+    hasVideo: values.hasVideo,
+    priority: values.priority as CreateCaseRequest["priority"],
+    patient: {
+      mrn: patient.mrn,
+      firstName: patient.firstName,
+      lastName: patient.lastName,
+      dateOfBirth: blankToNull(patient.dateOfBirth),
+      sex: patient.sex as NonNullable<CreateCaseRequest["patient"]["sex"]>,
+      location: {
+        unit: blankToNull(patient.location.unit),
+        room: blankToNull(patient.location.room),
+        bed: blankToNull(patient.location.bed),
+      },
+      referringPhysician: blankToNull(patient.referringPhysician),
+      indication: blankToNull(patient.indication),
+      medications: blankToNull(patient.medications),
+      notes: blankToNull(patient.notes),
+    },
+  };
+}
+
+/**
+ * `/continuous-monitoring/cases/create`: opens a case in intake for an active client with the patient's details
+ * (revision 1). Checked as typed with the contract's schema; the server's messages land on their fields; on
+ * success the new case's intake page opens.
+ */
+export function CaseCreatePage() {
+  const navigate = useNavigate();
+  const create = useCreateCase();
+  const clients = useClientIds();
+  const form = useContractForm({
+    schema: createCaseRequestSchema,
+    defaultValues: emptyValues,
+    toInput: toCreateInput,
+  });
+  const { control } = form;
+  const failure = apiErrorOf(create.error);
+
+  const submit = form.handleSubmit((input) => {
+    create.mutate(input, {
+      onSuccess: (created) => {
+        form.reset(form.getValues());
+        void navigate(caseUrl(created.stage, created.id));
+      },
+      onError: (error) => {
+        const body = apiErrorOf(error);
+        // A client that cannot take cases (inactive, archived) is a refusal about the client field.
+        if (!applyServerError(form.setError, error) && (body?.status === 409 || body?.status === 422))
+          showServerErrors(form.setError, { clientId: body.message });
+      },
+    });
+  });
+
+  const selectProps = { select: true, fullWidth: true, slotProps: { select: { native: true } } } as const;
+  return (
+    <>
+      <PageHeading>New case</PageHeading>
+      <Box component="form" noValidate onSubmit={submit} aria-label="New case" sx={{ maxWidth: 900 }}>
+        {failure && failure.status !== 400 && failure.status !== 409 && failure.status !== 422 ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            The case was not created: {failure.message}
+          </Alert>
+        ) : null}
+        {failure?.status === 400 ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            The server did not accept the case: check the fields marked below.
+          </Alert>
+        ) : null}
+        {clients.isError ? (
+          <Alert
+            severity="error"
+            sx={{ mb: 2 }}
+            action={<Button onClick={() => void clients.refetch()}>Try again</Button>}
+          >
+            The clients could not be loaded.
+          </Alert>
+        ) : null}
+        <Typography variant="h6" component="h2" gutterBottom>
+          Study
+        </Typography>
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <FormTextField
+              control={control}
+              name="clientId"
+              label="Client"
+              required
+              help={clients.isPending ? "Loading clients…" : "Active clients only"}
+              {...selectProps}
+            >
+              <option value="">Choose a client…</option>
+              {clients.data?.map((client) => (
+                <option key={client.id} value={client.id}>
+                  {client.name} ({client.code})
+                </option>
+              ))}
+            </FormTextField>
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+            <FormTextField control={control} name="studyType" label="Study type" required {...selectProps}>
+              <option value="">Choose…</option>
+              {Object.entries(studyTypeLabels).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </FormTextField>
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+            <FormTextField
+              control={control}
+              name="priority"
+              label="Priority"
+              help="STAT cases come first"
+              {...selectProps}
+            >
+              {Object.entries(priorityLabels).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </FormTextField>
+          </Grid>
+          <Grid size={12}>
+            <CheckboxField control={control} name="hasVideo" label="Video recording" />
+          </Grid>
+        </Grid>
+        <Typography variant="h6" component="h2" gutterBottom sx={{ mt: 3 }}>
+          Patient
+        </Typography>
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <FormTextField control={control} name="patient.mrn" label="MRN" required fullWidth />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <FormTextField control={control} name="patient.firstName" label="First name" required fullWidth />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <FormTextField control={control} name="patient.lastName" label="Last name" required fullWidth />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <FormTextField
+              control={control}
+              name="patient.dateOfBirth"
+              label="Date of birth"
+              type="date"
+              fullWidth
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <FormTextField control={control} name="patient.sex" label="Sex" {...selectProps}>
+              {Object.entries(sexLabels).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </FormTextField>
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }}>
+            <FormTextField control={control} name="patient.location.unit" label="Unit" fullWidth />
+          </Grid>
+          <Grid size={{ xs: 6, sm: 4 }}>
+            <FormTextField control={control} name="patient.location.room" label="Room" fullWidth />
+          </Grid>
+          <Grid size={{ xs: 6, sm: 4 }}>
+            <FormTextField control={control} name="patient.location.bed" label="Bed" fullWidth />
+          </Grid>
+          <Grid size={12}>
+            <FormTextField control={control} name="patient.referringPhysician" label="Referring physician" fullWidth />
+          </Grid>
+          <Grid size={12}>
+            <FormTextField
+              control={control}
+              name="patient.indication"
+              label="Indication"
+              fullWidth
+              multiline
+              minRows={2}
+            />
+          </Grid>
+          <Grid size={12}>
+            <FormTextField
+              control={control}
+              name="patient.medications"
+              label="Medications"
+              fullWidth
+              multiline
+              minRows={2}
+            />
+          </Grid>
+          <Grid size={12}>
+            <FormTextField control={control} name="patient.notes" label="Notes" fullWidth multiline minRows={2} />
+          </Grid>
+        </Grid>
+        <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
+          <Button type="submit" variant="contained" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create case"}
+          </Button>
+          <Button component={RouterLink} to={caseQueueUrl("intake")} disabled={create.isPending}>
+            Cancel
+          </Button>
+        </Stack>
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import Typography from "@mui/material/Typography";
+import { type Case, type CaseStage, caseStages, caseTabs, segmentTitles } from "@vigil/contract";
+import { Navigate, useLocation, useParams } from "react-router";
+import { NotFoundPage } from "../../../components/errors/not-found-page";
+import { LoadingScreen } from "../../../components/feedback/loading-screen";
+import { isNotFound, QueryError } from "../../../components/feedback/query-error";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { RouteTabPanel, RouteTabs } from "../../../components/navigation/route-tabs";
+import { useCase } from "../api/get-case";
+import { type CaseTab, caseUrl, stageOfPath } from "../case-urls";
+import { CaseClientProtocol } from "./case-client-protocol";
+import { CaseHeader } from "./case-header";
+import { CaseOverview } from "./case-overview";
+import { CaseTimelineView } from "./case-timeline";
+import { CaseWorkflow } from "./case-workflow";
+
+function isCaseTab(value: string | undefined): value is CaseTab {
+  return (caseTabs as readonly string[]).includes(value ?? "");
+}
+
+function isStage(value: string | undefined): value is CaseStage {
+  return (caseStages as readonly string[]).includes(value ?? "");
+}
+
+/** The tabs a case shows: the client protocol only once the case is closed (the pinned revision). */
+function tabsOf(item: Case): CaseTab[] {
+  return caseTabs.filter((tab) => tab !== "client-protocol" || item.stage === "closed");
+}
+
+function NotBuiltTab({ tab }: { tab: CaseTab }) {
+  return (
+    <Typography color="text.secondary">
+      {segmentTitles[tab] ?? tab} arrive with the case records; this tab is not built yet.
+    </Typography>
+  );
+}
+
+/**
+ * `/continuous-monitoring/cases/{stage}/{caseId}/{tab}`: the case header, what the user may do now, and the tab.
+ * A URL naming the wrong stage (a bookmark from before a move) is sent to the case's real stage.
+ */
+export function CaseDetailPage() {
+  const { caseId = "" } = useParams();
+  const location = useLocation();
+  // The stage routes share this screen, and React keeps it mounted across them: a new stage or case in the URL
+  // remounts it, so the case is read again (it may have moved) before the URL is judged.
+  return <CaseDetail key={`${stageOfPath(location.pathname)}/${caseId}`} />;
+}
+
+function CaseDetail() {
+  const { caseId = "", tab } = useParams();
+  const location = useLocation();
+  const urlStage = stageOfPath(location.pathname);
+  const item = useCase(caseId);
+
+  if (!isCaseTab(tab) || !isStage(urlStage)) return <NotFoundPage path={location.pathname} />;
+  if (item.isPending) return <LoadingScreen label="Loading the case…" />;
+  if (item.isError) {
+    if (isNotFound(item.error)) {
+      return (
+        <>
+          <PageHeading>Case not found</PageHeading>
+          <Typography>There is no case with this id; it may have been mistyped.</Typography>
+        </>
+      );
+    }
+    return <QueryError what="The case" error={item.error} onRetry={() => void item.refetch()} />;
+  }
+
+  const data = item.data;
+  // A cached case may be behind (someone moved it meanwhile): wait for the fresh read before redirecting.
+  if (data.stage !== urlStage && item.isFetching) return <LoadingScreen label="Loading the case…" />;
+  if (data.stage !== urlStage) {
+    const target = tab === "client-protocol" && data.stage !== "closed" ? "overview" : tab;
+    return <Navigate replace to={`${caseUrl(data.stage, data.id, target)}${location.search}`} />;
+  }
+  const tabs = tabsOf(data);
+  if (!tabs.includes(tab)) return <Navigate replace to={caseUrl(data.stage, data.id, "overview")} />;
+
+  return (
+    <>
+      <CaseHeader item={data} />
+      <CaseWorkflow item={data} />
+      <RouteTabs
+        label="Case sections"
+        idPrefix="case"
+        value={tab}
+        tabs={tabs.map((value) => ({
+          value,
+          label: segmentTitles[value] ?? value,
+          to: caseUrl(data.stage, data.id, value),
+        }))}
+      />
+      <RouteTabPanel idPrefix="case" value={tab}>
+        {tab === "overview" ? (
+          <CaseOverview item={data} />
+        ) : tab === "timeline" ? (
+          <CaseTimelineView item={data} />
+        ) : tab === "client-protocol" ? (
+          <CaseClientProtocol item={data} />
+        ) : (
+          <NotBuiltTab tab={tab} />
+        )}
+      </RouteTabPanel>
+    </>
+  );
+}

@@ -1,0 +1,385 @@
+import Archive from "@mui/icons-material/Archive";
+import Edit from "@mui/icons-material/Edit";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Grid from "@mui/material/Grid";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { useQueryClient } from "@tanstack/react-query";
+import { type Case, caseSchema, updateCaseRequestSchema } from "@vigil/contract";
+import { type ReactNode, useState } from "react";
+import { useWatch } from "react-hook-form";
+import { useNavigate } from "react-router";
+import { useAccess } from "../../../components/access/access-context";
+import type { CompareRow } from "../../../components/compare/side-by-side-compare";
+import { formatDateTimeInZone, ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { isoToZonedInput, zoneAbbreviation, zonedInputToIso } from "../../../components/dates/zoned-input";
+import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
+import { EditConflict } from "../../../components/feedback/edit-conflict";
+import { CheckboxField } from "../../../components/forms/checkbox-field";
+import { apiErrorOf, currentFromDetails, serverFieldErrors } from "../../../components/forms/field-messages";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
+import { useArchiveCase } from "../api/archive-case";
+import { fetchCase } from "../api/get-case";
+import { caseKeys } from "../api/query-keys";
+import { useUpdateCase } from "../api/update-case";
+import { locationOf, patientName, personName, priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
+import { caseQueueUrl } from "../case-urls";
+
+type CaseFormValues = {
+  studyType: Case["studyType"];
+  hasVideo: boolean;
+  priority: Case["priority"];
+  recordingStartedAt: string;
+  recordingEndedAt: string;
+};
+
+const fieldLabels: Record<keyof CaseFormValues, string> = {
+  studyType: "Study type",
+  hasVideo: "Video recorded",
+  priority: "Priority",
+  recordingStartedAt: "Recording started",
+  recordingEndedAt: "Recording ended",
+};
+
+function formValues(item: Case): CaseFormValues {
+  const zone = item.client.timezone;
+  return {
+    studyType: item.studyType,
+    hasVideo: item.hasVideo,
+    priority: item.priority,
+    recordingStartedAt: isoToZonedInput(item.recordingStartedAt, zone),
+    recordingEndedAt: isoToZonedInput(item.recordingEndedAt, zone),
+  };
+}
+
+/** Wall times typed in the client's zone → instants; an empty box clears the time, a broken one is shown invalid. */
+function toInput(zone: string) {
+  const instant = (text: string) => (text.trim() === "" ? null : (zonedInputToIso(text, zone) ?? text));
+  return (values: CaseFormValues) => ({
+    studyType: values.studyType,
+    hasVideo: values.hasVideo,
+    priority: values.priority,
+    recordingStartedAt: instant(values.recordingStartedAt),
+    recordingEndedAt: instant(values.recordingEndedAt),
+  });
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "220px 1fr" }, gap: 1, py: 1 }}>
+      <Typography component="dt" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
+        {children || (
+          <Box component="span" sx={{ color: "text.secondary" }}>
+            —
+          </Box>
+        )}
+      </Typography>
+    </Box>
+  );
+}
+
+function conflictRows(theirs: Case, mine: CaseFormValues): CompareRow[] {
+  const zone = theirs.client.timezone;
+  const show = (values: CaseFormValues, key: keyof CaseFormValues): string => {
+    if (key === "studyType") return studyTypeLabels[values.studyType];
+    if (key === "priority") return priorityLabels[values.priority];
+    if (key === "hasVideo") return values.hasVideo ? "Yes" : "No";
+    const iso = zonedInputToIso(values[key], zone);
+    return iso ? formatDateTimeInZone(iso, zone) : values[key];
+  };
+  const their = formValues(theirs);
+  return (Object.keys(fieldLabels) as (keyof CaseFormValues)[]).map((key) => ({
+    key,
+    label: fieldLabels[key],
+    left: show(their, key),
+    right: show(mine, key),
+  }));
+}
+
+function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const update = useUpdateCase();
+  const zone = item.client.timezone;
+  const form = useContractForm({
+    schema: updateCaseRequestSchema,
+    defaultValues: formValues(item),
+    toInput: toInput(zone),
+  });
+  const values = useWatch({ control: form.control }) as CaseFormValues;
+  const [baseVersion, setBaseVersion] = useState(item.version);
+  const [conflict, setConflict] = useState<{ theirs: Case | null } | null>(null);
+  const failure = apiErrorOf(update.error);
+  const hasFieldIssues = Object.keys(serverFieldErrors(update.error)).length > 0;
+
+  const save = (version: number) =>
+    form.handleSubmit((input) =>
+      update.mutate(
+        { caseId: item.id, version, input },
+        {
+          onSuccess: (saved) => {
+            form.reset(formValues(saved));
+            setBaseVersion(saved.version);
+            setConflict(null);
+            onDone();
+          },
+          onError: async (error) => {
+            if (apiErrorOf(error)?.status === 412) {
+              const current = caseSchema.safeParse(currentFromDetails(error));
+              const theirs = current.success ? current.data : await fetchCase(item.id).catch(() => null);
+              if (theirs) queryClient.setQueryData(caseKeys.case(item.id), theirs);
+              setConflict({ theirs });
+              return;
+            }
+            applyServerError(form.setError, error);
+          },
+        },
+      ),
+    );
+
+  const zoneHelp = `In the client's time zone, ${zone} (${zoneAbbreviation(zone)}); empty = not set`;
+  return (
+    <Box component="form" noValidate onSubmit={save(baseVersion)} aria-label="Edit case">
+      {conflict ? (
+        conflict.theirs ? (
+          <EditConflict
+            title="Someone else changed this case first"
+            rows={conflictRows(conflict.theirs, values)}
+            onReload={() => {
+              const theirs = conflict.theirs as Case;
+              form.reset(formValues(theirs));
+              setBaseVersion(theirs.version);
+              setConflict(null);
+              update.reset();
+            }}
+            onOverwrite={() => {
+              const theirs = conflict.theirs as Case;
+              setBaseVersion(theirs.version);
+              void save(theirs.version)();
+            }}
+            busy={update.isPending}
+          >
+            <Box component="p" sx={{ mt: 0 }}>
+              Their version was saved <ZonedDateTime value={conflict.theirs.updatedAt} timeZone={zone} />.
+            </Box>
+          </EditConflict>
+        ) : (
+          <Alert severity="warning" role="alert" sx={{ mb: 2 }}>
+            Someone else changed this case first, and their version could not be read. Your edits are still in the form;
+            reload the page to see their version.
+          </Alert>
+        )
+      ) : null}
+      {failure && failure.status !== 412 && !hasFieldIssues ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          The case was not saved: {failure.message}
+        </Alert>
+      ) : null}
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="studyType"
+            label={fieldLabels.studyType}
+            select
+            fullWidth
+            slotProps={{ select: { native: true } }}
+          >
+            {Object.entries(studyTypeLabels).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </FormTextField>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="priority"
+            label={fieldLabels.priority}
+            select
+            fullWidth
+            slotProps={{ select: { native: true } }}
+          >
+            {Object.entries(priorityLabels).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </FormTextField>
+        </Grid>
+        <Grid size={12}>
+          <CheckboxField control={form.control} name="hasVideo" label={fieldLabels.hasVideo} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="recordingStartedAt"
+            label={fieldLabels.recordingStartedAt}
+            type="datetime-local"
+            fullWidth
+            deps={["recordingEndedAt"]}
+            help={zoneHelp}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="recordingEndedAt"
+            label={fieldLabels.recordingEndedAt}
+            type="datetime-local"
+            fullWidth
+            deps={["recordingStartedAt"]}
+            help={zoneHelp}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Grid>
+      </Grid>
+      <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
+        <Button type="submit" variant="contained" disabled={update.isPending}>
+          {update.isPending ? "Saving…" : "Save"}
+        </Button>
+        <Button
+          onClick={() => {
+            form.reset(formValues(item));
+            onDone();
+          }}
+          disabled={update.isPending}
+        >
+          Cancel
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
+
+function ArchiveButton({ item }: { item: Case }) {
+  const [open, setOpen] = useState(false);
+  const archive = useArchiveCase();
+  const navigate = useNavigate();
+  const failure = apiErrorOf(archive.error);
+  return (
+    <>
+      <Button variant="outlined" color="error" startIcon={<Archive />} onClick={() => setOpen(true)}>
+        Archive
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={`Archive ${item.caseNumber}?`}
+        confirmLabel="Archive case"
+        destructive
+        pending={archive.isPending}
+        error={failure ? `Not archived: ${failure.message}` : undefined}
+        onConfirm={() =>
+          archive.mutate(item.id, {
+            onSuccess: () => {
+              setOpen(false);
+              void navigate(caseQueueUrl(item.stage));
+            },
+          })
+        }
+        onClose={() => {
+          setOpen(false);
+          archive.reset();
+        }}
+      >
+        The case leaves its queue. Its records and timeline are kept; archiving is recorded in the audit log.
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** The overview tab: the case's fields and patient, edited in place with If-Match; archive. */
+export function CaseOverview({ item }: { item: Case }) {
+  const { can } = useAccess();
+  const [editing, setEditing] = useState(false);
+  const zone = item.client.timezone;
+  const canEdit = can("cases:update") && !item.archivedAt && item.stage !== "closed";
+  const canArchive = !item.archivedAt && ((can("cases:create") && item.stage === "intake") || can("cases:archive-any"));
+  const patient = item.patient;
+
+  if (editing && canEdit) {
+    return (
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 900 }}>
+        <Typography variant="h6" component="h2" gutterBottom>
+          Edit case
+        </Typography>
+        <CaseEditor item={item} onDone={() => setEditing(false)} />
+      </Paper>
+    );
+  }
+  return (
+    <Stack spacing={2} sx={{ maxWidth: 900 }}>
+      {item.archivedAt ? (
+        <Alert severity="info">
+          Archived on <ZonedDateTime value={item.archivedAt} timeZone={zone} />. Archived cases are read-only.
+        </Alert>
+      ) : null}
+      {canEdit || canArchive ? (
+        <Stack direction="row" spacing={2}>
+          {canEdit ? (
+            <Button variant="contained" startIcon={<Edit />} onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+          ) : null}
+          {canArchive ? <ArchiveButton item={item} /> : null}
+        </Stack>
+      ) : null}
+      <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
+        <Typography variant="h6" component="h2" sx={{ pt: 1 }}>
+          Case
+        </Typography>
+        <Box component="dl" sx={{ m: 0 }}>
+          <Detail label="Case number">{item.caseNumber}</Detail>
+          <Detail label="Client">
+            {item.client.name} ({item.client.code}), times in {zone}
+          </Detail>
+          <Detail label={fieldLabels.studyType}>{studyTypeLabels[item.studyType]}</Detail>
+          <Detail label={fieldLabels.hasVideo}>{item.hasVideo ? "Yes" : "No"}</Detail>
+          <Detail label={fieldLabels.priority}>{priorityLabels[item.priority]}</Detail>
+          <Detail label={fieldLabels.recordingStartedAt}>
+            {item.recordingStartedAt ? <ZonedDateTime value={item.recordingStartedAt} timeZone={zone} /> : null}
+          </Detail>
+          <Detail label={fieldLabels.recordingEndedAt}>
+            {item.recordingEndedAt ? <ZonedDateTime value={item.recordingEndedAt} timeZone={zone} /> : null}
+          </Detail>
+          <Detail label="Client protocol">
+            {item.protocolRevision ? `Revision ${item.protocolRevision} (pinned when monitoring started)` : null}
+          </Detail>
+          <Detail label="Opened">
+            <ZonedDateTime value={item.createdAt} timeZone={zone} /> by {personName(item.createdBy)}
+          </Detail>
+          <Detail label="Last changed">
+            <ZonedDateTime value={item.updatedAt} timeZone={zone} />
+          </Detail>
+        </Box>
+      </Paper>
+      <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
+        <Typography variant="h6" component="h2" sx={{ pt: 1 }}>
+          Patient
+        </Typography>
+        {patient ? (
+          <Box component="dl" sx={{ m: 0 }}>
+            <Detail label="Name">{patientName(patient)}</Detail>
+            <Detail label="MRN">{patient.mrn}</Detail>
+            <Detail label="Date of birth">{patient.dateOfBirth}</Detail>
+            <Detail label="Sex">{sexLabels[patient.sex]}</Detail>
+            <Detail label="Location">{locationOf(patient.location)}</Detail>
+            <Detail label="Details revision">{String(patient.revision)}</Detail>
+          </Box>
+        ) : (
+          <Typography color="text.secondary" sx={{ py: 1 }}>
+            No patient details yet.
+          </Typography>
+        )}
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,333 @@
+import Add from "@mui/icons-material/Add";
+import Search from "@mui/icons-material/Search";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import InputAdornment from "@mui/material/InputAdornment";
+import Link from "@mui/material/Link";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { type CaseListItem, type CaseStage, caseStages } from "@vigil/contract";
+import { useEffect, useRef, useState } from "react";
+import { Link as RouterLink, useLocation } from "react-router";
+import { useAccess } from "../../../components/access/access-context";
+import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
+import { NotFoundPage } from "../../../components/errors/not-found-page";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import type { CsvColumn } from "../../../components/tables/csv";
+import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
+import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { fetchCaseQueue, useCaseQueue } from "../api/list-case-queue";
+import { useClientIds } from "../api/list-client-ids";
+import { useReviewers } from "../api/list-reviewers";
+import { useTechnologists } from "../api/list-technologists";
+import type { CaseQueueParams } from "../api/query-keys";
+import { personName, priorityLabels, stageLabel, studyTypeLabels } from "../case-labels";
+import { caseCreateUrl, caseUrl, stageOfPath } from "../case-urls";
+import { PriorityChip } from "./priority-chip";
+
+const sortKeys = ["priority", "createdAt", "updatedAt", "caseNumber"] as const;
+type SortKey = (typeof sortKeys)[number];
+const pageSizes = [25, 50, 100];
+const searchDelayMs = 300;
+
+/**
+ * Queue rows carry no client time zone (the list item has only the client's name and code), so list times are
+ * shown in UTC, named as such; the case's own page shows them in the client's zone.
+ */
+const listZone = "UTC";
+
+const csvColumns: CsvColumn<CaseListItem>[] = [
+  { header: "Case number", value: (row) => row.caseNumber },
+  { header: "Priority", value: (row) => priorityLabels[row.priority] },
+  { header: "Stage", value: (row) => stageLabel(row.stage) },
+  { header: "Client", value: (row) => row.clientName },
+  { header: "Client code", value: (row) => row.clientCode },
+  { header: "Patient", value: (row) => row.patientName },
+  { header: "MRN", value: (row) => row.mrn },
+  { header: "Study type", value: (row) => studyTypeLabels[row.studyType] },
+  { header: "Video", value: (row) => (row.hasVideo ? "Yes" : "No") },
+  { header: "Technologists", value: (row) => row.technologists.map(personName).join("; ") },
+  { header: "Reviewer", value: (row) => (row.reviewer ? personName(row.reviewer) : "") },
+  { header: "Move pending approval", value: (row) => (row.hasPendingTransition ? "Yes" : "No") },
+  { header: "Recording started (UTC)", value: (row) => row.recordingStartedAt },
+  { header: "Recording ended (UTC)", value: (row) => row.recordingEndedAt },
+  { header: "Created (UTC)", value: (row) => row.createdAt },
+  { header: "Updated (UTC)", value: (row) => row.updatedAt },
+];
+
+/** Typed text reaches the URL (and the server) after a short pause, not on every key. */
+function useDebouncedSearch(urlValue: string, onSettled: (value: string) => void) {
+  const [text, setText] = useState(urlValue);
+  const lastSent = useRef(urlValue);
+  const settle = useRef(onSettled);
+  settle.current = onSettled;
+  useEffect(() => {
+    if (urlValue !== lastSent.current) {
+      lastSent.current = urlValue;
+      setText(urlValue);
+    }
+  }, [urlValue]);
+  useEffect(() => {
+    if (text === lastSent.current) return;
+    const timer = setTimeout(() => {
+      lastSent.current = text;
+      settle.current(text);
+    }, searchDelayMs);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return [text, setText] as const;
+}
+
+/** A `YYYY-MM-DD` filter → the instant the day starts (from) or ends (to), in the browser's zone. */
+function dayBoundary(day: string, end: boolean): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const date = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  if (end) date.setDate(date.getDate() + 1);
+  return new Date(date.getTime() - (end ? 1 : 0)).toISOString();
+}
+
+function isStage(value: string | undefined): value is CaseStage {
+  return (caseStages as readonly string[]).includes(value ?? "");
+}
+
+/**
+ * `/continuous-monitoring/cases/{stage}`: a stage's server-paged queue. Filters, sort and page live in the URL;
+ * by default STAT cases come first (the server's `priority` order) and carry a chip. CSV exports the filter.
+ */
+export function CaseQueuePage() {
+  const location = useLocation();
+  const stage = stageOfPath(location.pathname);
+  if (!isStage(stage)) return <NotFoundPage path={location.pathname} />;
+  return <CaseQueue key={stage} stage={stage} />;
+}
+
+function CaseQueue({ stage }: { stage: CaseStage }) {
+  const { can } = useAccess();
+  const [search, setSearch] = useSearchState({
+    search: "",
+    client: "",
+    priority: "",
+    technologist: "",
+    reviewer: "",
+    from: "",
+    to: "",
+    sort: "priority",
+    order: "asc",
+    page: "0",
+    size: "25",
+  });
+  const sort = oneOf(search.sort, sortKeys, "priority");
+  const order = oneOf(search.order, ["asc", "desc"] as const, "asc");
+  const priority = oneOf(search.priority, ["", "routine", "stat"] as const, "");
+  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
+  const page = wholeNumber(search.page, 0);
+  const filters: Omit<CaseQueueParams, "limit" | "offset"> = {
+    search: search.search || undefined,
+    clientId: search.client || undefined,
+    priority: priority || undefined,
+    technologistId: search.technologist || undefined,
+    reviewerId: search.reviewer || undefined,
+    createdFrom: dayBoundary(search.from, false),
+    createdTo: dayBoundary(search.to, true),
+    sort,
+    order,
+  };
+  const cases = useCaseQueue(stage, { ...filters, limit: pageSize, offset: page * pageSize });
+  const clients = useClientIds({ enabled: can("clients:read") });
+  const technologists = useTechnologists();
+  const reviewers = useReviewers();
+  const [searchText, setSearchText] = useDebouncedSearch(search.search, (value) =>
+    setSearch({ search: value, page: null }, { replace: true }),
+  );
+
+  const columns: ServerTableColumn<CaseListItem, SortKey>[] = [
+    {
+      id: "caseNumber",
+      header: "Case",
+      sortKey: "caseNumber",
+      cell: (row) => (
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+          <Link component={RouterLink} to={caseUrl(row.stage, row.id)}>
+            {row.caseNumber}
+          </Link>
+          <PriorityChip priority={row.priority} />
+          {row.hasPendingTransition ? <Chip size="small" color="warning" label="Pending approval" /> : null}
+        </Stack>
+      ),
+    },
+    { id: "priority", header: "Priority", sortKey: "priority", cell: (row) => priorityLabels[row.priority] },
+    { id: "patient", header: "Patient", cell: (row) => row.patientName ?? "—" },
+    { id: "mrn", header: "MRN", cell: (row) => row.mrn ?? "—" },
+    { id: "client", header: "Client", cell: (row) => row.clientName },
+    {
+      id: "study",
+      header: "Study",
+      cell: (row) => `${studyTypeLabels[row.studyType]}${row.hasVideo ? " + video" : ""}`,
+    },
+    {
+      id: "technologists",
+      header: "Technologists",
+      cell: (row) => (row.technologists.length ? row.technologists.map(personName).join(", ") : "—"),
+    },
+    { id: "reviewer", header: "Reviewer", cell: (row) => personName(row.reviewer) },
+    {
+      id: "createdAt",
+      header: "Opened",
+      sortKey: "createdAt",
+      cell: (row) => <time dateTime={row.createdAt}>{formatDateTimeInZone(row.createdAt, listZone)}</time>,
+    },
+  ];
+
+  const anyFilter = Boolean(
+    search.search || search.client || priority || search.technologist || search.reviewer || search.from || search.to,
+  );
+  const title = `${stageLabel(stage)} cases`;
+  return (
+    <>
+      <PageHeading>{title}</PageHeading>
+      <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}>
+        <TextField
+          label="Search"
+          type="search"
+          size="small"
+          value={searchText}
+          onChange={(event) => setSearchText(event.target.value)}
+          placeholder="Case number, MRN or patient name"
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" aria-hidden="true" />
+                </InputAdornment>
+              ),
+            },
+          }}
+          sx={{ minWidth: 280 }}
+        />
+        <TextField
+          select
+          label="Client"
+          size="small"
+          value={search.client}
+          onChange={(event) => setSearch({ client: event.target.value, page: null })}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          sx={{ minWidth: 200 }}
+        >
+          <option value="">All clients</option>
+          {clients.data?.map((client) => (
+            <option key={client.id} value={client.id}>
+              {client.name} ({client.code})
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          select
+          label="Priority"
+          size="small"
+          value={priority}
+          onChange={(event) => setSearch({ priority: event.target.value, page: null })}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          sx={{ minWidth: 130 }}
+        >
+          <option value="">Any</option>
+          <option value="stat">STAT</option>
+          <option value="routine">Routine</option>
+        </TextField>
+        <TextField
+          select
+          label="Technologist"
+          size="small"
+          value={search.technologist}
+          onChange={(event) => setSearch({ technologist: event.target.value, page: null })}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          sx={{ minWidth: 180 }}
+        >
+          <option value="">Anyone</option>
+          {technologists.data?.map((person) => (
+            <option key={person.id} value={person.id}>
+              {person.name || person.username}
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          select
+          label="Reviewer"
+          size="small"
+          value={search.reviewer}
+          onChange={(event) => setSearch({ reviewer: event.target.value, page: null })}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          sx={{ minWidth: 180 }}
+        >
+          <option value="">Anyone</option>
+          {reviewers.data?.map((person) => (
+            <option key={person.id} value={person.id}>
+              {person.name || person.username}
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          label="Opened from"
+          type="date"
+          size="small"
+          value={search.from}
+          onChange={(event) => setSearch({ from: event.target.value, page: null })}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          label="Opened to"
+          type="date"
+          size="small"
+          value={search.to}
+          onChange={(event) => setSearch({ to: event.target.value, page: null })}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <Stack direction="row" sx={{ gap: 2, ml: { md: "auto" } }}>
+          <CsvExportButton
+            noun="cases"
+            filename={`cases-${stage}-${new Date().toISOString().slice(0, 10)}.csv`}
+            columns={csvColumns}
+            fetchPage={({ offset, limit, signal }) => fetchCaseQueue(stage, { ...filters, offset, limit }, signal)}
+            disabled={!cases.data || cases.data.total === 0}
+          />
+          {can("cases:create") ? (
+            <Button component={RouterLink} to={caseCreateUrl} variant="contained" startIcon={<Add />}>
+              New case
+            </Button>
+          ) : null}
+        </Stack>
+      </Stack>
+      {sort !== "priority" ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          Sorted by {sort === "caseNumber" ? "case number" : sort === "createdAt" ? "opening time" : "last change"}
+          {"; STAT cases are still marked."}{" "}
+          <Link component="button" onClick={() => setSearch({ sort: null, order: null, page: null })}>
+            Show STAT first
+          </Link>
+        </Typography>
+      ) : null}
+      <ServerTable
+        label={title}
+        columns={columns}
+        rows={cases.data?.items}
+        rowKey={(row) => row.id}
+        total={cases.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        pageSizeOptions={pageSizes}
+        onPageChange={(next) => setSearch({ page: next })}
+        onPageSizeChange={(size) => setSearch({ size, page: null })}
+        sort={{ key: sort, order }}
+        onSortChange={(next) => setSearch({ sort: next.key, order: next.order, page: null })}
+        loading={cases.isPending}
+        fetching={cases.isFetching}
+        error={cases.error}
+        onRetry={() => void cases.refetch()}
+        errorMessage="The cases could not be loaded."
+        emptyMessage={anyFilter ? "No cases match these filters." : `No cases in ${stageLabel(stage).toLowerCase()}.`}
+      />
+    </>
+  );
+}

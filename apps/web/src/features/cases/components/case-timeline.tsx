@@ -1,0 +1,101 @@
+import Box from "@mui/material/Box";
+import Chip from "@mui/material/Chip";
+import Paper from "@mui/material/Paper";
+import Skeleton from "@mui/material/Skeleton";
+import Typography from "@mui/material/Typography";
+import type { Case, TimelineEntry } from "@vigil/contract";
+import type { ReactNode } from "react";
+import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { QueryError } from "../../../components/feedback/query-error";
+import { useCaseTimeline } from "../api/get-case-timeline";
+import {
+  personName,
+  priorityLabels,
+  stageLabel,
+  timelineActionLabels,
+  transitionActionLabels,
+  transitionStatusLabels,
+} from "../case-labels";
+
+function detailText(details: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(details)) {
+    if (value === null || value === undefined || typeof value === "object") continue;
+    if (key.endsWith("Id") || key === "version") continue;
+    const shown = key === "priority" && typeof value === "string" ? (priorityLabels[value as "stat"] ?? value) : value;
+    parts.push(`${key.replace(/([A-Z])/g, " $1").toLowerCase()}: ${String(shown)}`);
+  }
+  return parts.join(" · ");
+}
+
+function describe(entry: TimelineEntry): { title: ReactNode; body?: ReactNode } {
+  if (entry.kind === "action") {
+    const extra = detailText(entry.details);
+    return { title: timelineActionLabels[entry.action] ?? entry.action, body: extra || undefined };
+  }
+  if (entry.kind === "transition") {
+    const move = entry.transition;
+    return {
+      title: (
+        <>
+          {stageLabel(move.from)} → {stageLabel(move.to)}{" "}
+          <Chip
+            size="small"
+            label={transitionStatusLabels[move.status] ?? move.status}
+            color={move.status === "completed" ? "success" : move.status === "pending" ? "warning" : "default"}
+          />
+        </>
+      ),
+      body: move.reason ? `Reason: ${move.reason}` : undefined,
+    };
+  }
+  return {
+    title: `${transitionActionLabels[entry.action] ?? entry.action} the requested move`,
+    body: entry.comment ? `Comment: ${entry.comment}` : undefined,
+  };
+}
+
+/** The timeline tab: every action, move and decision on the case, in order, with who and when (client's zone). */
+export function CaseTimelineView({ item }: { item: Case }) {
+  const timeline = useCaseTimeline(item.id);
+  const zone = item.client.timezone;
+  if (timeline.isPending) {
+    return (
+      <Box role="status" aria-label="Loading the timeline">
+        <Skeleton variant="text" />
+        <Skeleton variant="text" />
+        <Skeleton variant="text" />
+      </Box>
+    );
+  }
+  if (timeline.isError)
+    return <QueryError what="The timeline" error={timeline.error} onRetry={() => void timeline.refetch()} />;
+  const items = timeline.data.items;
+  if (items.length === 0) return <Typography color="text.secondary">Nothing has happened to this case yet.</Typography>;
+  return (
+    <Paper variant="outlined" sx={{ maxWidth: 900 }}>
+      <Box component="ol" aria-label="Case timeline" sx={{ listStyle: "none", m: 0, p: 0 }}>
+        {items.map((entry) => {
+          const { title, body } = describe(entry);
+          return (
+            <Box
+              component="li"
+              key={`${entry.kind}-${entry.id}`}
+              sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: "divider", "&:last-child": { borderBottom: 0 } }}
+            >
+              <Typography variant="body2" color="text.secondary">
+                <ZonedDateTime value={entry.at} timeZone={zone} /> · {personName(entry.actor)}
+              </Typography>
+              <Typography component="div">{title}</Typography>
+              {body ? (
+                <Typography variant="body2" sx={{ whiteSpace: "pre-wrap" }}>
+                  {body}
+                </Typography>
+              ) : null}
+            </Box>
+          );
+        })}
+      </Box>
+    </Paper>
+  );
+}

@@ -1,0 +1,175 @@
+import { ThemeProvider } from "@mui/material/styles";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type { AllowedTransition, Case, CaseListItem, PageDefinition } from "@vigil/contract";
+import { pages } from "@vigil/contract";
+import type { ComponentType } from "react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { AccessProvider } from "../../../components/access/access-context";
+import { ApiErrorStack } from "../../../components/feedback/api-error-stack";
+import { theme } from "../../../config/theme";
+import { configureAuth } from "../../../lib/auth";
+import { createQueryClient } from "../../../lib/query-client";
+import { type Handler, installFetch, storeSignedInTokens, testConfig } from "../../../test/fake-server";
+import { CaseAssignmentsPage } from "../components/case-assignments";
+import { CaseCreatePage } from "../components/case-create";
+import { CaseDetailPage } from "../components/case-detail";
+import { CaseQueuePage } from "../components/case-queue";
+
+function screenOf(pageId: string): ComponentType | undefined {
+  if (pageId === "case-create") return CaseCreatePage;
+  if (pageId === "cases-assignments") return CaseAssignmentsPage;
+  if (/^cases-[a-z]+$/.test(pageId)) return CaseQueuePage;
+  if (/^case-[a-z]+-detail$/.test(pageId)) return CaseDetailPage;
+  return undefined;
+}
+
+/** Answers every picker the case screens load, so tests only route what they are about. */
+export const pickerRoutes: Record<string, Handler> = {
+  "GET /api/continuous-monitoring/clients/ids": () =>
+    Response.json({ enoch: "release-1", data: [{ id: clientId, name: "Pacific Neurology Institute", code: "PNI" }] }),
+  "GET /api/users/continuous-monitoring/technologists": () =>
+    Response.json({
+      enoch: "release-1",
+      data: page([{ id: technologistSub, username: "technologist", name: "Taylor Technologist" }]),
+    }),
+  "GET /api/users/continuous-monitoring/reviewers": () =>
+    Response.json({
+      enoch: "release-1",
+      data: page([{ id: reviewerSub, username: "reviewer", name: "Dr. Riley Reviewer" }]),
+    }),
+};
+
+/**
+ * Renders the case screens on their page-table routes for a signed-in user in `groups`, against a fake server
+ * at the fetch boundary (everything above it — API client, TanStack Query, router — is the real code).
+ */
+export function renderCaseScreen(
+  path: string,
+  { groups = ["coordinator"], routes = {} }: { groups?: string[]; routes?: Record<string, Handler> } = {},
+) {
+  configureAuth(testConfig);
+  storeSignedInTokens("alice", groups);
+  const network = installFetch({ ...pickerRoutes, ...routes });
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(
+    [
+      ...(pages as readonly PageDefinition[]).flatMap((page) => {
+        const Screen = screenOf(page.id);
+        return Screen ? [{ path: page.path, element: <Screen /> }] : [];
+      }),
+      { path: "*", element: <p>Elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider theme={theme}>
+        <AccessProvider groups={groups}>
+          <ApiErrorStack />
+          <RouterProvider router={router} />
+        </AccessProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
+  );
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  return { ...view, ...network, router, queryClient, location };
+}
+
+export const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";
+export const caseId = "9f1e2d3c-3333-4a2b-9c3d-000000000001";
+export const technologistSub = "3a1b2c3d-4e5f-4a6b-8c7d-000000000011";
+export const reviewerSub = "3a1b2c3d-4e5f-4a6b-8c7d-000000000012";
+
+const taylor = { sub: technologistSub, username: "technologist", name: "Taylor Technologist" };
+const casey = { sub: "3a1b2c3d-4e5f-4a6b-8c7d-000000000010", username: "coordinator", name: "Casey Coordinator" };
+
+export function page<T>(items: T[], total = items.length, limit = 25, offset = 0) {
+  return { items, total, limit, offset };
+}
+
+export function testMove(overrides: Partial<AllowedTransition> = {}): AllowedTransition {
+  return {
+    ruleId: "start-monitoring",
+    to: "monitoring",
+    label: "Start monitoring",
+    reasonRequired: false,
+    needsApproval: false,
+    allowed: true,
+    failedChecks: [],
+    ...overrides,
+  };
+}
+
+export function testCase(overrides: Partial<Case> = {}): Case {
+  return {
+    id: caseId,
+    caseNumber: "CM-2026-000123",
+    clientId,
+    studyType: "icu-ceeg",
+    hasVideo: true,
+    priority: "routine",
+    stage: "intake",
+    createdAt: "2026-11-22T14:14:00.000Z",
+    updatedAt: "2026-11-22T14:14:00.000Z",
+    client: { id: clientId, name: "Pacific Neurology Institute", code: "PNI", timezone: "America/Los_Angeles" },
+    patient: {
+      mrn: "MRN-0042",
+      firstName: "Jamie",
+      lastName: "Rivera",
+      dateOfBirth: "1961-04-02",
+      sex: "female",
+      location: { unit: "Neuro ICU", room: "12", bed: "A" },
+      revision: 1,
+    },
+    technologists: [
+      {
+        id: "5d1e2f3a-0000-4000-8000-000000000001",
+        technologist: taylor,
+        startedAt: "2026-11-22T14:20:00.000Z",
+        endedAt: null,
+        assignedBy: casey,
+      },
+    ],
+    reviewer: null,
+    acknowledgedBy: null,
+    acknowledgedAt: null,
+    protocolRevisionId: null,
+    protocolRevision: null,
+    recordingStartedAt: null,
+    recordingEndedAt: null,
+    archivedAt: null,
+    createdBy: casey,
+    version: 2,
+    pendingTransition: null,
+    allowedActions: [],
+    allowedTransitions: [],
+    ...overrides,
+  };
+}
+
+export function testListItem(overrides: Partial<CaseListItem> = {}): CaseListItem {
+  return {
+    id: caseId,
+    caseNumber: "CM-2026-000123",
+    clientId,
+    studyType: "icu-ceeg",
+    hasVideo: false,
+    priority: "routine",
+    stage: "intake",
+    createdAt: "2026-11-22T14:14:00.000Z",
+    updatedAt: "2026-11-22T14:14:00.000Z",
+    clientName: "Pacific Neurology Institute",
+    clientCode: "PNI",
+    patientName: "Rivera, Jamie",
+    mrn: "MRN-0042",
+    technologists: [taylor],
+    reviewer: null,
+    acknowledgedAt: null,
+    recordingStartedAt: null,
+    recordingEndedAt: null,
+    hasPendingTransition: false,
+    version: 1,
+    ...overrides,
+  };
+}
