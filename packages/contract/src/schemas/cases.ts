@@ -341,6 +341,8 @@ export type Case = z.infer<typeof caseSchema>;
 export const caseListItemSchema = caseSummarySchema.extend({
   clientName: z.string(),
   clientCode: z.string(),
+  /** The client's IANA zone: lists show times in it, with the zone named. */
+  clientTimezone: z.string(),
   patientName: z.string().nullable(),
   mrn: z.string().nullable(),
   technologists: z.array(caseUserSchema),

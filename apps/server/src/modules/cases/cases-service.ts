@@ -408,6 +408,7 @@ export async function listCaseQueue(db: Db, stage: CaseStage, query: QueueQuery)
     ...toCaseSummary(row),
     clientName: row.clientName,
     clientCode: row.clientCode,
+    clientTimezone: row.clientTimezone,
     patientName: patientName(row.patientFirstName, row.patientLastName),
     mrn: row.patientMrn,
     technologists: assignments

@@ -52,6 +52,15 @@ describe("case queues", { timeout: 20_000 }, () => {
     expect((screen.getByLabelText("Priority") as HTMLSelectElement).value).toBe("stat");
   });
 
+  it("shows when a case was opened in its client's time zone, naming the zone", async () => {
+    renderCaseScreen("/continuous-monitoring/cases/intake", {
+      routes: { "GET /api/continuous-monitoring/cases/intake": () => envelope(page([routineCase], 1, 25, 0)) },
+    });
+    const table = await screen.findByRole("table", { name: "Intake cases" });
+    // 14:14 UTC is 06:14 in Los Angeles in November (PST).
+    expect(await within(table).findByText(/Nov 22, 2026, 06:14 PST \(America\/Los_Angeles\)/)).toBeTruthy();
+  });
+
   it("keeps a changed filter in the URL and starts again at the first page", async () => {
     const user = userEvent.setup();
     const { location } = renderCaseScreen("/continuous-monitoring/cases/monitoring?page=2", {

@@ -32,18 +32,13 @@ type SortKey = (typeof sortKeys)[number];
 const pageSizes = [25, 50, 100];
 const searchDelayMs = 300;
 
-/**
- * Queue rows carry no client time zone (the list item has only the client's name and code), so list times are
- * shown in UTC, named as such; the case's own page shows them in the client's zone.
- */
-const listZone = "UTC";
-
 const csvColumns: CsvColumn<CaseListItem>[] = [
   { header: "Case number", value: (row) => row.caseNumber },
   { header: "Priority", value: (row) => priorityLabels[row.priority] },
   { header: "Stage", value: (row) => stageLabel(row.stage) },
   { header: "Client", value: (row) => row.clientName },
   { header: "Client code", value: (row) => row.clientCode },
+  { header: "Client time zone", value: (row) => row.clientTimezone },
   { header: "Patient", value: (row) => row.patientName },
   { header: "MRN", value: (row) => row.mrn },
   { header: "Study type", value: (row) => studyTypeLabels[row.studyType] },
@@ -51,6 +46,7 @@ const csvColumns: CsvColumn<CaseListItem>[] = [
   { header: "Technologists", value: (row) => row.technologists.map(personName).join("; ") },
   { header: "Reviewer", value: (row) => (row.reviewer ? personName(row.reviewer) : "") },
   { header: "Move pending approval", value: (row) => (row.hasPendingTransition ? "Yes" : "No") },
+  // Machine-readable instants in the CSV (ISO 8601, UTC); the screen shows the client's zone.
   { header: "Recording started (UTC)", value: (row) => row.recordingStartedAt },
   { header: "Recording ended (UTC)", value: (row) => row.recordingEndedAt },
   { header: "Created (UTC)", value: (row) => row.createdAt },
@@ -177,7 +173,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
       id: "createdAt",
       header: "Opened",
       sortKey: "createdAt",
-      cell: (row) => <time dateTime={row.createdAt}>{formatDateTimeInZone(row.createdAt, listZone)}</time>,
+      cell: (row) => <time dateTime={row.createdAt}>{formatDateTimeInZone(row.createdAt, row.clientTimezone)}</time>,
     },
   ];
 

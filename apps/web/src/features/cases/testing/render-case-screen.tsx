@@ -161,6 +161,7 @@ export function testListItem(overrides: Partial<CaseListItem> = {}): CaseListIte
     updatedAt: "2026-11-22T14:14:00.000Z",
     clientName: "Pacific Neurology Institute",
     clientCode: "PNI",
+    clientTimezone: "America/Los_Angeles",
     patientName: "Rivera, Jamie",
     mrn: "MRN-0042",
     technologists: [taylor],
