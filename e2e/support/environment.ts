@@ -33,7 +33,14 @@ export type E2eState = {
   userWithoutGroup: Credential;
   /** Created with the CLI in FORCE_CHANGE_PASSWORD state; the password is the temporary one. */
   userWithTemporaryPassword: Credential;
+  /**
+   * Users made before the server started in a state no product path creates (support/prepared-users.ts), by key;
+   * each still has its temporary password.
+   */
+  preparedUsers?: Record<string, PreparedUserCredential>;
 };
+
+export type PreparedUserCredential = Credential & { name: string; email: string; phone?: string };
 
 export function readState(): E2eState {
   const file = process.env[stateVariable];

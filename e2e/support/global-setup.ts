@@ -24,6 +24,7 @@ import {
   stateVariable,
   webDistIndex,
 } from "./environment.js";
+import { preparedUserSpecs, prepareUsers } from "./prepared-users.js";
 import { stopServer } from "./stop-server.js";
 
 const run = promisify(execFile);
@@ -61,6 +62,7 @@ export default async function globalSetup(): Promise<void> {
   let users: Record<string, Credential>;
   let userWithoutGroup: Credential;
   let userWithTemporaryPassword: Credential;
+  let preparedUsers: E2eState["preparedUsers"];
   try {
     await npm(["run", "db:seed", "-w", "@vigil/server"], serverEnv);
     users = readDemoCredentials(path.join(dataDir, "demo-credentials.txt"));
@@ -74,6 +76,7 @@ export default async function globalSetup(): Promise<void> {
       name: "Nico Newcomer",
       groups: ["coordinator"],
     });
+    preparedUsers = await prepareUsers(serverEnv, dataDir, preparedUserSpecs);
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
@@ -104,6 +107,7 @@ export default async function globalSetup(): Promise<void> {
     users,
     userWithoutGroup,
     userWithTemporaryPassword,
+    preparedUsers,
   };
   // Written before waiting, so that the teardown can stop the server even when it never becomes healthy.
   writeFileSync(stateFile, JSON.stringify(state, null, 2));
@@ -150,8 +154,12 @@ async function npm(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   }
 }
 
-/** Rebuilds when asked (E2E_BUILD=1), when there is no build, or when a web or contract source is newer than it. */
+/**
+ * Rebuilds when asked (E2E_BUILD=1), when there is no build, or when a web or contract source is newer than it;
+ * E2E_BUILD=0 uses the existing build as it is (web sources in the middle of an edit elsewhere).
+ */
 async function buildWebAppIfNeeded(): Promise<void> {
+  if (process.env.E2E_BUILD === "0" && existsSync(webDistIndex)) return;
   const reason =
     process.env.E2E_BUILD === "1"
       ? "E2E_BUILD=1"
