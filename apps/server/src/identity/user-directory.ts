@@ -423,6 +423,33 @@ export async function resetUserPassword(
   return { user, delivery };
 }
 
+/**
+ * `PUT /users/{username}/sms-mfa`: turns SMS MFA on or off (AUTH.md: SMS MFA needs a phone number set by an
+ * administrator). Turning it off also drops an SMS preference, so the next sign-in does not ask for SMS.
+ */
+export function setUserSmsMfa(
+  db: Db,
+  username: string,
+  enabled: boolean,
+  ifMatch: string | null,
+  actor: Actor,
+): Promise<User> {
+  return changeUser(db, { action: "user.set-sms-mfa", username, actor, ifMatch }, async (tx, row) => {
+    if (enabled && !row.phoneNumber) {
+      throw new AppError("conflict", `${row.username} has no phone number, so SMS codes cannot be sent.`, {
+        issues: [{ path: "body.enabled", message: "needs a phone number on the account" }],
+      });
+    }
+    return {
+      row: (await updateUser(tx, row.sub, {
+        smsMfaEnabled: enabled,
+        ...(!enabled && row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}),
+      })) as UserRow,
+      details: { enabled, before: row.smsMfaEnabled },
+    };
+  });
+}
+
 /** `POST /users/{username}/reset-mfa`: removes SMS and authenticator-app MFA, any pending setup and the preference. */
 export function resetUserMfa(db: Db, username: string, actor: Actor): Promise<User> {
   return changeUser(db, { action: "user.reset-mfa", username, actor }, async (tx, row) => ({

@@ -102,6 +102,8 @@ export type AccessGroupsRequest = z.infer<typeof accessGroupsRequestSchema>;
 export const toggleUserRequestSchema = z.object({ isEnabled: z.boolean() });
 export type ToggleUserRequest = z.infer<typeof toggleUserRequestSchema>;
 
+export const setSmsMfaRequestSchema = z.object({ enabled: z.boolean() });
+
 /** Pickers (assign a technologist to a case): enabled members of the technologist group. */
 export const technologistSchema = z.object({ id: z.uuid(), username: z.string(), name: z.string() });
 export type Technologist = z.infer<typeof technologistSchema>;

@@ -17,6 +17,7 @@ import {
   resetUserPassword,
   setAccessGroups,
   setUserEnabled,
+  setUserSmsMfa,
 } from "../../identity/user-directory.js";
 
 /** The administrator and where they act from, for the audit log. */
@@ -82,6 +83,18 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
       db,
       params.username,
       body.isEnabled,
+      ifMatchOf(request),
+      actorOf(principal, request),
+    );
+    reply.header("etag", userEtag(user));
+    return user;
+  });
+
+  registerRoute(app, "setUserSmsMfa", routes.setUserSmsMfa, async ({ params, body, principal, request, reply }) => {
+    const user = await setUserSmsMfa(
+      db,
+      params.username,
+      body.enabled,
       ifMatchOf(request),
       actorOf(principal, request),
     );

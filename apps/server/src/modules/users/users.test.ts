@@ -2,6 +2,7 @@ import type { AccessGroup, User } from "@vigil/contract";
 import { userEtag } from "@vigil/contract";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../../identity/user-directory.js";
 import { findUserByUsername, updateUser } from "../../identity/users-repository.js";
 import { createTestApp, type TestApp, testClientId } from "../../testing/test-app.js";
 
@@ -393,6 +394,55 @@ describe("POST /api/users/:username/reset-password", () => {
 
   it("answers 404 for an unknown user", async () => {
     expect((await api("/api/users/nobody-here/reset-password", { method: "POST" })).statusCode).toBe(404);
+  });
+});
+
+describe("PUT /api/users/:username/sms-mfa", () => {
+  it("turns SMS MFA on, so the next sign-in asks for a texted code, and off again", async () => {
+    await createUser(
+      harness.database.db,
+      {
+        username: "sami",
+        email: "sami@vigil.test",
+        name: "Sami Sms",
+        groups: ["technologist"],
+        phoneNumber: "+15555550142",
+        password: "sami-long-password",
+      },
+      { username: "test" },
+    );
+    const turnOn = await api("/api/users/sami/sms-mfa", {
+      method: "PUT",
+      body: { enabled: true },
+      headers: { "if-match": userEtag(await currentUser("sami")) },
+    });
+    expect(turnOn.statusCode).toBe(200);
+    expect(dataOf<User>(turnOn).mfa.sms).toBe(true);
+    const challenge = (await passwordAuth("sami", "sami-long-password")).json();
+    expect(challenge.ChallengeName).toBe("SMS_MFA");
+    expect(challenge.ChallengeParameters.CODE_DELIVERY_DESTINATION).toBe("+*******0142");
+
+    const turnOff = await api("/api/users/sami/sms-mfa", {
+      method: "PUT",
+      body: { enabled: false },
+      headers: { "if-match": userEtag(await currentUser("sami")) },
+    });
+    expect(dataOf<User>(turnOff).mfa.sms).toBe(false);
+    expect((await passwordAuth("sami", "sami-long-password")).json().AuthenticationResult).toBeDefined();
+  });
+
+  it("refuses to turn it on without a phone number, and needs If-Match", async () => {
+    await harness.addUser("nophone", ["reviewer"]);
+    const withoutPhone = await api("/api/users/nophone/sms-mfa", {
+      method: "PUT",
+      body: { enabled: true },
+      headers: { "if-match": userEtag(await currentUser("nophone")) },
+    });
+    expect(withoutPhone.statusCode).toBe(409);
+    expect(withoutPhone.json().error.message).toBe("nophone has no phone number, so SMS codes cannot be sent.");
+    expect((await currentUser("nophone")).mfa.sms).toBe(false);
+    const withoutVersion = await api("/api/users/nophone/sms-mfa", { method: "PUT", body: { enabled: false } });
+    expect(withoutVersion.statusCode).toBe(428);
   });
 });
 

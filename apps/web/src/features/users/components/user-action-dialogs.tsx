@@ -3,6 +3,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { useResetUserMfa } from "../api/reset-user-mfa";
 import { useResetUserPassword } from "../api/reset-user-password";
+import { useSetUserSmsMfa } from "../api/set-user-sms-mfa";
 import { useToggleUser } from "../api/toggle-user";
 import { errorBodyOf } from "../server-errors";
 
@@ -74,6 +75,40 @@ export function ResetPasswordDialog({ user, onClose, onDone }: ActionDialogProps
       {neverSignedIn
         ? `${user.name} has not chosen a password yet. A new temporary password is emailed to them, valid for 7 days; the old one stops working.`
         : `${user.name} is signed out everywhere. At their next sign-in they must reset their password with a code sent to their email.`}
+    </ConfirmDialog>
+  );
+}
+
+/** SMS codes at sign-in on or off, asked first (AUTH.md: SMS MFA is set by an administrator). */
+export function SmsMfaDialog({ user, onClose, onDone }: ActionDialogProps) {
+  const change = useSetUserSmsMfa();
+  const turningOn = !user.mfa.sms;
+  return (
+    <ConfirmDialog
+      open
+      title={turningOn ? `Turn on SMS codes for ${user.username}?` : `Turn off SMS codes for ${user.username}?`}
+      confirmLabel={turningOn ? "Turn on" : "Turn off"}
+      destructive={!turningOn}
+      pending={change.isPending}
+      error={errorBodyOf(change.error)?.message}
+      onClose={onClose}
+      onConfirm={() =>
+        change.mutate(
+          { user, enabled: turningOn },
+          {
+            onSuccess: (updated) =>
+              onDone(
+                updated.mfa.sms
+                  ? `${updated.username} now gets a code by SMS at sign-in.`
+                  : `SMS codes are off for ${updated.username}.`,
+              ),
+          },
+        )
+      }
+    >
+      {turningOn
+        ? `At each sign-in ${user.name} will also type a 6-digit code texted to ${user.phoneNumber ?? "their phone"}.`
+        : `${user.name} will no longer be asked for a texted code at sign-in.`}
     </ConfirmDialog>
   );
 }

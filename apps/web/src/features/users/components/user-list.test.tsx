@@ -26,6 +26,7 @@ function sampleUsers(): User[] {
       sub: "11111111-1111-4111-8111-111111111111",
       name: "Ada Lovelace",
       email: "ada@example.org",
+      phoneNumber: "+15555550142",
       groups: ["technologist"],
       mfa: { sms: false, totp: true, preferred: "SOFTWARE_TOKEN_MFA" },
     }),
@@ -127,6 +128,9 @@ function fakeUserService(users: User[] = sampleUsers()) {
     );
     routes[`POST ${path}/reset-password`] = () =>
       envelope({ user: bump(find(user.username), { status: "RESET_REQUIRED" }), delivery: null });
+    routes[`PUT ${path}/sms-mfa`] = guarded((current, body) =>
+      bump(current, { mfa: { ...current.mfa, sms: Boolean(body.enabled) } }),
+    );
     routes[`POST ${path}/reset-mfa`] = () =>
       envelope(bump(find(user.username), { mfa: { sms: false, totp: false, preferred: null } }));
   }
@@ -263,6 +267,24 @@ describe("the users screen", { timeout: 30_000 }, () => {
     expect(await screen.findByText("ada is disabled.")).toBeInstanceOf(HTMLElement);
     await waitFor(() => expect(within(rowOf("ada")).getByText("Disabled")).toBeInstanceOf(HTMLElement));
     expect(calls.some((call) => call.method === "PUT" && call.path === "/api/users/ada/toggle")).toBe(true);
+  });
+
+  it("turns on SMS codes for a user with a phone number, after confirmation; not offered without a number", async () => {
+    const { calls } = startUsersScreen();
+    await screen.findByRole("rowheader", { name: "ada" });
+    await openAction("ada", "Turn on SMS codes");
+    const dialog = await screen.findByRole("dialog", { name: "Turn on SMS codes for ada?" });
+    expect(within(dialog).getByText(/texted to \+15555550142/)).toBeInstanceOf(HTMLElement);
+    await userEvent.setup().click(within(dialog).getByRole("button", { name: "Turn on" }));
+    expect(await screen.findByText("ada now gets a code by SMS at sign-in.")).toBeInstanceOf(HTMLElement);
+    const put = calls.find((call) => call.method === "PUT" && call.path === "/api/users/ada/sms-mfa");
+    expect(put).toBeDefined();
+
+    const user = userEvent.setup();
+    await user.keyboard("{Escape}");
+    await user.click(within(rowOf("cleo")).getByRole("button", { name: "Actions for cleo" }));
+    const item = await screen.findByRole("menuitem", { name: "Turn on SMS codes" });
+    expect(item.getAttribute("aria-disabled")).toBe("true");
   });
 
   it("edits access groups, and after someone else's change shows the current groups instead of overwriting", async () => {

@@ -9,7 +9,7 @@ import { useUsers } from "../api/list-users";
 import { queryOf, useUserListView } from "../use-user-list-view";
 import { AccessGroupsDialog } from "./access-groups-dialog";
 import { CreateUserDialog } from "./create-user-dialog";
-import { ResetMfaDialog, ResetPasswordDialog, ToggleUserDialog } from "./user-action-dialogs";
+import { ResetMfaDialog, ResetPasswordDialog, SmsMfaDialog, ToggleUserDialog } from "./user-action-dialogs";
 import { UserFilters } from "./user-filters";
 import type { UserAction } from "./user-row-actions";
 import { UserTable } from "./user-table";
@@ -61,6 +61,7 @@ export function UserList() {
       {dialog?.action === "reset-password" ? (
         <ResetPasswordDialog user={dialog.user} onClose={close} onDone={finish} />
       ) : null}
+      {dialog?.action === "sms-mfa" ? <SmsMfaDialog user={dialog.user} onClose={close} onDone={finish} /> : null}
       {dialog?.action === "reset-mfa" ? <ResetMfaDialog user={dialog.user} onClose={close} onDone={finish} /> : null}
 
       <Snackbar

@@ -6,7 +6,7 @@ import type { User } from "@vigil/contract";
 import { useId, useState } from "react";
 import { hasMfa } from "../user-labels";
 
-export type UserAction = "groups" | "toggle" | "reset-password" | "reset-mfa";
+export type UserAction = "groups" | "toggle" | "reset-password" | "sms-mfa" | "reset-mfa";
 
 /** The row's "⋮" menu: each entry opens a dialog that asks before anything changes. */
 export function UserRowActions({ user, onAction }: { user: User; onAction: (action: UserAction) => void }) {
@@ -32,6 +32,9 @@ export function UserRowActions({ user, onAction }: { user: User; onAction: (acti
         <MenuItem onClick={() => choose("groups")}>Edit access groups</MenuItem>
         <MenuItem onClick={() => choose("toggle")}>{user.isEnabled ? "Disable" : "Enable"}</MenuItem>
         <MenuItem onClick={() => choose("reset-password")}>Reset password</MenuItem>
+        <MenuItem onClick={() => choose("sms-mfa")} disabled={!user.mfa.sms && !user.phoneNumber}>
+          {user.mfa.sms ? "Turn off SMS codes" : "Turn on SMS codes"}
+        </MenuItem>
         <MenuItem onClick={() => choose("reset-mfa")} disabled={!hasMfa(user)}>
           Reset MFA
         </MenuItem>
