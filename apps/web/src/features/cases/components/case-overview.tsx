@@ -10,18 +10,17 @@ import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
 import { type Case, caseSchema, updateCaseRequestSchema } from "@vigil/contract";
 import { type ReactNode, useState } from "react";
-import { useWatch } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { formatDateTimeInZone, ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { isoToZonedInput, zoneAbbreviation, zonedInputToIso } from "../../../components/dates/zoned-input";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
-import { EditConflict } from "../../../components/feedback/edit-conflict";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
-import { apiErrorOf, currentFromDetails, serverFieldErrors } from "../../../components/forms/field-messages";
+import { apiErrorOf } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
-import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
+import { useContractForm } from "../../../components/forms/use-contract-form";
+import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
 import { useArchiveCase } from "../api/archive-case";
 import { fetchCase } from "../api/get-case";
 import { caseKeys } from "../api/query-keys";
@@ -112,73 +111,36 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
     defaultValues: formValues(item),
     toInput: toInput(zone),
   });
-  const values = useWatch({ control: form.control }) as CaseFormValues;
-  const [baseVersion, setBaseVersion] = useState(item.version);
-  const [conflict, setConflict] = useState<{ theirs: Case | null } | null>(null);
-  const failure = apiErrorOf(update.error);
-  const hasFieldIssues = Object.keys(serverFieldErrors(update.error)).length > 0;
-
-  const save = (version: number) =>
-    form.handleSubmit((input) =>
-      update.mutate(
-        { caseId: item.id, version, input },
-        {
-          onSuccess: (saved) => {
-            form.reset(formValues(saved));
-            setBaseVersion(saved.version);
-            setConflict(null);
-            onDone();
-          },
-          onError: async (error) => {
-            if (apiErrorOf(error)?.status === 412) {
-              const current = caseSchema.safeParse(currentFromDetails(error));
-              const theirs = current.success ? current.data : await fetchCase(item.id).catch(() => null);
-              if (theirs) queryClient.setQueryData(caseKeys.case(item.id), theirs);
-              setConflict({ theirs });
-              return;
-            }
-            applyServerError(form.setError, error);
-          },
-        },
-      ),
-    );
+  const saving = useVersionedSave({
+    form,
+    initialVersion: item.version,
+    recordSchema: caseSchema,
+    valuesOf: formValues,
+    save: (version, input) => update.mutateAsync({ caseId: item.id, version, input }),
+    readCurrent: () => fetchCase(item.id),
+    onConflict: (theirs) => queryClient.setQueryData(caseKeys.case(item.id), theirs),
+    onSaved: onDone,
+  });
 
   const zoneHelp = `In the client's time zone, ${zone} (${zoneAbbreviation(zone)}); empty = not set`;
   return (
-    <Box component="form" noValidate onSubmit={save(baseVersion)} aria-label="Edit case">
-      {conflict ? (
-        conflict.theirs ? (
-          <EditConflict
-            title="Someone else changed this case first"
-            rows={conflictRows(conflict.theirs, values)}
-            onReload={() => {
-              const theirs = conflict.theirs as Case;
-              form.reset(formValues(theirs));
-              setBaseVersion(theirs.version);
-              setConflict(null);
-              update.reset();
-            }}
-            onOverwrite={() => {
-              const theirs = conflict.theirs as Case;
-              setBaseVersion(theirs.version);
-              void save(theirs.version)();
-            }}
-            busy={update.isPending}
-          >
-            <Box component="p" sx={{ mt: 0 }}>
-              Their version was saved <ZonedDateTime value={conflict.theirs.updatedAt} timeZone={zone} />.
-            </Box>
-          </EditConflict>
-        ) : (
-          <Alert severity="warning" role="alert" sx={{ mb: 2 }}>
-            Someone else changed this case first, and their version could not be read. Your edits are still in the form;
-            reload the page to see their version.
-          </Alert>
-        )
-      ) : null}
-      {failure && failure.status !== 412 && !hasFieldIssues ? (
+    <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit case">
+      <VersionedSaveConflict
+        state={saving}
+        form={form}
+        title="Someone else changed this case first"
+        unreadable="Someone else changed this case first, and their version could not be read. Your edits are still in the form; reload the page to see their version."
+        rows={conflictRows}
+      >
+        {(theirs) => (
+          <Box component="p" sx={{ mt: 0 }}>
+            Their version was saved <ZonedDateTime value={theirs.updatedAt} timeZone={zone} />.
+          </Box>
+        )}
+      </VersionedSaveConflict>
+      {saving.failure ? (
         <Alert severity="error" sx={{ mb: 2 }}>
-          The case was not saved: {failure.message}
+          The case was not saved: {saving.failure}
         </Alert>
       ) : null}
       <Grid container spacing={2}>
@@ -243,15 +205,15 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
         </Grid>
       </Grid>
       <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-        <Button type="submit" variant="contained" disabled={update.isPending}>
-          {update.isPending ? "Saving…" : "Save"}
+        <Button type="submit" variant="contained" disabled={saving.pending}>
+          {saving.pending ? "Saving…" : "Save"}
         </Button>
         <Button
           onClick={() => {
             form.reset(formValues(item));
             onDone();
           }}
-          disabled={update.isPending}
+          disabled={saving.pending}
         >
           Cancel
         </Button>

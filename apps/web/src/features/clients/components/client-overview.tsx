@@ -10,14 +10,13 @@ import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
 import { type Client, clientInputSchema, clientSchema } from "@vigil/contract";
 import { useState } from "react";
-import { useWatch } from "react-hook-form";
 import { useAccess } from "../../../components/access/access-context";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
-import { EditConflict } from "../../../components/feedback/edit-conflict";
-import { apiErrorOf, currentFromDetails, serverFieldErrors } from "../../../components/forms/field-messages";
-import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
+import { apiErrorOf } from "../../../components/forms/field-messages";
+import { useContractForm } from "../../../components/forms/use-contract-form";
+import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
 import { useArchiveClient } from "../api/archive-client";
 import { fetchClient } from "../api/get-client";
 import { clientKeys } from "../api/query-keys";
@@ -31,10 +30,6 @@ import {
   clientFormValues,
   toClientInput,
 } from "./client-form-fields";
-
-function hasFieldIssues(error: unknown): boolean {
-  return Object.keys(serverFieldErrors(error)).length > 0;
-}
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -72,89 +67,48 @@ function ClientEditor({ client, onDone }: { client: Client; onDone: () => void }
     defaultValues: clientFormValues(client),
     toInput: toClientInput,
   });
-  // The edits as they are now, for the comparison with their version.
-  const values = useWatch({ control: form.control }) as ClientFormValues;
-  // The version the user started from: If-Match carries it, so a save never lands on a version they did not see.
-  const [baseVersion, setBaseVersion] = useState(client.version);
-  // Set once a 412 was answered: their version, or null when it could not be read.
-  const [conflict, setConflict] = useState<{ theirs: Client | null } | null>(null);
-  const failure = apiErrorOf(update.error);
-
-  /** A submit handler saving over `version`; the overwrite from the conflict panel validates and sends the form too. */
-  const save = (version: number) =>
-    form.handleSubmit((input) =>
-      update.mutate(
-        { clientId: client.id, version, input },
-        {
-          onSuccess: (saved) => {
-            form.reset(clientFormValues(saved));
-            setBaseVersion(saved.version);
-            setConflict(null);
-            onDone();
-          },
-          onError: async (error) => {
-            const body = apiErrorOf(error);
-            if (body?.status === 412) {
-              const current = clientSchema.safeParse(currentFromDetails(error));
-              const theirs = current.success ? current.data : await fetchClient(client.id).catch(() => null);
-              if (theirs) queryClient.setQueryData(clientKeys.client(client.id), theirs);
-              setConflict({ theirs });
-              return;
-            }
-            applyServerError(form.setError, error);
-          },
-        },
-      ),
-    );
+  const saving = useVersionedSave({
+    form,
+    initialVersion: client.version,
+    recordSchema: clientSchema,
+    valuesOf: clientFormValues,
+    save: (version, input) => update.mutateAsync({ clientId: client.id, version, input }),
+    readCurrent: () => fetchClient(client.id),
+    onConflict: (theirs) => queryClient.setQueryData(clientKeys.client(client.id), theirs),
+    onSaved: onDone,
+  });
 
   return (
-    <Box component="form" noValidate onSubmit={save(baseVersion)} aria-label="Edit client">
-      {conflict ? (
-        conflict.theirs ? (
-          <EditConflict
-            title="Someone else saved this client first"
-            rows={clientConflictRows(conflict.theirs, values)}
-            onReload={() => {
-              const theirs = conflict.theirs as Client;
-              form.reset(clientFormValues(theirs));
-              setBaseVersion(theirs.version);
-              setConflict(null);
-              update.reset();
-            }}
-            onOverwrite={() => {
-              const theirs = conflict.theirs as Client;
-              setBaseVersion(theirs.version);
-              void save(theirs.version)();
-            }}
-            busy={update.isPending}
-          >
-            <Box component="p" sx={{ mt: 0 }}>
-              Their version was saved <ZonedDateTime value={conflict.theirs.updatedAt} timeZone={client.timezone} />.
-            </Box>
-          </EditConflict>
-        ) : (
-          <Alert severity="warning" role="alert" sx={{ mb: 2 }}>
-            Someone else saved this client first, and their version could not be read. Your edits are still in the form;
-            reload the page to see their version.
-          </Alert>
-        )
-      ) : null}
-      {failure && failure.status !== 412 && !hasFieldIssues(update.error) ? (
+    <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit client">
+      <VersionedSaveConflict
+        state={saving}
+        form={form}
+        title="Someone else saved this client first"
+        unreadable="Someone else saved this client first, and their version could not be read. Your edits are still in the form; reload the page to see their version."
+        rows={clientConflictRows}
+      >
+        {(theirs) => (
+          <Box component="p" sx={{ mt: 0 }}>
+            Their version was saved <ZonedDateTime value={theirs.updatedAt} timeZone={client.timezone} />.
+          </Box>
+        )}
+      </VersionedSaveConflict>
+      {saving.failure ? (
         <Alert severity="error" sx={{ mb: 2 }}>
-          The client was not saved: {failure.message}
+          The client was not saved: {saving.failure}
         </Alert>
       ) : null}
       <ClientFormFields form={form} />
       <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-        <Button type="submit" variant="contained" disabled={update.isPending}>
-          {update.isPending ? "Saving…" : "Save"}
+        <Button type="submit" variant="contained" disabled={saving.pending}>
+          {saving.pending ? "Saving…" : "Save"}
         </Button>
         <Button
           onClick={() => {
             form.reset(clientFormValues(client));
             onDone();
           }}
-          disabled={update.isPending}
+          disabled={saving.pending}
         >
           Cancel
         </Button>
