@@ -19,15 +19,6 @@ export function passwordResetMessage(to: string, code: string): Message {
   };
 }
 
-export function passwordResetSmsMessage(to: string, code: string): Message {
-  return {
-    channel: "sms",
-    to,
-    subject: "Vigil password reset code",
-    body: `Vigil password reset code: ${code} (valid 1 hour). ${newestOnly}`,
-  };
-}
-
 export function signInCodeMessage(to: string, code: string): Message {
   return {
     channel: "sms",

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, ne } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { authChallenges, authSessions, users } from "../db/schema.js";
 
@@ -98,12 +98,4 @@ export async function consumeUserChallenges(db: Db, userSub: string, at: Date): 
 
 export async function deleteExpiredAuthChallenges(db: Db, before: Date): Promise<void> {
   await db.delete(authChallenges).where(lt(authChallenges.expiresAt, before));
-}
-
-export async function countLiveSessions(db: Db, userSub: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(authSessions)
-    .where(and(eq(authSessions.userSub, userSub), isNull(authSessions.revokedAt)));
-  return row?.total ?? 0;
 }

@@ -131,11 +131,6 @@ export async function isEmailTaken(db: Db, email: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users);
-  return count?.total ?? 0;
-}
-
 /**
  * Records the TOTP time step a code was accepted for, only if it is later than the last one: a code works once,
  * even when two requests race with it. False when the step was already used.

@@ -128,11 +128,6 @@ export async function findActiveAssignments(db: Db, caseIds: readonly string[]):
     .orderBy(asc(caseAssignments.startedAt), asc(caseAssignments.id));
 }
 
-export async function findAssignment(db: Db, id: string): Promise<AssignmentRow | undefined> {
-  const [row] = await db.select().from(caseAssignments).where(eq(caseAssignments.id, id)).limit(1);
-  return row;
-}
-
 export async function insertAssignment(db: Db, values: typeof caseAssignments.$inferInsert): Promise<AssignmentRow> {
   const [row] = await db.insert(caseAssignments).values(values).returning();
   return row as AssignmentRow;
