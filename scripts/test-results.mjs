@@ -30,8 +30,13 @@ export function countVitest(name, file, exitCode) {
     counts.failed = report.numFailedTests ?? 0;
     counts.skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
     for (const result of report.testResults ?? []) {
-      const failedTests = (result.assertionResults ?? []).filter((test) => test.status === "failed").length;
-      if (result.status === "failed" && failedTests === 0) {
+      const failedTests = (result.assertionResults ?? []).filter((test) => test.status === "failed");
+      // Name each failure in the summary: CI logs are often read from their tail only.
+      for (const test of failedTests) {
+        const reason = test.failureMessages?.[0] ? ` (${firstLine(test.failureMessages[0])})` : "";
+        counts.notes.push(`failed: ${relativeName(result.name)} › ${test.fullName ?? test.title}${reason}`);
+      }
+      if (result.status === "failed" && failedTests.length === 0) {
         counts.failed += 1;
         counts.notes.push(
           `${result.name}: failed outside any test${result.message ? ` (${firstLine(result.message)})` : ""}`,
@@ -54,6 +59,7 @@ export function countPlaywright(name, file, exitCode) {
     counts.failed = report.stats.unexpected ?? 0;
     counts.skipped = report.stats.skipped ?? 0;
     if ((report.stats.flaky ?? 0) > 0) counts.notes.push(`${report.stats.flaky} passed only on retry (flaky)`);
+    for (const title of failedPlaywrightTests(report.suites ?? [], [])) counts.notes.push(`failed: ${title}`);
     for (const error of report.errors ?? []) {
       counts.failed += 1;
       counts.notes.push(`error outside tests: ${firstLine(error.message ?? String(error))}`);
@@ -76,7 +82,27 @@ export function countSummary(name, file, exitCode) {
     notes: [],
   };
   if (!report) counts.notes.push(`no readable summary at ${file}`);
+  for (const suite of report?.suites ?? []) for (const note of suite.notes ?? []) counts.notes.push(note);
   return settleWithExitCode(counts, exitCode);
+}
+
+/** Titles of the Playwright tests whose last result failed, walking nested describe blocks. */
+function failedPlaywrightTests(suites, path) {
+  const titles = [];
+  for (const suite of suites) {
+    const here = suite.title ? [...path, suite.title] : path;
+    for (const spec of suite.specs ?? []) {
+      const failed = (spec.tests ?? []).some((test) => test.status === "unexpected");
+      if (failed) titles.push([...here, spec.title].join(" › "));
+    }
+    titles.push(...failedPlaywrightTests(suite.suites ?? [], here));
+  }
+  return titles;
+}
+
+function relativeName(file) {
+  const marker = String(file).search(/(apps|packages|e2e|scripts)\//);
+  return marker >= 0 ? String(file).slice(marker) : String(file);
 }
 
 /** A runner that exited non-zero without a failing test still failed (a crash, a missing report, a broken config). */
