@@ -40,6 +40,8 @@ export const permissions = [
   "cases:archive-any",
   "records:monitoring",
   "records:interpretation",
+  /** Sign an interpretation as final (a reviewer's act: coordinators may draft, technologists never interpret). */
+  "records:sign-interpretation",
   "records:case-notes",
   "records:billing-notes",
   "billing:read",
@@ -88,6 +90,7 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "cases:reopen",
     "cases:acknowledge",
     "records:interpretation",
+    "records:sign-interpretation",
     "records:case-notes",
   ],
   billing: [

@@ -3,6 +3,7 @@ import type { Access } from "./access.js";
 import { auditRoutes } from "./route-groups/audit-routes.js";
 import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
+import { recordRoutesTable } from "./route-groups/record-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
 import { breadcrumbsQuerySchema, breadcrumbsSchema, chromeSchema } from "./schemas/chrome.js";
 import { healthSchema, publicConfigSchema } from "./schemas/system.js";
@@ -37,6 +38,7 @@ function route<const T extends RouteDefinition>(definition: T): T {
 export const routes = {
   ...clientRoutes,
   ...caseRoutes,
+  ...recordRoutesTable,
   getHealth: route({
     method: "GET",
     path: "/api/health",
