@@ -7,6 +7,7 @@ export default defineProject({
     name: "server",
     environment: "node",
     include: ["src/**/*.test.ts"],
+    globalSetup: ["src/testing/pglite-template.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

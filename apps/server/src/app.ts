@@ -13,6 +13,7 @@ import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
+import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
@@ -107,6 +108,7 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   registerPatientDataAudit(app, database.db);
   registerClientRoutes(app, database.db);
   registerCaseRoutes(app, database.db);
+  registerRecordRoutes(app, database.db, config);
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
 

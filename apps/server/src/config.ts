@@ -73,6 +73,12 @@ const configSchema = z.object({
    * header), a hop count, or comma-separated addresses/CIDRs of the proxies.
    */
   TRUST_PROXY: z.string().default("false"),
+  /**
+   * Most patients one technologist may monitor at once per mode (DOMAIN.md §2.3): 12 intermittent is sourced; the
+   * continuous cap of 4 is recalled, not confirmed, hence configuration. Time logs over a cap are flagged.
+   */
+  TECHNOLOGIST_CAP_INTERMITTENT: z.coerce.number().int().min(1).max(1000).default(12),
+  TECHNOLOGIST_CAP_CONTINUOUS: z.coerce.number().int().min(1).max(1000).default(4),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see identity/federation/federation-config.ts. */
@@ -107,6 +113,8 @@ export type Config = {
   userPoolId: string;
   userPoolClientId: string;
   seed: "demo" | "none";
+  /** Concurrent patients per technologist and monitoring mode, against which time logs are flagged. */
+  technologistCaps: { intermittent: number; continuous: number };
   trustProxy: boolean | number | string[];
   messaging: { smtpUrl: string | undefined; mailFrom: string; smsWebhookUrl: string | undefined };
   /** Federated sign-in through the hosted UI; undefined when OIDC_ISSUER is not set. */
@@ -165,6 +173,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     userPoolId: value.USER_POOL_ID,
     userPoolClientId: value.USER_POOL_CLIENT_ID,
     seed: value.SEED,
+    technologistCaps: {
+      intermittent: value.TECHNOLOGIST_CAP_INTERMITTENT,
+      continuous: value.TECHNOLOGIST_CAP_CONTINUOUS,
+    },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
     ...resolveFederationConfig(value, publicUrl, baseDir),

@@ -27,8 +27,11 @@ const migrationLockKey = 7_347_001;
 
 export type OpenDatabaseOptions =
   | { kind: "postgres"; url: string; poolSize?: number }
-  /** `dataDir` undefined: in memory (tests). */
-  | { kind: "pglite"; dataDir?: string };
+  /**
+   * `dataDir` undefined: in memory (tests). `template`: start from a dump of an already initialised cluster
+   * (`dumpDataDir`) instead of running initdb, which takes PGlite seconds; migrations still run after it.
+   */
+  | { kind: "pglite"; dataDir?: string; template?: Blob };
 
 /** The database the configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
 export function openConfiguredDatabase(config: {
@@ -42,7 +45,7 @@ export function openConfiguredDatabase(config: {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") return openPostgres(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.template);
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -67,7 +70,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   return { db, engine: "postgres", close: () => pool.end() };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
   let lock: FolderLock | undefined;
   let client: PGlite;
   if (dataDir) {
@@ -81,7 +84,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create(template ? { loadDataDir: template } : {});
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });

@@ -3,9 +3,10 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { queryRows } from "./client.js";
-import { seedDemoData } from "./seed.js";
+import { type DemoCredential, seedDemoData } from "./seed.js";
 
 let harness: TestApp;
+let credentials: DemoCredential[] = [];
 beforeAll(async () => {
   harness = await createTestApp();
 });
@@ -13,7 +14,7 @@ afterAll(() => harness.close());
 
 describe("demo data", () => {
   it("creates one user per group with generated passwords that sign in", async () => {
-    const credentials = await seedDemoData(harness.database.db);
+    credentials = await seedDemoData(harness.database.db);
     expect(credentials.map((entry) => entry.username).sort()).toEqual([...accessGroups].sort());
     expect(new Set(credentials.map((entry) => entry.password)).size).toBe(accessGroups.length);
     for (const entry of credentials) expect(entry.password).toHaveLength(16);
@@ -67,6 +68,63 @@ describe("demo data", () => {
       sql`select transfer_form from protocol_revisions limit 1`,
     );
     expect(transferFormContentSchema.safeParse(form?.transfer_form).success).toBe(true);
+  });
+
+  it("keeps records consistent: every revision stored, time logs projected, as the API would leave them", async () => {
+    const [counts] = await queryRows<{ records: number; missingRevisions: number; logs: number; projected: number }>(
+      harness.database.db,
+      sql`select (select count(*)::int from case_records) as "records",
+            (select count(*)::int from case_records r
+              where r.revision <> (select count(*) from case_record_revisions v where v.record_id = r.id))
+              as "missingRevisions",
+            (select count(*)::int from case_records where kind = 'time-log') as "logs",
+            (select count(*)::int from case_time_logs) as "projected"`,
+    );
+    expect(counts?.records).toBeGreaterThan(20);
+    expect(counts?.missingRevisions).toBe(0);
+    expect(counts?.projected).toBe(counts?.logs);
+  });
+
+  it("gives the demo cases realistic records, readable through the API", async () => {
+    const password = credentials.find((entry) => entry.username === "technologist")?.password as string;
+    const { idToken } = await harness.signIn("technologist", password);
+    const get = async (url: string) => {
+      const response = await harness.app.inject({
+        method: "GET",
+        url: `/api/continuous-monitoring${url}`,
+        headers: { authorization: `Bearer ${idToken}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data;
+    };
+    const stages = await queryRows<{ id: string; stage: string; study_type: string }>(
+      harness.database.db,
+      sql`select id, stage, study_type from cases`,
+    );
+    const monitoring = stages.filter((row) => row.stage === "monitoring");
+    for (const subject of monitoring) {
+      const logs = await get(`/cases/monitoring/${subject.id}/time-logs`);
+      expect(logs.summary.runningMine).not.toBeNull();
+    }
+    const icu = monitoring.find((row) => row.study_type === "icu-ceeg") as { id: string };
+    const checks = await get(`/cases/monitoring/${icu.id}/impedances`);
+    expect(checks.items.some((item: { flagged: string[] }) => item.flagged.length > 0)).toBe(true);
+    const events = await get(`/cases/monitoring/${icu.id}/events`);
+    const types = events.items.map((item: { data: { type: string } }) => item.data.type);
+    expect(types).toEqual(expect.arrayContaining(["notification", "skin-check"]));
+    expect(
+      events.items.some((item: { data: { notification: { contactId: string | null } | null } }) =>
+        Boolean(item.data.notification?.contactId),
+      ),
+    ).toBe(true);
+
+    for (const row of stages.filter((candidate) => ["preview", "reviewed", "closed"].includes(candidate.stage))) {
+      const reports = await get(`/cases/monitoring/${row.id}/interpretations`);
+      expect(reports.items[0]?.status, row.stage).toBe(row.stage === "preview" ? "draft" : "final");
+      expect(reports.summary.signed).toBe(row.stage !== "preview");
+    }
+    const reviewed = stages.find((row) => row.stage === "reviewed") as { id: string };
+    expect((await get(`/cases/reviewed/${reviewed.id}/billing-notes`)).items).toHaveLength(1);
   });
 
   it("seeds nothing into a database that already has users", async () => {

@@ -20,6 +20,7 @@ import {
   protocolRevisions,
   users,
 } from "./schema.js";
+import { type SeededCase, seedDemoRecords } from "./seed-records.js";
 
 const demoClients = [
   {
@@ -501,11 +502,21 @@ export async function seedDemoData(db: Db): Promise<DemoCredential[]> {
       insertedClients.map((client) => client.id),
       author,
     );
-    await seedCases(
+    const seeded = await seedCases(
       tx,
       insertedClients.map((client) => client.id),
       insertedUsers,
     );
+    const person = (username: string) => {
+      const user = insertedUsers.find((candidate) => candidate.username === username) as SeedUser;
+      return { sub: user.sub, username: user.username, name: user.name };
+    };
+    await seedDemoRecords(tx, seeded, {
+      coordinator: person("coordinator"),
+      technologist: person("technologist"),
+      reviewer: person("reviewer"),
+      billing: person("billing"),
+    });
     return prepared.map(({ group, password }) => ({ username: group, password, groups: [group] }));
   });
 }
@@ -553,7 +564,8 @@ type SeedUser = { sub: string; username: string; name: string };
  * the reviewer, the pinned protocol revision, recording times and the transitions that brought each one to its
  * stage. Numbers come from the case-number sequence, so cases opened later continue after them.
  */
-async function seedCases(tx: Db, clientIds: string[], people: SeedUser[]): Promise<void> {
+async function seedCases(tx: Db, clientIds: string[], people: SeedUser[]): Promise<SeededCase[]> {
+  const seeded: SeededCase[] = [];
   const byName = (username: string) => people.find((user) => user.username === username) as SeedUser;
   const coordinator = byName("coordinator");
   const technologist = byName("technologist");
@@ -615,6 +627,21 @@ async function seedCases(tx: Db, clientIds: string[], people: SeedUser[]): Promi
       })
       .returning({ id: cases.id });
     const caseId = (row as { id: string }).id;
+    // ICU and EMU studies are watched continuously; the ambulatory one still recording is reviewed every 2 h
+    // (intermittent), the finished one was recorded unmonitored at home.
+    const mode =
+      demo.studyType !== "ambulatory" ? "continuous" : demo.stage === "monitoring" ? "intermittent" : "unmonitored";
+    seeded.push({
+      id: caseId,
+      clientId,
+      stage: demo.stage,
+      started,
+      ended,
+      reviewed,
+      hasVideo: demo.hasVideo,
+      mode,
+      thresholdKohm: (demoClientExtras[demo.client] as DemoClientExtras).protocol.impedanceThresholdKohm,
+    });
     const { patient } = demo;
     await tx.insert(casePatientDetails).values({
       caseId,
@@ -719,4 +746,5 @@ async function seedCases(tx: Db, clientIds: string[], people: SeedUser[]): Promi
       );
     }
   }
+  return seeded;
 }

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AccessGroup } from "@vigil/contract";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pg from "pg";
+import { inject } from "vitest";
 import { buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { type Database, openDatabase } from "../db/client.js";
@@ -18,7 +19,10 @@ export const testClientId = "vigilweb0000000000000000000";
 export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = loadConfig().databaseUrl;
   if (!url) {
-    const database = await openDatabase({ kind: "pglite" });
+    // A migrated cluster dumped once per run (pglite-template.ts) saves each file PGlite's initdb.
+    const templateFile = inject("pgliteTemplate");
+    const template = templateFile && existsSync(templateFile) ? new Blob([readFileSync(templateFile)]) : undefined;
+    const database = await openDatabase({ kind: "pglite", template });
     return { database, drop: () => database.close() };
   }
   const name = `vigil_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, caseTransitions } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { sampleProtocol } from "../clients/clients-test-kit.js";
+import { sampleInterpretation } from "../records/records-test-kit.js";
 import { auditRows, caseIn, createClient, openCase, type Team, teamFor, unknownId } from "./cases-test-kit.js";
 
 let harness: TestApp;
@@ -24,8 +25,19 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-/** Checks no test data can satisfy yet: interpretations (issue 6) and billing (issue 7) do not exist. */
-const unpassableChecks = ["final-interpretation-signed", "billing-check-passed"];
+/** Checks no test data can satisfy yet: billing (issue 7) does not exist. */
+const unpassableChecks = ["billing-check-passed"];
+
+/** Satisfies `final-interpretation-signed`: a reviewer drafts and signs an interpretation (case in preview). */
+async function signInterpretation(caseId: string): Promise<void> {
+  const collection = `/cases/monitoring/${caseId}/interpretations`;
+  const created = await team.reviewer("POST", collection, { body: sampleInterpretation() });
+  expect(created.statusCode, created.body).toBe(201);
+  const signed = await team.reviewer("POST", `${collection}/${created.json().data.id}/revisions`, {
+    body: { change: "sign", baseRevision: 1 },
+  });
+  expect(signed.statusCode, signed.body).toBe(201);
+}
 
 describe("the transition table, for every group", () => {
   for (const rule of caseTransitionRules) {
@@ -35,6 +47,7 @@ describe("the transition table, for every group", () => {
       const expected = !mayRequest ? 403 : blocked ? 409 : 201;
       it(`${rule.from} → ${rule.to} (${rule.id}) as ${group}: ${expected}`, async () => {
         const subject = await caseIn(harness, team, clientId, rule.from);
+        if (rule.checks.includes("final-interpretation-signed")) await signInterpretation(subject.id);
         const caller = team[group as AccessGroup];
         const response = await caller("POST", `/cases/${subject.id}/transitions`, {
           body: { to: rule.to, ...(rule.reasonRequired ? { reason: "Needs another look" } : {}) },
@@ -103,7 +116,7 @@ describe("named preconditions", () => {
     });
   }
 
-  it("explains final-interpretation-signed and billing-check-passed in words", async () => {
+  it("explains final-interpretation-signed (while none is signed) and billing-check-passed in words", async () => {
     const preview = await caseIn(harness, team, clientId, "preview");
     const signOff = await team.reviewer("POST", `/cases/${preview.id}/transitions`, { body: { to: "reviewed" } });
     expect(signOff.json().error.message).toMatch(/final \(signed\) interpretation/);

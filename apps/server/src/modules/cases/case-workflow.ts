@@ -13,6 +13,7 @@ import {
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { getCurrentProtocolRevision } from "../clients/protocol-service.js";
+import { hasSignedInterpretation } from "../records/records-service.js";
 import type { AssignmentRow, CaseRow, TransitionRow } from "./cases-repository.js";
 
 /** Who asks: what the workflow needs of the principal. */
@@ -31,9 +32,9 @@ export type CheckContext = {
 export type CaseCheck = (context: CheckContext) => Promise<string | undefined> | string | undefined;
 
 /**
- * The named checks of the transition table and the case actions. Issue 6 plugs the signed-interpretation query
- * into `final-interpretation-signed`; issue 7 plugs the billing check (hours computed, rate known) into
- * `billing-check-passed`. Until then both fail with a message that says why.
+ * The named checks of the transition table and the case actions. `final-interpretation-signed` asks the records
+ * module (in the caller's transaction, under the case lock); issue 7 plugs the billing check (hours computed,
+ * rate known) into `billing-check-passed`, which until then fails with a message that says why.
  */
 export const caseChecks: Record<CaseCheckId, CaseCheck> = {
   "technologist-assigned": ({ activeAssignments }) =>
@@ -45,8 +46,10 @@ export const caseChecks: Record<CaseCheckId, CaseCheck> = {
   "recording-ended": ({ caseRow }) =>
     caseRow.recordingEndedAt ? undefined : "Set the recording end time before ending monitoring.",
   "reason-given": ({ reason }) => (reason?.trim() ? undefined : "Give a reason for this move."),
-  "final-interpretation-signed": () =>
-    "No final (signed) interpretation exists for this case yet; a reviewer must sign one before it is marked reviewed.",
+  "final-interpretation-signed": async ({ db, caseRow }) =>
+    (await hasSignedInterpretation(db, caseRow.id))
+      ? undefined
+      : "No final (signed) interpretation exists for this case yet; a reviewer must sign one before it is marked reviewed.",
   "billing-check-passed": () =>
     "The billing check has not passed: billable hours and the client's rate cannot be computed for this case yet.",
   "no-pending-transition": ({ pendingTransition }) =>

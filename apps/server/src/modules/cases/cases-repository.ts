@@ -119,6 +119,15 @@ export async function findLatestPatientDetails(db: Db, caseId: string): Promise<
   return row;
 }
 
+/** Every patient-details revision of a case, oldest first. */
+export async function findPatientDetailsHistory(db: Db, caseId: string): Promise<PatientDetailsRow[]> {
+  return db
+    .select()
+    .from(casePatientDetails)
+    .where(eq(casePatientDetails.caseId, caseId))
+    .orderBy(asc(casePatientDetails.revision));
+}
+
 export async function findActiveAssignments(db: Db, caseIds: readonly string[]): Promise<AssignmentRow[]> {
   if (caseIds.length === 0) return [];
   return db

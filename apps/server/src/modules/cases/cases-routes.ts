@@ -1,4 +1,4 @@
-import { type CaseStage, caseRoutes } from "@vigil/contract";
+import { type CaseStage, caseRoutes, recordRoutesTable } from "@vigil/contract";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import { actorOf } from "../../http/actor.js";
@@ -18,6 +18,7 @@ import {
   listCaseQueue,
   updateCase,
 } from "./cases-service.js";
+import { getPatientDetails, getPatientDetailsHistory, updatePatientDetails } from "./patient-details-service.js";
 
 function workflowUser(principal: Principal) {
   return { sub: principal.sub, username: principal.username, permissions: principal.permissions };
@@ -103,6 +104,28 @@ export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
   registerRoute(app, "getCaseTimeline", routes.getCaseTimeline, ({ params }) => getCaseTimeline(db, params.id));
   registerRoute(app, "getClosedCaseProtocol", routes.getClosedCaseProtocol, ({ params }) =>
     getPinnedProtocol(db, params.id),
+  );
+
+  // Patient details are a per-case record (issue 6) kept in this module's table; the ETag is the revision.
+  registerRoute(app, "getPatientDetails", recordRoutesTable.getPatientDetails, async ({ params, principal, reply }) => {
+    const view = await getPatientDetails(db, params.id, principal.permissions);
+    sendEtag(reply, view.current.revision);
+    return view;
+  });
+  registerRoute(
+    app,
+    "updatePatientDetails",
+    recordRoutesTable.updatePatientDetails,
+    async ({ params, body, principal, request, reply }) => {
+      const expected = readIfMatch(request.headers["if-match"]);
+      const actor = await caseActorOf(db, actorOf(principal, request));
+      const revision = await updatePatientDetails(db, params.id, expected, body, actor, principal.permissions);
+      sendEtag(reply, revision.revision);
+      return revision;
+    },
+  );
+  registerRoute(app, "getPatientDetailsHistory", recordRoutesTable.getPatientDetailsHistory, ({ params }) =>
+    getPatientDetailsHistory(db, params.id),
   );
   registerRoute(app, "listReviewers", routes.listReviewers, async ({ query }) => {
     const { items, total } = await listReviewers(db, query);

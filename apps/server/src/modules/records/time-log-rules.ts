@@ -1,0 +1,88 @@
+import type { MonitoringMode } from "@vigil/contract";
+
+/**
+ * The arithmetic of time logs (DOMAIN.md §2.3), kept free of the database so it can be tested on its own.
+ * A log is a half-open interval [start, end): one that ends when another starts does not overlap it. A running
+ * log (end null) is open-ended.
+ */
+export type LogInterval = { start: Date; end: Date | null };
+export type CaseLogInterval = LogInterval & { caseId: string };
+
+export type TechnologistCaps = { intermittent: number; continuous: number };
+
+/** Intermittent monitoring needs a documented real-time review at least this often (CPT 2020). */
+export const reviewCheckIntervalHours = 2;
+
+/** How far ahead of the clock a start may lie (clocks of workstations drift; a planned start is no log). */
+export const futureToleranceMinutes = 5;
+
+export function intervalsOverlap(left: LogInterval, right: LogInterval): boolean {
+  const leftEnd = left.end?.getTime() ?? Number.POSITIVE_INFINITY;
+  const rightEnd = right.end?.getTime() ?? Number.POSITIVE_INFINITY;
+  return left.start.getTime() < rightEnd && right.start.getTime() < leftEnd;
+}
+
+/** Whole minutes from start to end, or to `now` while running; never negative. */
+export function durationMinutes(log: LogInterval, now: Date): number {
+  const end = (log.end ?? now).getTime();
+  return Math.max(0, Math.floor((end - log.start.getTime()) / 60_000));
+}
+
+/** The concurrency cap of a mode; unmonitored recordings have none (nobody watches them live). */
+export function capFor(mode: MonitoringMode, caps: TechnologistCaps): number | null {
+  if (mode === "unmonitored") return null;
+  return caps[mode];
+}
+
+/**
+ * The most distinct cases a technologist had at once during `own` (its own case included, so at least 1).
+ * `others` are the technologist's other logs of the same mode. The count can only rise where a log starts, so
+ * it is enough to look at the window's start and at every start inside the window.
+ */
+export function peakConcurrentCases(own: CaseLogInterval, others: readonly CaseLogInterval[], now: Date): number {
+  const windowStart = own.start.getTime();
+  const windowEnd = Math.max((own.end ?? now).getTime(), windowStart + 1);
+  const instants = [
+    windowStart,
+    ...others.map((log) => log.start.getTime()).filter((start) => start > windowStart && start < windowEnd),
+  ];
+  let peak = 1;
+  for (const instant of instants) {
+    const cases = new Set([own.caseId]);
+    for (const log of others) {
+      const end = log.end?.getTime() ?? Number.POSITIVE_INFINITY;
+      if (log.start.getTime() <= instant && instant < end) cases.add(log.caseId);
+    }
+    peak = Math.max(peak, cases.size);
+  }
+  return peak;
+}
+
+/** Patients per mode right now, from a technologist's running logs: distinct cases per mode. */
+export function currentLoad(running: readonly { caseId: string; mode: string }[]): {
+  intermittent: number;
+  continuous: number;
+} {
+  const casesOf = (mode: MonitoringMode) =>
+    new Set(running.filter((log) => log.mode === mode).map((log) => log.caseId)).size;
+  return { intermittent: casesOf("intermittent"), continuous: casesOf("continuous") };
+}
+
+export type ReviewCheckState = { required: boolean; lastAt: Date | null; dueAt: Date | null; overdue: boolean };
+
+/**
+ * Whether the case needs a review check now and when the next is due: required while an intermittent log runs;
+ * counted from the latest review-check event, or from the start of the running intermittent monitoring when
+ * there has been none.
+ */
+export function reviewCheckState(input: {
+  runningIntermittentStartedAt: Date | null;
+  lastReviewCheckAt: Date | null;
+  now: Date;
+}): ReviewCheckState {
+  const required = input.runningIntermittentStartedAt !== null;
+  const lastAt = input.lastReviewCheckAt ?? input.runningIntermittentStartedAt;
+  if (!required || !lastAt) return { required, lastAt, dueAt: null, overdue: false };
+  const dueAt = new Date(lastAt.getTime() + reviewCheckIntervalHours * 3_600_000);
+  return { required, lastAt, dueAt, overdue: input.now.getTime() > dueAt.getTime() };
+}
