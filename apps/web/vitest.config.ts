@@ -9,6 +9,9 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
+    // Screens that mount the Amplify Authenticator or long MUI forms take seconds in jsdom on a 2-core machine
+    // under load (CI runs the server's tests beside them); 5 s made those tests fail by the clock, not by a bug.
+    testTimeout: 15_000,
     restoreMocks: true,
     unstubGlobals: true,
   },

@@ -43,20 +43,15 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     import("../features/clients/components/useful-link-create").then((module) => module.UsefulLinkCreatePage),
   "case-create": () => import("../features/cases/components/case-create").then((module) => module.CaseCreatePage),
   "cases-intake": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
-  "case-intake-detail": () =>
-    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "case-intake-detail": () => import("./routes/case-detail-route").then((module) => module.CaseDetailRoutePage),
   "cases-monitoring": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
-  "case-monitoring-detail": () =>
-    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "case-monitoring-detail": () => import("./routes/case-detail-route").then((module) => module.CaseDetailRoutePage),
   "cases-preview": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
-  "case-preview-detail": () =>
-    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "case-preview-detail": () => import("./routes/case-detail-route").then((module) => module.CaseDetailRoutePage),
   "cases-reviewed": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
-  "case-reviewed-detail": () =>
-    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "case-reviewed-detail": () => import("./routes/case-detail-route").then((module) => module.CaseDetailRoutePage),
   "cases-closed": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
-  "case-closed-detail": () =>
-    import("../features/cases/components/case-detail").then((module) => module.CaseDetailPage),
+  "case-closed-detail": () => import("./routes/case-detail-route").then((module) => module.CaseDetailRoutePage),
   "cases-assignments": () =>
     import("../features/cases/components/case-assignments").then((module) => module.CaseAssignmentsPage),
 };

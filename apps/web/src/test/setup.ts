@@ -6,8 +6,9 @@ import { clearBuildUpdate } from "../lib/build-check";
 import { resetEnoch } from "../lib/enoch-tracker";
 import { resetReloadState } from "../lib/reload-guard";
 
-// Screens load lazily and Amplify works asynchronously; on a busy machine the default 1 s is too tight.
-configure({ asyncUtilTimeout: 5000 });
+// Screens load lazily and Amplify works asynchronously; with the server's tests running beside them on 2 cores a
+// screen can take several seconds. A longer wait changes no assertion, only how long a real failure takes to show.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Amplify warns on every configure that the user-pool endpoint is custom; in Vigil it always is.
 ConsoleLogger.LOG_LEVEL = "ERROR";

@@ -89,7 +89,8 @@ describe("sign-in", () => {
     });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("Username", {}, { timeout: 5000 }), "alice");
-    await user.type(screen.getByLabelText("Password"), "correct horse battery staple");
+    await user.click(screen.getByLabelText("Password"));
+    await user.paste("correct horse battery staple");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
 
     expect(await screen.findByRole("heading", { name: "Clients" }, { timeout: 5000 })).toBeInstanceOf(HTMLElement);
@@ -116,7 +117,8 @@ describe("sign-in", () => {
     });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("Username", {}, { timeout: 5000 }), "alice");
-    await user.type(screen.getByLabelText("Password"), "temporary-password");
+    await user.click(screen.getByLabelText("Password"));
+    await user.paste("temporary-password");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
 
     const newPassword = await screen.findByLabelText("Password", {}, { timeout: 5000 });

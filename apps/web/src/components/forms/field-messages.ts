@@ -32,6 +32,8 @@ export const fragmentErrorMap: z.core.$ZodErrorMap = (issue) => {
     case "not_multiple_of":
       return issue.divisor === 1 ? "must be a whole number" : `must be a multiple of ${issue.divisor}`;
     case "invalid_value":
+      // zod 4 reports a missing choice (an enum left empty) as an invalid value.
+      if (issue.input === undefined || issue.input === null) return "is required";
       return "is not one of the allowed values";
     default:
       return "is invalid";

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Case, caseRoutes, caseSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { caseKeys } from "./query-keys";
 
 /** `DELETE /continuous-monitoring/cases/{id}`: archives the case (intake only, or any stage for administrators). */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Case, type CreateCaseRequest, caseRoutes, caseSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { caseKeys } from "./query-keys";
 
 /** `POST /continuous-monitoring/cases`: 400 names the fields, 409/422 say why the client cannot take a case. */

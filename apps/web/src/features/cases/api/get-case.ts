@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { type Case, caseRoutes, caseSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { caseKeys } from "./query-keys";
 
 /** `GET /continuous-monitoring/cases/{id}`: the case, its header data and what the caller may do now. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { caseRoutes, type ProtocolRevision, protocolRevisionSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { caseKeys } from "./query-keys";
 
 /** `GET /continuous-monitoring/cases/closed/{id}/client-protocol`: the revision pinned when monitoring started. */

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { type AssignmentsPage, assignmentsPageSchema, caseRoutes } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { type AssignmentsParams, caseKeys } from "./query-keys";
 
 /** `GET /continuous-monitoring/cases/assignments`: technologists with their active assignments and load. */

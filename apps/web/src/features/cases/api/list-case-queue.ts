@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { type CasePage, type CaseStage, casePageSchema, caseRoutes } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { type CaseQueueParams, caseKeys } from "./query-keys";
 
 const queueRoutes = {

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { clientIdsSchema, clientRoutes } from "@vigil/contract";
 import type { z } from "zod";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { caseKeys } from "./query-keys";
 
 export type ClientOption = z.infer<typeof clientIdsSchema>[number];

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { caseRoutes, type TransitionRequest, type TransitionResult, transitionResultSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { breadcrumbsKeyPrefix, caseKeys } from "./query-keys";
 
 export type TransitionVariables = { caseId: string; request: TransitionRequest };

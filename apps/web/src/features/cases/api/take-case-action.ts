@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Case, type CaseActionRequest, caseRoutes, caseSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { caseKeys } from "./query-keys";
 
 export type CaseActionVariables = { caseId: string; request: CaseActionRequest };

@@ -6,7 +6,7 @@ import {
   transitionResultSchema,
 } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { breadcrumbsKeyPrefix, caseKeys } from "./query-keys";
 
 export type TransitionActionVariables = { caseId: string; transitionId: string; request: TransitionActionRequest };

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Case, caseRoutes, caseSchema, type UpdateCaseRequest } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "./paths";
+import { apiPath, ifMatch } from "../../../lib/api-paths";
 import { caseKeys } from "./query-keys";
 
 export type UpdateCaseVariables = { caseId: string; version: number; input: UpdateCaseRequest };

@@ -128,7 +128,8 @@ describe("case detail", { timeout: 20_000 }, () => {
     expect(within(dialog).getByText("Reason is required")).toBeTruthy();
     expect(sent).toHaveLength(0);
 
-    await user.type(within(dialog).getByLabelText(/^Reason/), "Artifact in hours 3-5");
+    await user.click(within(dialog).getByLabelText(/^Reason/));
+    await user.paste("Artifact in hours 3-5");
     await user.click(confirm);
     await waitFor(() => expect(sent).toEqual([{ to: "monitoring", reason: "Artifact in hours 3-5", version: 2 }]));
     // The case is now in monitoring: the page follows it there.

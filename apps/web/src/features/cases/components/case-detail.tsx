@@ -1,5 +1,6 @@
 import Typography from "@mui/material/Typography";
 import { type Case, type CaseStage, caseStages, caseTabs, segmentTitles } from "@vigil/contract";
+import type { ReactNode } from "react";
 import { Navigate, useLocation, useParams } from "react-router";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
@@ -22,10 +23,23 @@ function isStage(value: string | undefined): value is CaseStage {
   return (caseStages as readonly string[]).includes(value ?? "");
 }
 
-/** The tabs a case shows: the client protocol only once the case is closed (the pinned revision). */
+/**
+ * The tabs a case shows: the client protocol only once the case is closed (the pinned revision), billing notes
+ * once it is reviewed.
+ */
 function tabsOf(item: Case): CaseTab[] {
-  return caseTabs.filter((tab) => tab !== "client-protocol" || item.stage === "closed");
+  return caseTabs.filter(
+    (tab) =>
+      (tab !== "client-protocol" || item.stage === "closed") &&
+      (tab !== "billing-notes" || item.stage === "reviewed" || item.stage === "closed"),
+  );
 }
+
+/**
+ * Renders a record tab (patient details, interpretations, …). The records are their own feature, composed in
+ * by the app layer, so this feature does not import it.
+ */
+export type RecordTabRenderer = (tab: CaseTab, caseItem: Case) => ReactNode;
 
 function NotBuiltTab({ tab }: { tab: CaseTab }) {
   return (
@@ -39,15 +53,15 @@ function NotBuiltTab({ tab }: { tab: CaseTab }) {
  * `/continuous-monitoring/cases/{stage}/{caseId}/{tab}`: the case header, what the user may do now, and the tab.
  * A URL naming the wrong stage (a bookmark from before a move) is sent to the case's real stage.
  */
-export function CaseDetailPage() {
+export function CaseDetailPage({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer } = {}) {
   const { caseId = "" } = useParams();
   const location = useLocation();
   // The stage routes share this screen, and React keeps it mounted across them: a new stage or case in the URL
   // remounts it, so the case is read again (it may have moved) before the URL is judged.
-  return <CaseDetail key={`${stageOfPath(location.pathname)}/${caseId}`} />;
+  return <CaseDetail key={`${stageOfPath(location.pathname)}/${caseId}`} renderRecordTab={renderRecordTab} />;
 }
 
-function CaseDetail() {
+function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }) {
   const { caseId = "", tab } = useParams();
   const location = useLocation();
   const urlStage = stageOfPath(location.pathname);
@@ -98,6 +112,8 @@ function CaseDetail() {
           <CaseTimelineView item={data} />
         ) : tab === "client-protocol" ? (
           <CaseClientProtocol item={data} />
+        ) : renderRecordTab ? (
+          renderRecordTab(tab, data)
         ) : (
           <NotBuiltTab tab={tab} />
         )}

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Contact, type ContactInput, clientRoutes, contactSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
 
 export type CreateContactVariables = { clientId: string; input: ContactInput };

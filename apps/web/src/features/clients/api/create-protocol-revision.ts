@@ -6,7 +6,7 @@ import {
   protocolRevisionSchema,
 } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
 
 export type CreateProtocolRevisionVariables = { clientId: string; input: CreateProtocolRevision };

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { clientRoutes, type UsefulLink, type UsefulLinkInput, usefulLinkSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
 
 export type CreateUsefulLinkVariables = { clientId: string; input: UsefulLinkInput };

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { clientRoutes, transferFormSchema } from "@vigil/contract";
 import type { z } from "zod";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
 
 export type TransferForm = z.infer<typeof transferFormSchema>;

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query"
 import { clientRoutes } from "@vigil/contract";
 import type { z } from "zod";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { type ClientCasesParams, clientKeys } from "./query-keys";
 
 const casePageSchema = clientRoutes.listClientCases.response;

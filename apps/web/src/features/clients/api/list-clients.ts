@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query"
 import { clientRoutes } from "@vigil/contract";
 import type { z } from "zod";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { type ClientListParams, clientKeys } from "./query-keys";
 
 const clientPageSchema = clientRoutes.listClients.response;

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { clientRoutes } from "@vigil/contract";
 import { z } from "zod";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
 
 export type RemoveUsefulLinkVariables = { clientId: string; linkId: string };

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Client, clientRoutes, clientSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath } from "./paths";
+import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
 
 /** `POST /continuous-monitoring/clients/{id}/restore`: brings an archived client back (administrators). */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Client, type ClientInput, clientRoutes, clientSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "./paths";
+import { apiPath, ifMatch } from "../../../lib/api-paths";
 import { breadcrumbsKeyPrefix, clientKeys } from "./query-keys";
 
 export type UpdateClientVariables = { clientId: string; version: number; input: ClientInput };

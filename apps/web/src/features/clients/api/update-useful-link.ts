@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { clientRoutes, type UsefulLink, type UsefulLinkInput, usefulLinkSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "./paths";
+import { apiPath, ifMatch } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
 
 export type UpdateUsefulLinkVariables = { clientId: string; linkId: string; version: number; input: UsefulLinkInput };

@@ -1,0 +1,71 @@
+import { ThemeProvider } from "@mui/material/styles";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render, screen } from "@testing-library/react";
+import type { Case } from "@vigil/contract";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { AccessProvider } from "../../components/access/access-context";
+import { theme } from "../../config/theme";
+import { caseId, testCase } from "../../features/cases/testing/render-case-screen";
+import { configureAuth } from "../../lib/auth";
+import { createQueryClient } from "../../lib/query-client";
+import { envelope, installFetch, storeSignedInTokens, testConfig } from "../../test/fake-server";
+import { CaseDetailRoutePage } from "./case-detail-route";
+
+function renderCaseRoute(path: string, item: Case) {
+  configureAuth(testConfig);
+  storeSignedInTokens("alice", ["technologist"]);
+  const stagePath = `/api/continuous-monitoring/cases`;
+  installFetch({
+    [`GET ${stagePath}/${caseId}`]: () => envelope(item),
+    [`GET ${stagePath}/monitoring/${caseId}/case-notes`]: () =>
+      envelope({
+        caseId,
+        stage: item.stage,
+        write: { allowed: true, reason: null, reasonRequired: false },
+        items: [],
+        total: 0,
+        limit: 50,
+        offset: 0,
+        summary: {},
+      }),
+  });
+  const router = createMemoryRouter(
+    [{ path: "/continuous-monitoring/cases/:stage/:caseId/:tab", element: <CaseDetailRoutePage /> }],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ThemeProvider theme={theme}>
+        <AccessProvider groups={["technologist"]}>
+          <RouterProvider router={router} />
+        </AccessProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe("case detail route", { timeout: 20_000 }, () => {
+  it("shows a record tab of the case from the case-records feature, loaded on demand", async () => {
+    renderCaseRoute(`/continuous-monitoring/cases/monitoring/${caseId}/case-notes`, testCase({ stage: "monitoring" }));
+    expect(await screen.findByRole("tab", { name: "Case notes", selected: true })).toBeTruthy();
+    expect(await screen.findByText("No case notes yet.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Add case note" })).toBeTruthy();
+  });
+
+  it("offers billing notes only once the case is reviewed", async () => {
+    const router = renderCaseRoute(
+      `/continuous-monitoring/cases/monitoring/${caseId}/billing-notes`,
+      testCase({ stage: "monitoring" }),
+    );
+    expect(await screen.findByRole("tab", { name: "Overview", selected: true })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(`/continuous-monitoring/cases/monitoring/${caseId}/overview`);
+    expect(screen.queryByRole("tab", { name: "Billing notes" })).toBeNull();
+  });
+
+  it("shows the billing notes tab on a reviewed case", async () => {
+    renderCaseRoute(`/continuous-monitoring/cases/reviewed/${caseId}/overview`, testCase({ stage: "reviewed" }));
+    expect(await screen.findByRole("tab", { name: "Billing notes" })).toBeTruthy();
+  });
+});

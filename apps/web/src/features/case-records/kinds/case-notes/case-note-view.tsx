@@ -1,0 +1,90 @@
+import Box from "@mui/material/Box";
+import Chip from "@mui/material/Chip";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import {
+  type CaseNoteData,
+  type CaseNoteItem,
+  type CaseNoteList,
+  caseNoteCategories,
+  caseNoteDataSchema,
+} from "@vigil/contract";
+import { FormTextField } from "../../../../components/forms/form-text-field";
+import { useContractForm } from "../../../../components/forms/use-contract-form";
+import { EditorActions } from "../../components/editor-actions";
+import type { RecordEditorProps, RecordView } from "../../components/record-view";
+
+type CaseNoteCategory = (typeof caseNoteCategories)[number];
+
+export const caseNoteCategoryLabels: Record<CaseNoteCategory, string> = {
+  general: "General",
+  handoff: "Handoff",
+  issue: "Issue",
+};
+
+function CaseNoteEditor({ initial, submitLabel, busy, onSubmit, onCancel }: RecordEditorProps<CaseNoteData>) {
+  const form = useContractForm({
+    schema: caseNoteDataSchema,
+    defaultValues: { category: initial?.category ?? "general", body: initial?.body ?? "" },
+  });
+  const submit = form.handleSubmit(async (data) => {
+    await onSubmit(data);
+  });
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label="Case note">
+      <Stack spacing={2}>
+        <FormTextField
+          control={form.control}
+          name="category"
+          label="Category"
+          select
+          fullWidth
+          slotProps={{ select: { native: true } }}
+        >
+          {caseNoteCategories.map((category) => (
+            <option key={category} value={category}>
+              {caseNoteCategoryLabels[category]}
+            </option>
+          ))}
+        </FormTextField>
+        <FormTextField
+          control={form.control}
+          name="body"
+          label="Note"
+          required
+          fullWidth
+          multiline
+          minRows={5}
+          autoFocus
+        />
+      </Stack>
+      <EditorActions submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
+    </Box>
+  );
+}
+
+function CaseNoteBody({ item }: { item: CaseNoteItem }) {
+  return (
+    <Stack spacing={1}>
+      <Box>
+        <Chip
+          size="small"
+          label={caseNoteCategoryLabels[item.data.category]}
+          color={item.data.category === "issue" ? "warning" : item.data.category === "handoff" ? "info" : "default"}
+        />
+      </Box>
+      <Typography sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{item.data.body}</Typography>
+    </Stack>
+  );
+}
+
+/** Case notes: free text with a category (general, handoff, issue), kept until the case closes. */
+export const caseNoteView: RecordView<CaseNoteItem, CaseNoteData, CaseNoteList> = {
+  kind: "case-note",
+  title: "Case notes",
+  noun: "case note",
+  emptyText: "No case notes yet.",
+  Editor: CaseNoteEditor,
+  ItemBody: CaseNoteBody,
+  flatten: (data) => ({ Category: caseNoteCategoryLabels[data.category], Note: data.body }),
+};

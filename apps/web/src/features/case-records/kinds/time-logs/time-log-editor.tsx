@@ -1,0 +1,156 @@
+import Box from "@mui/material/Box";
+import Grid from "@mui/material/Grid";
+import { monitoringModes, type TimeLogData, timeLogActivities, timeLogDataSchema } from "@vigil/contract";
+import { isoToZonedInput, zoneAbbreviation } from "../../../../components/dates/zoned-input";
+import { CheckboxField } from "../../../../components/forms/checkbox-field";
+import { FormTextField } from "../../../../components/forms/form-text-field";
+import { applyServerError, useContractForm } from "../../../../components/forms/use-contract-form";
+import type { RecordEditorProps } from "../../components/record-view";
+import { FormEditorActions } from "../form-parts";
+import { nowInZone, numberOrNull, numberText, zonedInstant } from "../form-values";
+import { activityLabels, defaultMode, modeLabels } from "./time-log-labels";
+
+export type TimeLogFormValues = {
+  activity: TimeLogData["activity"];
+  mode: TimeLogData["mode"];
+  video: boolean;
+  startedAt: string;
+  /** Blank = still running. */
+  endedAt: string;
+  billable: boolean;
+  channels: string;
+  notes: string;
+};
+
+function formValues(initial: TimeLogData | undefined, caseItem: RecordEditorProps<TimeLogData>["caseItem"]) {
+  const zone = caseItem.client.timezone;
+  return {
+    activity: initial?.activity ?? "monitoring",
+    mode: initial?.mode ?? defaultMode(caseItem),
+    video: initial?.video ?? caseItem.hasVideo,
+    startedAt: initial ? isoToZonedInput(initial.startedAt, zone) : nowInZone(zone),
+    endedAt: isoToZonedInput(initial?.endedAt, zone),
+    billable: initial?.billable ?? true,
+    channels: numberText(initial?.channels),
+    notes: initial?.notes ?? "",
+  } satisfies TimeLogFormValues;
+}
+
+function toInput(zone: string) {
+  return (values: TimeLogFormValues) => ({
+    ...values,
+    startedAt: zonedInstant(values.startedAt, zone, undefined),
+    endedAt: zonedInstant(values.endedAt, zone, null),
+    channels: numberOrNull(values.channels),
+  });
+}
+
+/**
+ * A time log entered by hand (a segment worked without the timer, or a correction): one contiguous segment with
+ * its monitoring level, video and billability, times in the client's zone.
+ */
+export function TimeLogEditor({
+  caseItem,
+  initial,
+  submitLabel,
+  busy,
+  onSubmit,
+  onCancel,
+}: RecordEditorProps<TimeLogData>) {
+  const zone = caseItem.client.timezone;
+  const form = useContractForm({
+    schema: timeLogDataSchema,
+    defaultValues: formValues(initial, caseItem),
+    toInput: toInput(zone),
+  });
+  const submit = form.handleSubmit(async (data) => {
+    try {
+      await onSubmit(data);
+    } catch (error) {
+      if (!applyServerError(form.setError, error)) throw error;
+    }
+  });
+  const zoneHelp = `In the client's time zone, ${zone} (${zoneAbbreviation(zone)})`;
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label="Time log">
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="activity"
+            label="Activity"
+            select
+            fullWidth
+            slotProps={{ select: { native: true } }}
+          >
+            {timeLogActivities.map((activity) => (
+              <option key={activity} value={activity}>
+                {activityLabels[activity]}
+              </option>
+            ))}
+          </FormTextField>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="mode"
+            label="Monitoring mode"
+            select
+            fullWidth
+            slotProps={{ select: { native: true } }}
+          >
+            {monitoringModes.map((mode) => (
+              <option key={mode} value={mode}>
+                {modeLabels[mode]}
+              </option>
+            ))}
+          </FormTextField>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="startedAt"
+            label="Started at"
+            type="datetime-local"
+            required
+            fullWidth
+            deps={["endedAt"]}
+            help={zoneHelp}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={form.control}
+            name="endedAt"
+            label="Ended at"
+            type="datetime-local"
+            fullWidth
+            help={`${zoneHelp}; empty = still running`}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <CheckboxField control={form.control} name="video" label="Video recorded" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <CheckboxField control={form.control} name="billable" label="Billable" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <FormTextField
+            control={form.control}
+            name="channels"
+            label="Channels"
+            fullWidth
+            help="Recording channels; blank if not recorded"
+            slotProps={{ htmlInput: { inputMode: "numeric" } }}
+          />
+        </Grid>
+        <Grid size={12}>
+          <FormTextField control={form.control} name="notes" label="Notes" multiline minRows={2} fullWidth />
+        </Grid>
+      </Grid>
+      <FormEditorActions control={form.control} submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
+    </Box>
+  );
+}

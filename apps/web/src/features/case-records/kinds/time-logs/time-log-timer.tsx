@@ -1,0 +1,225 @@
+import PlayArrow from "@mui/icons-material/PlayArrow";
+import Stop from "@mui/icons-material/Stop";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Checkbox from "@mui/material/Checkbox";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import {
+  type Case,
+  type MonitoringMode,
+  monitoringModes,
+  type TimeLogData,
+  type TimeLogList,
+  timeLogActivities,
+} from "@vigil/contract";
+import { type FormEvent, useId, useState } from "react";
+import { ZonedDateTime } from "../../../../components/dates/zoned-date-time";
+import { apiErrorOf } from "../../../../components/forms/field-messages";
+import { useCreateRecord } from "../../api/create-record";
+import { useReviseLatestTimeLog } from "../../api/revise-record";
+import {
+  activityLabels,
+  defaultMode,
+  elapsedInWords,
+  formatElapsed,
+  modeLabels,
+  modeShortLabels,
+} from "./time-log-labels";
+import { useNow } from "./use-now";
+
+type TimerStart = Pick<TimeLogData, "activity" | "mode" | "video" | "billable">;
+
+function failureOf(error: unknown): string {
+  return apiErrorOf(error)?.message ?? "The server could not be reached; try again.";
+}
+
+/** The few choices a timer needs; the start time is now, the end is when it is stopped. */
+function StartTimerDialog({
+  open,
+  caseItem,
+  pending,
+  error,
+  onStart,
+  onClose,
+}: {
+  open: boolean;
+  caseItem: Case;
+  pending: boolean;
+  error: string | null;
+  onStart: (start: TimerStart) => void;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const [activity, setActivity] = useState<TimerStart["activity"]>("monitoring");
+  const [mode, setMode] = useState<MonitoringMode>(() => defaultMode(caseItem));
+  const [video, setVideo] = useState(caseItem.hasVideo);
+  const [billable, setBillable] = useState(true);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onStart({ activity, mode, video, billable });
+  };
+  return (
+    <Dialog open={open} onClose={pending ? undefined : onClose} aria-labelledby={titleId} maxWidth="xs" fullWidth>
+      <form noValidate onSubmit={submit}>
+        <DialogTitle id={titleId}>Start a time log</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <TextField
+              label="Activity"
+              select
+              value={activity}
+              onChange={(event) => setActivity(event.target.value as TimerStart["activity"])}
+              slotProps={{ select: { native: true } }}
+              fullWidth
+            >
+              {timeLogActivities.map((value) => (
+                <option key={value} value={value}>
+                  {activityLabels[value]}
+                </option>
+              ))}
+            </TextField>
+            <TextField
+              label="Monitoring mode"
+              select
+              value={mode}
+              onChange={(event) => setMode(event.target.value as MonitoringMode)}
+              slotProps={{ select: { native: true } }}
+              fullWidth
+            >
+              {monitoringModes.map((value) => (
+                <option key={value} value={value}>
+                  {modeLabels[value]}
+                </option>
+              ))}
+            </TextField>
+            <FormControlLabel
+              label="Video recorded"
+              control={<Checkbox checked={video} onChange={(event) => setVideo(event.target.checked)} />}
+            />
+            <FormControlLabel
+              label="Billable"
+              control={<Checkbox checked={billable} onChange={(event) => setBillable(event.target.checked)} />}
+            />
+            {error ? (
+              <Alert severity="error" role="alert">
+                The timer was not started: {error}
+              </Alert>
+            ) : null}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={pending}
+            startIcon={pending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : <PlayArrow />}
+          >
+            Start timer
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The caller's running log ticking up, and the button that clocks it out. */
+function RunningTimer({
+  running,
+  caseItem,
+}: {
+  running: NonNullable<TimeLogList["summary"]["runningMine"]>;
+  caseItem: Case;
+}) {
+  const now = useNow(1000);
+  const stop = useReviseLatestTimeLog(caseItem.id);
+  const elapsed = now - Date.parse(running.data.startedAt);
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Your timer">
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
+        <Stack sx={{ flexGrow: 1 }}>
+          <Typography>
+            Your timer is running: {activityLabels[running.data.activity]} · {modeShortLabels[running.data.mode]}
+            {running.data.video ? " · video" : ""}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            Started <ZonedDateTime value={running.data.startedAt} timeZone={caseItem.client.timezone} />
+          </Typography>
+        </Stack>
+        <Typography
+          role="timer"
+          aria-label={`Elapsed ${elapsedInWords(elapsed)}`}
+          sx={{ fontSize: "1.5rem", fontVariantNumeric: "tabular-nums", fontWeight: 600 }}
+        >
+          {formatElapsed(elapsed)}
+        </Typography>
+        <Button
+          variant="contained"
+          color="error"
+          disabled={stop.isPending}
+          startIcon={stop.isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : <Stop />}
+          onClick={() => stop.mutate({ change: "clock-out" })}
+        >
+          Stop timer
+        </Button>
+      </Stack>
+      {stop.error ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          The timer was not stopped: {failureOf(stop.error)}
+        </Alert>
+      ) : null}
+    </Paper>
+  );
+}
+
+/**
+ * The time-log tab's timer: "Start timer" creates a log starting now; while the caller has one running on this
+ * case it ticks, and "Stop timer" clocks it out through `time-logs/latest`. Overlapping logs are refused by the
+ * server (409), whose words are shown as they are.
+ */
+export function TimeLogTimer({ list, caseItem }: { list: TimeLogList; caseItem: Case }) {
+  const [open, setOpen] = useState(false);
+  const create = useCreateRecord("time-log", caseItem.id);
+  const running = list.summary.runningMine;
+  if (running) return <RunningTimer running={running} caseItem={caseItem} />;
+  if (!list.write.allowed) return null;
+
+  const start = (choice: TimerStart) =>
+    create.mutate(
+      { ...choice, startedAt: new Date().toISOString(), endedAt: null, channels: null, notes: "" },
+      { onSuccess: () => setOpen(false) },
+    );
+  return (
+    <>
+      <Button
+        variant="contained"
+        startIcon={<PlayArrow />}
+        onClick={() => {
+          create.reset();
+          setOpen(true);
+        }}
+      >
+        Start timer
+      </Button>
+      <StartTimerDialog
+        open={open}
+        caseItem={caseItem}
+        pending={create.isPending}
+        error={create.error ? failureOf(create.error) : null}
+        onStart={start}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Grid from "@mui/material/Grid";
+import { useQueryClient } from "@tanstack/react-query";
+import type { Case, PatientDetailsView } from "@vigil/contract";
+import type { CompareRow } from "../../../components/compare/side-by-side-compare";
+import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import { useContractForm } from "../../../components/forms/use-contract-form";
+import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
+import { fetchPatientDetails } from "../api/get-patient-details";
+import { recordKeys } from "../api/query-keys";
+import { useUpdatePatientDetails } from "../api/update-patient-details";
+import { EditorActions } from "../components/editor-actions";
+import { authorName, compareRowsOf } from "../components/record-labels";
+import {
+  flattenPatient,
+  type PatientFormValues,
+  type PatientRecord,
+  patientDetailsFormSchema,
+  patientFormValues,
+  patientInput,
+  patientRecordOf,
+  patientRecordSchema,
+  sexLabels,
+} from "./patient-details-model";
+
+function conflictRows(zone: string) {
+  return (theirs: PatientRecord, mine: PatientFormValues): CompareRow[] =>
+    compareRowsOf(flattenPatient(patientFormValues(theirs)), flattenPatient(mine), zone);
+}
+
+/**
+ * The patient details, edited as a new revision with `If-Match` = the revision opened. After monitoring a reason
+ * is required. When someone saved first (412) the edits stay beside their version (`useVersionedSave`).
+ */
+export function PatientDetailsEditor({
+  caseItem,
+  view,
+  onDone,
+}: {
+  caseItem: Case;
+  view: PatientDetailsView;
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const update = useUpdatePatientDetails();
+  const zone = caseItem.client.timezone;
+  const reasonRequired = view.write.reasonRequired;
+  const form = useContractForm({
+    schema: patientDetailsFormSchema(reasonRequired),
+    defaultValues: patientFormValues(view.current),
+    toInput: patientInput,
+  });
+  const { control } = form;
+  const saving = useVersionedSave({
+    form,
+    initialVersion: view.current.revision,
+    recordSchema: patientRecordSchema,
+    valuesOf: patientFormValues,
+    save: (revision, input) =>
+      update.mutateAsync({ caseId: caseItem.id, revision, input }).then((saved) => patientRecordOf(saved)),
+    readCurrent: () => fetchPatientDetails(caseItem.id).then((current) => patientRecordOf(current.current)),
+    onConflict: () => void queryClient.invalidateQueries({ queryKey: recordKeys.patientDetails(caseItem.id) }),
+    onSaved: onDone,
+  });
+  const text = (name: Exclude<keyof PatientFormValues, "location" | "sex">, label: string, wide = false) => (
+    <FormTextField
+      control={control}
+      name={name}
+      label={label}
+      fullWidth
+      required={name === "mrn" || name === "firstName" || name === "lastName"}
+      multiline={wide}
+      minRows={wide ? 2 : undefined}
+    />
+  );
+
+  return (
+    <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit patient details">
+      <VersionedSaveConflict
+        state={saving}
+        form={form}
+        title="Someone else changed the patient details first"
+        unreadable="Someone else changed the patient details first, and their version could not be read. Your edits are still in the form; reload the page to see their version."
+        rows={conflictRows(zone)}
+      >
+        {(theirs) => (
+          <Box component="p" sx={{ mt: 0 }}>
+            Revision {theirs.revision} was saved by {authorName(theirs.author)} on{" "}
+            <ZonedDateTime value={theirs.createdAt} timeZone={zone} />.
+          </Box>
+        )}
+      </VersionedSaveConflict>
+      {saving.failure ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          The patient details were not saved: {saving.failure}
+        </Alert>
+      ) : null}
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 4 }}>{text("mrn", "MRN")}</Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>{text("firstName", "First name")}</Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>{text("lastName", "Last name")}</Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={control}
+            name="dateOfBirth"
+            label="Date of birth"
+            type="date"
+            fullWidth
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            control={control}
+            name="sex"
+            label="Sex"
+            select
+            fullWidth
+            slotProps={{ select: { native: true } }}
+          >
+            {Object.entries(sexLabels).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </FormTextField>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <FormTextField control={control} name="location.unit" label="Unit" fullWidth />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <FormTextField control={control} name="location.room" label="Room" fullWidth />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <FormTextField control={control} name="location.bed" label="Bed" fullWidth />
+        </Grid>
+        <Grid size={12}>{text("referringPhysician", "Referring physician")}</Grid>
+        <Grid size={12}>{text("indication", "Indication", true)}</Grid>
+        <Grid size={12}>{text("medications", "Medications", true)}</Grid>
+        <Grid size={12}>{text("notes", "Notes", true)}</Grid>
+        <Grid size={12}>
+          <FormTextField
+            control={control}
+            name="reason"
+            label="Reason for the change"
+            required={reasonRequired}
+            fullWidth
+            multiline
+            minRows={2}
+            help={
+              reasonRequired ? "Required once monitoring is over; kept in the history" : "Optional; kept in the history"
+            }
+          />
+        </Grid>
+      </Grid>
+      <EditorActions
+        submitLabel={saving.pending ? "Saving…" : "Save"}
+        busy={saving.pending}
+        onCancel={() => {
+          form.reset(patientFormValues(view.current));
+          onDone();
+        }}
+      />
+    </Box>
+  );
+}
