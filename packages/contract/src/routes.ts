@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Access } from "./access.js";
 import { auditRoutes } from "./route-groups/audit-routes.js";
+import { billingRoutes } from "./route-groups/billing-routes.js";
 import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
@@ -74,6 +75,7 @@ export const routes = {
   }),
   ...userRoutes,
   ...auditRoutes,
+  ...billingRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -599,3 +599,48 @@ export const caseTimeLogs = pgTable(
     index("case_time_logs_billable_idx").on(table.startedAt).where(sql`${table.billable} and not ${table.deleted}`),
   ],
 );
+
+/**
+ * A client's own hourly rate for a month (`YYYY-MM`, in the client's time zone). Months without a row inherit the
+ * latest earlier one (computed, never stored). Money is `numeric`, never a float. Each change names the version it
+ * replaces; the full history is kept in `billing_rate_changes`.
+ */
+export const billingRates = pgTable(
+  "billing_rates",
+  {
+    clientId: uuid("client_id")
+      .notNull()
+      .references(() => clients.id),
+    month: text("month").notNull(),
+    hourlyRate: numeric("hourly_rate", { precision: 12, scale: 2 }).notNull(),
+    version: integer("version").notNull().default(1),
+    setAt: timestamp("set_at", { withTimezone: true }).notNull().defaultNow(),
+    setBySub: uuid("set_by_sub"),
+    setByUsername: text("set_by_username").notNull(),
+    setByName: text("set_by_name"),
+    reason: text("reason"),
+  },
+  (table) => [uniqueIndex("billing_rates_client_month_idx").on(table.clientId, table.month)],
+);
+
+/** Every rate ever set, append-only: what it replaced, who, when and why (a reason once the month is invoiced). */
+export const billingRateChanges = pgTable(
+  "billing_rate_changes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    clientId: uuid("client_id")
+      .notNull()
+      .references(() => clients.id),
+    month: text("month").notNull(),
+    hourlyRate: numeric("hourly_rate", { precision: 12, scale: 2 }).notNull(),
+    previousRate: numeric("previous_rate", { precision: 12, scale: 2 }),
+    version: integer("version").notNull(),
+    invoiced: boolean("invoiced").notNull(),
+    reason: text("reason"),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+    changedBySub: uuid("changed_by_sub"),
+    changedByUsername: text("changed_by_username").notNull(),
+    changedByName: text("changed_by_name"),
+  },
+  (table) => [index("billing_rate_changes_client_month_idx").on(table.clientId, table.month, table.changedAt)],
+);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Permission } from "../access.js";
 import { pageQuerySchema } from "../envelope.js";
 import { type CaseStage, caseStages } from "../pages.js";
+import { cptWarningIdSchema, cptWarningIds } from "./billing.js";
 import { patientDetailsInputSchema, patientDetailsSchema } from "./cases.js";
 import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
 
@@ -389,6 +390,8 @@ export const billingNoteDataSchema = z.object({
   body: required(20_000),
   cptCodes: z.array(cptCodeLineSchema).max(30).default([]),
   adjustments: text(5000),
+  /** CPT warnings of the case (see the billing check) this note acknowledges; closing needs each acknowledged. */
+  acknowledgedWarnings: z.array(cptWarningIdSchema).max(cptWarningIds.length).default([]),
 });
 export type BillingNoteData = z.infer<typeof billingNoteDataSchema>;
 

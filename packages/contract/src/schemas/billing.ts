@@ -1,0 +1,286 @@
+import { z } from "zod";
+import { pageOf, pageQuerySchema } from "../envelope.js";
+import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
+
+/**
+ * Billing and reporting (PRODUCT.md §5, DOMAIN.md §2). Money and hours travel as decimal strings and are computed
+ * with decimal arithmetic, never binary floats: a rate is at most 2 decimals, an amount is hours × rate rounded
+ * half-up to cents, and every total is the sum of the rounded lines above it (statements say so).
+ */
+
+/** A calendar month, cut in the client's time zone. */
+export const monthSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a month as YYYY-MM, e.g. 2026-11");
+export type Month = z.infer<typeof monthSchema>;
+
+/** A calendar day (reporting periods), cut in each client's time zone. */
+export const calendarDateSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "must be a date as YYYY-MM-DD")
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    "must be a real calendar date",
+  );
+
+/** What a user types as an hourly rate: up to 9 whole digits and 2 decimals, no sign, no thousands separators. */
+export const rateInputSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,9}(\.\d{1,2})?$/, "must be an amount such as 125 or 125.50 (at most 2 decimals)")
+  .refine((value) => Number(value) > 0, "must be more than zero");
+
+/** Money as the server sends it: always 2 decimals ("1250.00"). */
+export const moneySchema = z.string().regex(/^-?\d+\.\d{2}$/);
+/** Hours as the server sends them: always 2 decimals ("12.25"), rounded half-up from the exact seconds. */
+export const hoursSchema = z.string().regex(/^\d+\.\d{2}$/);
+
+/** Which rate applies to a month: its own, inherited from the latest earlier month that has one, or none. */
+export const appliedRateSchema = z.object({
+  hourlyRate: moneySchema,
+  /** The month whose own rate this is (equal to the month when not inherited). */
+  fromMonth: monthSchema,
+  inherited: z.boolean(),
+});
+export type AppliedRate = z.infer<typeof appliedRateSchema>;
+
+/** A month's own rate as stored, with its version (a new rate names the version it replaces). */
+export const clientMonthRateSchema = z.object({
+  clientId: idSchema,
+  month: monthSchema,
+  hourlyRate: moneySchema,
+  version: z.number().int().min(1),
+  setAt: isoDateTimeSchema,
+  setBy: authorSchema,
+  reason: z.string().nullable(),
+});
+export type ClientMonthRate = z.infer<typeof clientMonthRateSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Clients × months
+// ---------------------------------------------------------------------------------------------------------------
+
+export const billingOverviewQuerySchema = pageQuerySchema.extend({
+  /** First month shown (inclusive); default: 11 months before `to`. */
+  from: monthSchema.optional(),
+  /** Last month shown (inclusive); default: the current month in UTC. */
+  to: monthSchema.optional(),
+  clientId: idSchema.optional(),
+  /** Only rows that need attention: months with hours but no rate at all. */
+  missingRate: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional(),
+});
+export type BillingOverviewQuery = z.input<typeof billingOverviewQuerySchema>;
+
+export const billingMonthRowSchema = z.object({
+  clientId: idSchema,
+  clientName: z.string(),
+  clientTimezone: z.string(),
+  month: monthSchema,
+  hours: hoursSchema,
+  caseCount: z.number().int().min(0),
+  /** null when no month up to this one has a rate: the month is flagged, never billed at zero. */
+  rate: appliedRateSchema.nullable(),
+  /** This month's own rate (what the set-rate dialog edits), null when it has none. */
+  ownRate: clientMonthRateSchema.nullable(),
+  /** Sum of the statement's rounded case amounts; null without a rate. */
+  amount: moneySchema.nullable(),
+  rateMissing: z.boolean(),
+  /** A closed case has billed hours in this month: changing its rate needs a reason. */
+  invoiced: z.boolean(),
+  /** A time log touching this month is still running; the month's hours still grow. */
+  provisional: z.boolean(),
+});
+export type BillingMonthRow = z.infer<typeof billingMonthRowSchema>;
+
+export const billingOverviewSchema = pageOf(billingMonthRowSchema).extend({
+  from: monthSchema,
+  to: monthSchema,
+  /** Over every row the filters match, not just this page: sums of the rows' (already rounded) figures. */
+  totals: z.object({ hours: hoursSchema, amount: moneySchema, monthsWithoutRate: z.number().int().min(0) }),
+});
+export type BillingOverview = z.infer<typeof billingOverviewSchema>;
+
+export const billingClientMonthParamsSchema = z.object({ client: idSchema, month: monthSchema });
+
+// ---------------------------------------------------------------------------------------------------------------
+// CPT suggestions (DOMAIN.md §2)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const cptComponents = ["technical", "professional"] as const;
+
+/** Warnings a billing note must acknowledge (by id) before a reviewed case may close. */
+export const cptWarningIds = [
+  "under-2-hours",
+  "review-check-gap",
+  "technologist-cap-exceeded",
+  "fewer-than-8-channels",
+  "channels-not-recorded",
+] as const;
+export const cptWarningIdSchema = z.enum(cptWarningIds);
+export type CptWarningId = z.infer<typeof cptWarningIdSchema>;
+
+export const cptWarningLabels: Record<CptWarningId, string> = {
+  "under-2-hours": "Recording under 2 hours: long-term EEG codes do not apply",
+  "review-check-gap": "Intermittent monitoring with more than 2 hours between review checks",
+  "technologist-cap-exceeded": "A technologist had more concurrent patients than the cap allows",
+  "fewer-than-8-channels": "Fewer than 8 channels recorded: setup is 95999, not 95700",
+  "channels-not-recorded": "No channel count on the time logs: 95700 needs at least 8 channels",
+};
+
+export const cptSuggestionLineSchema = z.object({
+  code: z.string().regex(/^\d{5}$/),
+  units: z.number().int().min(1),
+  component: z.enum(cptComponents),
+  description: z.string(),
+  /** Why this code: duration, mode and video share that it is based on. */
+  basis: z.string(),
+});
+export type CptSuggestionLine = z.infer<typeof cptSuggestionLineSchema>;
+
+export const cptWarningSchema = z.object({ id: cptWarningIdSchema, message: z.string() });
+export type CptWarning = z.infer<typeof cptWarningSchema>;
+
+export const cptSuggestionSchema = z.object({
+  /** Recording time: the union of the case's billable monitoring logs, as hours. */
+  recordingHours: hoursSchema,
+  /** Share of recording time with video, in whole percent (video codes need ≥ 80). */
+  videoPercent: z.number().int().min(0).max(100),
+  lines: z.array(cptSuggestionLineSchema),
+  warnings: z.array(cptWarningSchema),
+});
+export type CptSuggestion = z.infer<typeof cptSuggestionSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The monthly statement
+// ---------------------------------------------------------------------------------------------------------------
+
+export const statementCaseSchema = z.object({
+  caseId: idSchema,
+  caseNumber: z.string(),
+  patientName: z.string(),
+  stage: z.string(),
+  hours: hoursSchema,
+  /** hours × rate, rounded half-up to cents; null without a rate. */
+  amount: moneySchema.nullable(),
+  logCount: z.number().int().min(0),
+  /** A billable log of this case is still running: its hours count up to now. */
+  running: z.boolean(),
+  cpt: cptSuggestionSchema,
+});
+export type StatementCase = z.infer<typeof statementCaseSchema>;
+
+export const billingStatementSchema = z.object({
+  client: z.object({ id: idSchema, name: z.string(), timezone: z.string() }),
+  month: monthSchema,
+  /** The month's bounds as instants: local midnight of the 1st to local midnight of the next 1st. */
+  periodStart: isoDateTimeSchema,
+  periodEnd: isoDateTimeSchema,
+  rate: appliedRateSchema.nullable(),
+  ownRate: clientMonthRateSchema.nullable(),
+  rateMissing: z.boolean(),
+  invoiced: z.boolean(),
+  provisional: z.boolean(),
+  cases: z.array(statementCaseSchema),
+  totals: z.object({ hours: hoursSchema, amount: moneySchema.nullable(), caseCount: z.number().int().min(0) }),
+  /** How the totals were made, printed under them. */
+  roundingNote: z.string(),
+  generatedAt: isoDateTimeSchema,
+});
+export type BillingStatement = z.infer<typeof billingStatementSchema>;
+
+export const setRateRequestSchema = z.object({
+  hourlyRate: rateInputSchema,
+  /** The version of the month's own rate the user saw; null when it had none. A stale one is refused (409). */
+  baseVersion: z.number().int().min(1).nullable(),
+  /** Required when the month is invoiced (a closed case has billed hours in it). */
+  reason: z.string().trim().max(1000).nullable().default(null),
+});
+export type SetRateRequest = z.input<typeof setRateRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The billing check of reviewed → closed
+// ---------------------------------------------------------------------------------------------------------------
+
+export const billingCheckItemIds = ["no-running-time-log", "rate-known", "cpt-warnings-acknowledged"] as const;
+
+export const billingCheckSchema = z.object({
+  caseId: idSchema,
+  passed: z.boolean(),
+  checks: z.array(
+    z.object({
+      id: z.enum(billingCheckItemIds),
+      label: z.string(),
+      passed: z.boolean(),
+      message: z.string().nullable(),
+    }),
+  ),
+  /** The client months the case's billable time touches, with the rate each would be billed at. */
+  months: z.array(z.object({ month: monthSchema, hours: hoursSchema, rate: appliedRateSchema.nullable() })),
+  cpt: cptSuggestionSchema,
+  /** Warnings acknowledged in the case's current billing notes. */
+  acknowledgedWarnings: z.array(cptWarningIdSchema),
+});
+export type BillingCheck = z.infer<typeof billingCheckSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Billable-hours reporting
+// ---------------------------------------------------------------------------------------------------------------
+
+export const reportGroupings = ["day", "week", "month", "client", "technologist"] as const;
+export const reportGroupingSchema = z.enum(reportGroupings);
+export type ReportGrouping = z.infer<typeof reportGroupingSchema>;
+
+/** Longest period a report covers (grouping by day over more would be a wall of rows). */
+export const reportMaxDays = { day: 92, week: 371, month: 1096, client: 1096, technologist: 1096 } as const;
+
+export const billableHoursQuerySchema = z
+  .object({
+    /** First day (inclusive), in each client's time zone. */
+    from: calendarDateSchema,
+    /** Last day (inclusive). */
+    to: calendarDateSchema,
+    clientId: idSchema.optional(),
+    /** A technologist's username. */
+    technologist: z.string().trim().min(1).max(128).optional(),
+    groupBy: reportGroupingSchema.default("month"),
+  })
+  .refine((value) => value.from <= value.to, { message: "must not be after the end of the period", path: ["from"] })
+  .refine((value) => daysBetween(value.from, value.to) < reportMaxDays[value.groupBy], {
+    message: "the period is too long for this grouping (by day at most 92 days, by week 371, otherwise 3 years)",
+    path: ["to"],
+  });
+export type BillableHoursQuery = z.input<typeof billableHoursQuerySchema>;
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+export const billableHoursRowSchema = z.object({
+  /** Sort key: YYYY-MM-DD, YYYY-Www (ISO week), YYYY-MM, a client id or a username. */
+  key: z.string(),
+  label: z.string(),
+  hours: hoursSchema,
+  caseCount: z.number().int().min(0),
+  logCount: z.number().int().min(0),
+});
+export type BillableHoursRow = z.infer<typeof billableHoursRowSchema>;
+
+export const billableHoursReportSchema = z.object({
+  from: calendarDateSchema,
+  to: calendarDateSchema,
+  groupBy: reportGroupingSchema,
+  clientId: idSchema.nullable(),
+  technologist: z.string().nullable(),
+  /** In key order; buckets without hours are included for day, week and month so a chart shows the gaps. */
+  rows: z.array(billableHoursRowSchema),
+  /** `hours` is the sum of the rows' rounded hours; `caseCount` counts distinct cases over the whole period. */
+  totals: z.object({ hours: hoursSchema, caseCount: z.number().int().min(0), logCount: z.number().int().min(0) }),
+  generatedAt: isoDateTimeSchema,
+});
+export type BillableHoursReport = z.infer<typeof billableHoursReportSchema>;
