@@ -1,0 +1,65 @@
+import type { AppliedRate } from "@vigil/contract";
+import Big from "big.js";
+
+/**
+ * Money and hours as decimal strings (PRODUCT.md §5, the contract's billing schemas), computed with big.js so no
+ * binary float ever touches an amount. Hours come from whole seconds; an amount is the hours a statement SHOWS
+ * (already rounded) × the rate, so a reader can redo every line with a calculator and get the same cents.
+ */
+
+const cents = 2;
+
+function toCents(value: Big): string {
+  return value.round(cents, Big.roundHalfUp).toFixed(cents);
+}
+
+/** Seconds / 3600, rounded half-up to 2 decimals: 5400 → "1.50", 18 → "0.01" (0.005), 17 → "0.00". */
+export function hoursFromSeconds(seconds: number): string {
+  if (!Number.isSafeInteger(seconds) || seconds < 0)
+    throw new RangeError(`seconds must be a whole number ≥ 0: ${seconds}`);
+  // seconds / 3600 is either exact within 4 decimals or a repeating decimal of period 1 (3600 = 2⁴·3²·5²), so the
+  // 20 decimals big.js keeps when dividing cannot tip the rounding to 2 decimals.
+  return toCents(new Big(seconds).div(3600));
+}
+
+/** Hours × hourly rate, rounded half-up to the cent ("0.00"-style). */
+export function amountFor(hours: string, hourlyRate: string): string {
+  return toCents(new Big(hours).times(hourlyRate));
+}
+
+/** The exact sum, with 2 decimals ("0.00" for none). */
+export function sumDecimals(values: readonly string[]): string {
+  return toCents(values.reduce((sum, value) => sum.plus(value), new Big(0)));
+}
+
+/** A rate as typed ("125", "125.5") in the stored form ("125.00", "125.50"); never rounds a third decimal away. */
+export function normalizeRate(input: string): string {
+  const trimmed = input.trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) throw new RangeError(`not an amount: ${input}`);
+  const value = new Big(trimmed);
+  if (!value.eq(value.round(cents, Big.roundDown))) throw new RangeError(`more than 2 decimals: ${input}`);
+  return value.toFixed(cents);
+}
+
+/**
+ * The rate that applies to a month: its own, else the latest earlier month's (inherited: a rate holds until the
+ * next month that sets one), else null (the month is flagged, never billed at zero). `ownRates` in any order;
+ * a later month's rate never applies backwards.
+ */
+export function rateForMonth(
+  month: string,
+  ownRates: readonly { month: string; hourlyRate: string }[],
+): AppliedRate | null {
+  let applied: { month: string; hourlyRate: string } | undefined;
+  // YYYY-MM strings sort as the months they name.
+  for (const rate of ownRates) if (rate.month <= month && (!applied || rate.month > applied.month)) applied = rate;
+  if (!applied) return null;
+  return {
+    hourlyRate: new Big(applied.hourlyRate).toFixed(cents),
+    fromMonth: applied.month,
+    inherited: applied.month !== month,
+  };
+}
+
+export const roundingNote =
+  "Hours per case are the exact logged seconds rounded half-up to 2 decimals; each amount is those rounded hours × the hourly rate, rounded half-up to the cent; totals are the sums of the rounded lines.";
