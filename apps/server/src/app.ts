@@ -10,6 +10,9 @@ import { registerIdentityRoutes } from "./identity/identity-routes.js";
 import { TokenService } from "./identity/token-service.js";
 import { MessageService } from "./messaging/message-service.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
+import { registerBillingRoutes } from "./modules/billing/billing-routes.js";
+import { billingSettingsOf } from "./modules/billing/billing-service.js";
+import { configureCaseChecks } from "./modules/cases/case-workflow.js";
 import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
@@ -107,10 +110,12 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   registerChromeRoutes(app, database.db);
   registerPatientDataAudit(app, database.db);
   registerClientRoutes(app, database.db);
+  configureCaseChecks({ billing: billingSettingsOf(config) });
   registerCaseRoutes(app, database.db);
   registerRecordRoutes(app, database.db, config);
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
+  registerBillingRoutes(app, database.db, config);
 
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -35,6 +35,17 @@ describe("configuration", () => {
     expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).trustProxy).toEqual(["10.0.0.0/8", "127.0.0.1"]);
   });
 
+  it("has defaults for the unconfirmed CPT rules and lets each be switched", () => {
+    expect(loadConfig({}).cptRules).toEqual({
+      finalPartialSegmentShortCode: true,
+      professionalReporting: "summary-over-36h",
+    });
+    expect(
+      loadConfig({ CPT_FINAL_PARTIAL_SEGMENT_SHORT_CODE: "false", CPT_PROFESSIONAL_REPORTING: "daily" }).cptRules,
+    ).toEqual({ finalPartialSegmentShortCode: false, professionalReporting: "daily" });
+    expect(() => loadConfig({ CPT_PROFESSIONAL_REPORTING: "weekly" })).toThrow(/CPT_PROFESSIONAL_REPORTING/);
+  });
+
   it("names every invalid variable in one error", () => {
     const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", MFA_MODE: "SOMETIMES" });
     expect(attempt).toThrow(ConfigError);

@@ -79,6 +79,13 @@ const configSchema = z.object({
    */
   TECHNOLOGIST_CAP_INTERMITTENT: z.coerce.number().int().min(1).max(1000).default(12),
   TECHNOLOGIST_CAP_CONTINUOUS: z.coerce.number().int().min(1).max(1000).default(4),
+  /**
+   * CPT rules DOMAIN.md §2.3 marks as recalled, not confirmed ([R]), so they are configuration: whether the final
+   * 2–12 h segment of a multi-day study takes the 2–12 h code, and whether the professional component is suggested
+   * as one complete-study summary once a study is over 36 h (95721–95726) or as daily reports (95719/95720).
+   */
+  CPT_FINAL_PARTIAL_SEGMENT_SHORT_CODE: booleanFromEnv.default(true),
+  CPT_PROFESSIONAL_REPORTING: z.enum(["summary-over-36h", "daily"]).default("summary-over-36h"),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see identity/federation/federation-config.ts. */
@@ -115,6 +122,8 @@ export type Config = {
   seed: "demo" | "none";
   /** Concurrent patients per technologist and monitoring mode, against which time logs are flagged. */
   technologistCaps: { intermittent: number; continuous: number };
+  /** The unconfirmed CPT rules ([R] in DOMAIN.md §2.3) the billing suggestions follow. */
+  cptRules: { finalPartialSegmentShortCode: boolean; professionalReporting: "summary-over-36h" | "daily" };
   trustProxy: boolean | number | string[];
   messaging: { smtpUrl: string | undefined; mailFrom: string; smsWebhookUrl: string | undefined };
   /** Federated sign-in through the hosted UI; undefined when OIDC_ISSUER is not set. */
@@ -176,6 +185,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     technologistCaps: {
       intermittent: value.TECHNOLOGIST_CAP_INTERMITTENT,
       continuous: value.TECHNOLOGIST_CAP_CONTINUOUS,
+    },
+    cptRules: {
+      finalPartialSegmentShortCode: value.CPT_FINAL_PARTIAL_SEGMENT_SHORT_CODE,
+      professionalReporting: value.CPT_PROFESSIONAL_REPORTING,
     },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },

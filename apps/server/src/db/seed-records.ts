@@ -257,6 +257,7 @@ export async function seedDemoRecords(tx: Db, subjects: readonly SeededCase[], p
           { code: "95720", units: 1, modifiers: [] },
         ],
         adjustments: "",
+        acknowledgedWarnings: [],
       });
     }
     if (subject.stage === "closed") {
@@ -287,6 +288,7 @@ export async function seedDemoRecords(tx: Db, subjects: readonly SeededCase[], p
           { code: "95719", units: 1, modifiers: [] },
         ],
         adjustments: "",
+        acknowledgedWarnings: [],
       });
     }
   }

@@ -127,6 +127,47 @@ describe("demo data", () => {
     expect((await get(`/cases/reviewed/${reviewed.id}/billing-notes`)).items).toHaveLength(1);
   });
 
+  it("prices the demo months: own and inherited rates, one client flagged without any, the reviewed case billable", async () => {
+    const rates = await queryRows<{ code: string; months: number; versions: number; changes: number }>(
+      harness.database.db,
+      sql`select c.code, count(r.month)::int as months, coalesce(max(r.version), 0)::int as versions,
+            (select count(*)::int from billing_rate_changes h where h.client_id = c.id) as changes
+          from clients c left join billing_rates r on r.client_id = c.id group by c.id, c.code order by c.code`,
+    );
+    expect(rates).toEqual([
+      { code: "LCH", months: 1, versions: 1, changes: 1 },
+      { code: "PNI", months: 3, versions: 2, changes: 4 },
+      { code: "SMRMC", months: 1, versions: 1, changes: 1 },
+    ]);
+
+    const password = credentials.find((entry) => entry.username === "billing")?.password as string;
+    const { idToken } = await harness.signIn("billing", password);
+    const get = async (url: string) => {
+      const response = await harness.app.inject({
+        method: "GET",
+        url,
+        headers: { authorization: `Bearer ${idToken}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data;
+    };
+    const overview = await get("/api/billing/continuous-monitoring?limit=200");
+    type Row = { clientName: string; rateMissing: boolean; rate: { inherited: boolean } | null; hours: string };
+    const rows: Row[] = overview.items;
+    expect(rows.some((row) => row.clientName.startsWith("Lakeside") && row.rateMissing)).toBe(true);
+    expect(rows.some((row) => row.clientName.startsWith("St. Mary") && row.rate?.inherited)).toBe(true);
+    expect(rows.some((row) => row.clientName.startsWith("Pacific") && row.rate && !row.rate.inherited)).toBe(true);
+    expect(overview.totals.monthsWithoutRate).toBeGreaterThan(0);
+
+    const [reviewed] = await queryRows<{ id: string }>(
+      harness.database.db,
+      sql`select id from cases where stage = 'reviewed'`,
+    );
+    const check = await get(`/api/continuous-monitoring/cases/${reviewed?.id}/billing-check`);
+    expect(check.checks.filter((item: { passed: boolean }) => !item.passed)).toEqual([]);
+    expect(check.passed).toBe(true);
+  });
+
   it("seeds nothing into a database that already has users", async () => {
     expect(await seedDemoData(harness.database.db)).toEqual([]);
     const users = await queryRows<{ total: number }>(

@@ -7,8 +7,11 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import { generatePassword, hashPassword } from "../identity/passwords.js";
 import { normaliseUsername } from "../identity/users-repository.js";
+import { addMonths, currentMonth } from "../modules/billing/billing-calendar.js";
 import type { Db } from "./client.js";
 import {
+  billingRateChanges,
+  billingRates,
   caseActions,
   caseAssignments,
   casePatientDetails,
@@ -517,6 +520,11 @@ export async function seedDemoData(db: Db): Promise<DemoCredential[]> {
       reviewer: person("reviewer"),
       billing: person("billing"),
     });
+    await seedDemoRates(
+      tx,
+      insertedClients.map((client) => client.id),
+      person("billing"),
+    );
     return prepared.map(({ group, password }) => ({ username: group, password, groups: [group] }));
   });
 }
@@ -747,4 +755,68 @@ async function seedCases(tx: Db, clientIds: string[], people: SeedUser[]): Promi
     }
   }
   return seeded;
+}
+
+/**
+ * Hourly rates (issue 7), by month of each client's own calendar counted back from now: St. Mary's set one rate
+ * three months ago that every later month inherits; Pacific Neurology has its own rate for each recent month, the
+ * current one raised once (a second version, with its reason); Lakeside has only next month's rate, set ahead, so
+ * the months with its hours have no rate at all and are flagged on the billing overview.
+ */
+async function seedDemoRates(
+  tx: Db,
+  clientIds: string[],
+  billing: { sub: string; username: string; name: string | null },
+) {
+  const now = new Date();
+  const [stMarys, lakeside, pacific] = clientIds.map((id, index) => ({
+    id,
+    month: currentMonth((demoClients[index] as { timezone: string }).timezone, now),
+  })) as [{ id: string; month: string }, { id: string; month: string }, { id: string; month: string }];
+  const changes: { clientId: string; month: string; rates: { hourlyRate: string; reason: string | null }[] }[] = [
+    { clientId: stMarys.id, month: addMonths(stMarys.month, -3), rates: [{ hourlyRate: "145.00", reason: null }] },
+    { clientId: lakeside.id, month: addMonths(lakeside.month, 1), rates: [{ hourlyRate: "152.50", reason: null }] },
+    ...[-2, -1].map((offset) => ({
+      clientId: pacific.id,
+      month: addMonths(pacific.month, offset),
+      rates: [{ hourlyRate: "160.00", reason: null }],
+    })),
+    {
+      clientId: pacific.id,
+      month: pacific.month,
+      rates: [
+        { hourlyRate: "160.00", reason: null },
+        { hourlyRate: "165.00", reason: "Annual increase agreed in the service contract" },
+      ],
+    },
+  ];
+  const by = { setBySub: billing.sub, setByUsername: billing.username, setByName: billing.name };
+  for (const change of changes) {
+    const last = change.rates.length - 1;
+    const latest = change.rates[last] as { hourlyRate: string; reason: string | null };
+    await tx.insert(billingRates).values({
+      clientId: change.clientId,
+      month: change.month,
+      hourlyRate: latest.hourlyRate,
+      version: change.rates.length,
+      setAt: now,
+      reason: latest.reason,
+      ...by,
+    });
+    await tx.insert(billingRateChanges).values(
+      change.rates.map((rate, index) => ({
+        clientId: change.clientId,
+        month: change.month,
+        hourlyRate: rate.hourlyRate,
+        previousRate: index === 0 ? null : (change.rates[index - 1]?.hourlyRate ?? null),
+        version: index + 1,
+        invoiced: false,
+        reason: rate.reason,
+        changedAt: new Date(now.getTime() - (last - index) * 86_400_000),
+        changedBySub: billing.sub,
+        changedByUsername: billing.username,
+        changedByName: billing.name,
+      })),
+    );
+  }
 }

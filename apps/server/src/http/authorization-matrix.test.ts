@@ -53,6 +53,10 @@ const knownValues: Record<string, unknown> = {
   path: "/",
   timezone: "UTC",
   month: "2026-01",
+  // Billing: a rate is a positive amount; the billable-hours report covers real calendar days, in order.
+  hourlyRate: "125.00",
+  from: "2026-01-01",
+  to: "2026-01-31",
 };
 
 type JsonSchema = {
@@ -78,7 +82,8 @@ const uuidSample = "00000000-0000-4000-8000-000000000000";
 
 /** The smallest value the schema accepts: required properties only, the first enum value, formats filled in. */
 function sampleOf(schema: JsonSchema, name?: string): unknown {
-  if (name && name in knownValues) return knownValues[name];
+  // An enum samples itself (a stage named `to` is not the report's `to` date).
+  if (name && name in knownValues && !schema.enum) return knownValues[name];
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0];
   const alternatives = schema.anyOf ?? schema.oneOf;

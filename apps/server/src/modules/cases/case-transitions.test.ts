@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, caseTransitions } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { sampleProtocol } from "../clients/clients-test-kit.js";
-import { sampleInterpretation } from "../records/records-test-kit.js";
+import {
+  createItem,
+  minutesAgo,
+  sampleBillingNote,
+  sampleInterpretation,
+  sampleTimeLog,
+} from "../records/records-test-kit.js";
 import { auditRows, caseIn, createClient, openCase, type Team, teamFor, unknownId } from "./cases-test-kit.js";
 
 let harness: TestApp;
@@ -25,8 +31,21 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-/** Checks no test data can satisfy yet: billing (issue 7) does not exist. */
-const unpassableChecks = ["billing-check-passed"];
+/** Checks no test data can satisfy. */
+const unpassableChecks: string[] = [];
+
+/**
+ * Satisfies `billing-check-passed` for a case made by `caseIn` (no time logs): nothing runs, no month needs a rate,
+ * and the one CPT warning (no billable time, under 2 hours) is acknowledged in a billing note.
+ */
+async function passBillingCheck(caseId: string): Promise<void> {
+  await createItem(
+    team.billing,
+    "billing-note",
+    caseId,
+    sampleBillingNote({ acknowledgedWarnings: ["under-2-hours"] }),
+  );
+}
 
 /** Satisfies `final-interpretation-signed`: a reviewer drafts and signs an interpretation (case in preview). */
 async function signInterpretation(caseId: string): Promise<void> {
@@ -48,6 +67,7 @@ describe("the transition table, for every group", () => {
       it(`${rule.from} → ${rule.to} (${rule.id}) as ${group}: ${expected}`, async () => {
         const subject = await caseIn(harness, team, clientId, rule.from);
         if (rule.checks.includes("final-interpretation-signed")) await signInterpretation(subject.id);
+        if (rule.checks.includes("billing-check-passed")) await passBillingCheck(subject.id);
         const caller = team[group as AccessGroup];
         const response = await caller("POST", `/cases/${subject.id}/transitions`, {
           body: { to: rule.to, ...(rule.reasonRequired ? { reason: "Needs another look" } : {}) },
@@ -122,7 +142,61 @@ describe("named preconditions", () => {
     expect(signOff.json().error.message).toMatch(/final \(signed\) interpretation/);
     const reviewed = await caseIn(harness, team, clientId, "reviewed");
     const close = await team.billing("POST", `/cases/${reviewed.id}/transitions`, { body: { to: "closed" } });
-    expect(close.json().error.message).toMatch(/billing check has not passed/);
+    expect(close.statusCode).toBe(409);
+    expect(close.json().error.details.failedChecks).toEqual(["billing-check-passed"]);
+    expect(close.json().error.message).toMatch(
+      /billing check has not passed: CPT warnings not acknowledged in a billing note: .*under-2-hours/,
+    );
+  });
+
+  it("closes a reviewed case once the billing check passes, and says what is missing while it does not", async () => {
+    const client = await createClient(team.coordinator);
+    const subject = await caseIn(harness, team, client.id, "monitoring");
+    await createItem(
+      team.technologist,
+      "time-log",
+      subject.id,
+      sampleTimeLog({ startedAt: minutesAgo(300), endedAt: null, mode: "intermittent", video: false }),
+    );
+    await harness.database.db.update(cases).set({ stage: "reviewed" }).where(eq(cases.id, subject.id));
+    const closeIt = () => team.billing("POST", `/cases/${subject.id}/transitions`, { body: { to: "closed" } });
+
+    const first = await closeIt();
+    expect(first.statusCode).toBe(409);
+    expect(first.json().error.details.failedChecks).toEqual(["billing-check-passed"]);
+    expect(first.json().error.message).toMatch(/time log is still running \(.*'s monitoring log since /);
+    expect(first.json().error.message).toMatch(/No rate for \d{4}-\d{2}/);
+    expect(first.json().error.message).toContain(`(${client.name})`);
+    const before: Case = (await team.billing("GET", `/cases/${subject.id}`)).json().data;
+    expect(before.allowedTransitions.find((move) => move.to === "closed")).toMatchObject({ allowed: false });
+
+    await harness.database.db.update(cases).set({ stage: "monitoring" }).where(eq(cases.id, subject.id));
+    const stopped = await team.technologist("POST", `/cases/monitoring/${subject.id}/time-logs/latest/revisions`, {
+      body: { change: "clock-out" },
+    });
+    expect(stopped.statusCode, stopped.body).toBe(201);
+    await harness.database.db.update(cases).set({ stage: "reviewed" }).where(eq(cases.id, subject.id));
+    // One rate on a month before the log (whatever the client's zone), inherited by every month it touches.
+    const earlier = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 7);
+    const rated = await team.billing("POST", `/api/billing/continuous-monitoring/${client.id}/${earlier}/rate`, {
+      body: { hourlyRate: "100", baseVersion: null },
+    });
+    expect(rated.statusCode, rated.body).toBe(200);
+    const second = await closeIt();
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.message).not.toMatch(/still running|No rate/);
+    expect(second.json().error.message).toMatch(/CPT warnings not acknowledged in a billing note: .*review-check-gap/);
+
+    const warnings = (await team.billing("GET", `/cases/${subject.id}/billing-check`)).json().data.cpt.warnings;
+    await createItem(
+      team.billing,
+      "billing-note",
+      subject.id,
+      sampleBillingNote({ acknowledgedWarnings: warnings.map((warning: { id: string }) => warning.id) }),
+    );
+    const closed = await closeIt();
+    expect(closed.statusCode, closed.body).toBe(201);
+    expect(closed.json().data.case.stage).toBe("closed");
   });
 
   it("refuses a move that is not in the table, and a move to the current stage, with 409", async () => {

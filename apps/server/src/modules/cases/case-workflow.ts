@@ -10,8 +10,15 @@ import {
   type Permission,
   type TransitionRule,
 } from "@vigil/contract";
+import { loadConfig } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
+import {
+  type BillingSettings,
+  billingCheckFailure,
+  billingSettingsOf,
+  checkCaseBilling,
+} from "../billing/billing-service.js";
 import { getCurrentProtocolRevision } from "../clients/protocol-service.js";
 import { hasSignedInterpretation } from "../records/records-service.js";
 import type { AssignmentRow, CaseRow, TransitionRow } from "./cases-repository.js";
@@ -26,15 +33,34 @@ export type CheckContext = {
   activeAssignments: readonly AssignmentRow[];
   pendingTransition: TransitionRow | undefined;
   reason?: string | null | undefined;
+  /** The billing rules (caps, CPT) for `billing-check-passed`; the app's configured ones when left out. */
+  billing?: BillingSettings | undefined;
 };
+
+/**
+ * The billing rules of the app, set once when it is built (app.ts): the checks are gathered in many places of the
+ * cases module that hold no configuration, so the settings are kept here rather than threaded through each of
+ * them. Until then, the documented defaults of config.ts.
+ */
+let configuredBilling: BillingSettings | undefined;
+
+export function configureCaseChecks(settings: { billing: BillingSettings }): void {
+  configuredBilling = settings.billing;
+}
+
+function billingSettings(context: CheckContext): BillingSettings {
+  configuredBilling ??= billingSettingsOf(loadConfig({}));
+  return context.billing ?? configuredBilling;
+}
 
 /** A named precondition: undefined when it passes, else the reason in words. */
 export type CaseCheck = (context: CheckContext) => Promise<string | undefined> | string | undefined;
 
 /**
  * The named checks of the transition table and the case actions. `final-interpretation-signed` asks the records
- * module (in the caller's transaction, under the case lock); issue 7 plugs the billing check (hours computed,
- * rate known) into `billing-check-passed`, which until then fails with a message that says why.
+ * module and `billing-check-passed` the billing module (no running time log, a rate for every month the billable
+ * time touches, every CPT warning acknowledged in a billing note), both in the caller's transaction, under the
+ * case lock.
  */
 export const caseChecks: Record<CaseCheckId, CaseCheck> = {
   "technologist-assigned": ({ activeAssignments }) =>
@@ -50,8 +76,11 @@ export const caseChecks: Record<CaseCheckId, CaseCheck> = {
     (await hasSignedInterpretation(db, caseRow.id))
       ? undefined
       : "No final (signed) interpretation exists for this case yet; a reviewer must sign one before it is marked reviewed.",
-  "billing-check-passed": () =>
-    "The billing check has not passed: billable hours and the client's rate cannot be computed for this case yet.",
+  "billing-check-passed": async (context) => {
+    const check = await checkCaseBilling(context.db, context.caseRow, new Date(), billingSettings(context));
+    const failure = billingCheckFailure(check);
+    return failure ? `The billing check has not passed: ${failure}` : undefined;
+  },
   "no-pending-transition": ({ pendingTransition }) =>
     pendingTransition
       ? `A move from ${pendingTransition.fromStage} to ${pendingTransition.toStage} is waiting for approval; approve, reject or cancel it first.`

@@ -125,6 +125,7 @@ export function sampleBillingNote(overrides: Partial<BillingNoteData> = {}): Bil
     body: "Billed as 24 h continuous video EEG.",
     cptCodes: [{ code: "95720", units: 1, modifiers: [] }],
     adjustments: "",
+    acknowledgedWarnings: [],
     ...overrides,
   };
 }

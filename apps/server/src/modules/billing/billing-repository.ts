@@ -1,0 +1,350 @@
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { queryRows } from "../../db/client.js";
+import { billingRateChanges, billingRates, caseRecords, cases, caseTimeLogs, clients } from "../../db/schema.js";
+
+/**
+ * Billing reads the time logs' typed projection (`case_time_logs`), the cases and the clients directly: hours are
+ * sums over many logs, and SQL adds them up where they lie instead of loading logs into memory. Windows (a client's
+ * months, days or weeks, cut in its time zone by billing-calendar.ts) travel as parallel arrays and are joined
+ * with `unnest`, so one query answers a whole overview or report.
+ *
+ * Cases that are archived are left out of every sum: archiving is how a case is deleted (opened by mistake or
+ * withdrawn; only in intake, or by an administrator), it leaves every queue and can never be closed, so it is
+ * never billed. Clients that are archived still have their hours: a client is archived only once its cases are
+ * closed, and those months stay billed.
+ */
+
+export type RateRow = typeof billingRates.$inferSelect;
+export type RateValues = typeof billingRates.$inferInsert;
+export type RateChangeRow = typeof billingRateChanges.$inferSelect;
+export type RateChangeValues = typeof billingRateChanges.$inferInsert;
+export type TimeLogRow = typeof caseTimeLogs.$inferSelect;
+
+/** A half-open window [start, end) of one client, named by `key` (a month, day or week key). */
+export type ClientWindow = { clientId: string; key: string; start: Date; end: Date };
+
+export type BillingClientRow = { id: string; name: string; timezone: string };
+
+export type BillingCaseRow = {
+  id: string;
+  caseNumber: string;
+  clientId: string;
+  stage: string;
+  archivedAt: Date | null;
+  patientFirstName: string | null;
+  patientLastName: string | null;
+};
+
+function windowsTable(windows: readonly ClientWindow[]): SQL {
+  return sql`unnest(
+      ${sql.param(windows.map((window) => window.clientId))}::uuid[],
+      ${sql.param(windows.map((window) => window.key))}::text[],
+      ${sql.param(windows.map((window) => window.start.toISOString()))}::timestamptz[],
+      ${sql.param(windows.map((window) => window.end.toISOString()))}::timestamptz[]
+    ) as w(client_id, key, start_at, end_at)`;
+}
+
+/** The part of log `l` inside window `w`, a running log counting to `now`. */
+function clipped(now: Date): { start: SQL; end: SQL } {
+  return {
+    start: sql`greatest(l.started_at, w.start_at)`,
+    end: sql`least(coalesce(l.ended_at, ${now.toISOString()}::timestamptz), w.end_at)`,
+  };
+}
+
+/**
+ * Billable, live logs of the window's client's cases (archived cases left out) that have at least one whole second
+ * inside the window. Whole seconds per log are the floor of its clipped interval, as billing-calendar's
+ * `clipSeconds` counts them, so SQL and the calendar module always agree.
+ */
+function billableLogsIn(windows: readonly ClientWindow[], now: Date, extra?: SQL): SQL {
+  const part = clipped(now);
+  return sql`from ${windowsTable(windows)}
+    join ${cases} c on c.client_id = w.client_id and c.archived_at is null
+    join ${caseTimeLogs} l on l.case_id = c.id
+    where l.billable and not l.deleted
+      and l.started_at < w.end_at
+      and ${part.end} - ${part.start} >= interval '1 second'
+      ${extra ? sql`and ${extra}` : sql``}`;
+}
+
+function wholeSeconds(now: Date): SQL {
+  const part = clipped(now);
+  return sql`sum(floor(extract(epoch from ${part.end} - ${part.start})))::float8`;
+}
+
+export type WindowCaseSeconds = {
+  clientId: string;
+  key: string;
+  caseId: string;
+  stage: string;
+  seconds: number;
+  logCount: number;
+  running: boolean;
+};
+
+/** Whole billable seconds per (window, case), with the number of logs and whether one of them still runs. */
+export async function sumBillableSecondsByCase(
+  db: Db,
+  windows: readonly ClientWindow[],
+  now: Date,
+  filter: { caseId?: string | undefined } = {},
+): Promise<WindowCaseSeconds[]> {
+  if (windows.length === 0) return [];
+  const rows = await queryRows<{
+    clientId: string;
+    key: string;
+    caseId: string;
+    stage: string;
+    seconds: number | string;
+    logCount: number;
+    running: boolean;
+  }>(
+    db,
+    sql`select w.client_id as "clientId", w.key, l.case_id as "caseId", c.stage,
+        ${wholeSeconds(now)} as seconds, count(*)::int as "logCount", bool_or(l.ended_at is null) as running
+      ${billableLogsIn(windows, now, filter.caseId ? sql`l.case_id = ${filter.caseId}` : undefined)}
+      group by w.client_id, w.key, l.case_id, c.stage`,
+  );
+  return rows.map((row) => ({ ...row, seconds: Number(row.seconds), logCount: Number(row.logCount) }));
+}
+
+export type ReportSeconds = { key: string; label: string | null; seconds: number; caseCount: number; logCount: number };
+
+/**
+ * Whole billable seconds grouped by the window's key, or by technologist (username), with the distinct cases and
+ * logs in each group; optionally only one technologist's logs (usernames compare case-insensitively).
+ */
+export async function sumBillableSecondsForReport(
+  db: Db,
+  windows: readonly ClientWindow[],
+  now: Date,
+  options: { technologist?: string | undefined; byTechnologist: boolean },
+): Promise<ReportSeconds[]> {
+  if (windows.length === 0) return [];
+  const technologist = options.technologist
+    ? sql`lower(l.technologist_username) = lower(${options.technologist})`
+    : undefined;
+  const groupKey = options.byTechnologist ? sql`l.technologist_username` : sql`w.key`;
+  const label = options.byTechnologist ? sql`max(l.technologist_name)` : sql`null::text`;
+  const rows = await queryRows<{
+    key: string;
+    label: string | null;
+    seconds: number | string;
+    caseCount: number;
+    logCount: number;
+  }>(
+    db,
+    sql`select ${groupKey} as key, ${label} as label, ${wholeSeconds(now)} as seconds,
+        count(distinct l.case_id)::int as "caseCount", count(distinct l.record_id)::int as "logCount"
+      ${billableLogsIn(windows, now, technologist)}
+      group by ${groupKey}`,
+  );
+  return rows.map((row) => ({
+    ...row,
+    seconds: Number(row.seconds),
+    caseCount: Number(row.caseCount),
+    logCount: Number(row.logCount),
+  }));
+}
+
+/** Distinct cases and logs with billable time in any of the windows (a report's totals over its period). */
+export async function countBillableInWindows(
+  db: Db,
+  windows: readonly ClientWindow[],
+  now: Date,
+  technologist?: string,
+): Promise<{ caseCount: number; logCount: number }> {
+  if (windows.length === 0) return { caseCount: 0, logCount: 0 };
+  const filter = technologist ? sql`lower(l.technologist_username) = lower(${technologist})` : undefined;
+  const [row] = await queryRows<{ caseCount: number; logCount: number }>(
+    db,
+    sql`select count(distinct l.case_id)::int as "caseCount", count(distinct l.record_id)::int as "logCount"
+      ${billableLogsIn(windows, now, filter)}`,
+  );
+  return { caseCount: Number(row?.caseCount ?? 0), logCount: Number(row?.logCount ?? 0) };
+}
+
+/**
+ * The clients a billing view covers, by name: those with billable time (of cases not archived) overlapping
+ * [since, until), plus, when `includeActive`, every active client not archived (so a month can be priced before
+ * it has hours) — or, with `clientId` too, that client whatever its state. `since`/`until` only narrow the
+ * search; the exact cut happens per client zone afterwards.
+ */
+export async function findBillingClients(
+  db: Db,
+  filter: {
+    clientId?: string | undefined;
+    since: Date;
+    until: Date;
+    now: Date;
+    includeActive: boolean;
+    technologist?: string | undefined;
+  },
+): Promise<BillingClientRow[]> {
+  const conditions: SQL[] = [];
+  if (filter.clientId) conditions.push(sql`k.id = ${filter.clientId}`);
+  const technologist = filter.technologist
+    ? sql`and lower(l.technologist_username) = lower(${filter.technologist})`
+    : sql``;
+  const hasTime = sql`exists (
+      select 1 from ${cases} c join ${caseTimeLogs} l on l.case_id = c.id
+      where c.client_id = k.id and c.archived_at is null and l.billable and not l.deleted
+        and l.started_at < ${filter.until.toISOString()}::timestamptz
+        and coalesce(l.ended_at, ${filter.now.toISOString()}::timestamptz) > ${filter.since.toISOString()}::timestamptz
+        ${technologist})`;
+  // Asked for by id, a client's months are shown whatever its status (its page lists them all).
+  if (filter.includeActive && !filter.clientId) {
+    conditions.push(sql`((k.archived_at is null and k.status = 'active') or ${hasTime})`);
+  } else if (!filter.includeActive) conditions.push(hasTime);
+  return queryRows<BillingClientRow>(
+    db,
+    sql`select k.id, k.name, k.timezone from ${clients} k
+      where ${sql.join(conditions, sql` and `)}
+      order by lower(k.name), k.id`,
+  );
+}
+
+export async function findBillingClient(
+  db: Db,
+  id: string,
+  lock?: "no key update",
+): Promise<BillingClientRow | undefined> {
+  const query = db
+    .select({ id: clients.id, name: clients.name, timezone: clients.timezone })
+    .from(clients)
+    .where(eq(clients.id, id))
+    .limit(1);
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+export async function findBillingCases(db: Db, ids: readonly string[]): Promise<BillingCaseRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: cases.id,
+      caseNumber: cases.caseNumber,
+      clientId: cases.clientId,
+      stage: cases.stage,
+      archivedAt: cases.archivedAt,
+      patientFirstName: cases.patientFirstName,
+      patientLastName: cases.patientLastName,
+    })
+    .from(cases)
+    .where(inArray(cases.id, [...ids]))
+    .orderBy(asc(cases.caseNumber));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rates
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Every own rate of these clients (a client has at most one row per month, so this stays small). */
+export async function findRatesOfClients(db: Db, clientIds: readonly string[]): Promise<RateRow[]> {
+  if (clientIds.length === 0) return [];
+  return db
+    .select()
+    .from(billingRates)
+    .where(inArray(billingRates.clientId, [...clientIds]))
+    .orderBy(asc(billingRates.clientId), asc(billingRates.month));
+}
+
+export async function findRate(db: Db, clientId: string, month: string, lock?: "update"): Promise<RateRow | undefined> {
+  const query = db
+    .select()
+    .from(billingRates)
+    .where(and(eq(billingRates.clientId, clientId), eq(billingRates.month, month)))
+    .limit(1);
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+/** Writes the month's own rate (insert or replace); the caller holds the client's lock and checked the version. */
+export async function saveRate(db: Db, values: RateValues): Promise<RateRow> {
+  const { clientId: _client, month: _month, ...changes } = values;
+  const [row] = await db
+    .insert(billingRates)
+    .values(values)
+    .onConflictDoUpdate({ target: [billingRates.clientId, billingRates.month], set: changes })
+    .returning();
+  return row as RateRow;
+}
+
+export async function insertRateChange(db: Db, values: RateChangeValues): Promise<RateChangeRow> {
+  const [row] = await db.insert(billingRateChanges).values(values).returning();
+  return row as RateChangeRow;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One case's records, for its CPT suggestion and its billing check
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The live (not deleted) time logs of these cases, billable or not, oldest first. */
+export async function findLiveTimeLogs(db: Db, caseIds: readonly string[]): Promise<TimeLogRow[]> {
+  if (caseIds.length === 0) return [];
+  return db
+    .select()
+    .from(caseTimeLogs)
+    .where(and(inArray(caseTimeLogs.caseId, [...caseIds]), eq(caseTimeLogs.deleted, false)))
+    .orderBy(asc(caseTimeLogs.startedAt), asc(caseTimeLogs.recordId));
+}
+
+/** Live logs of these technologists, on any case, overlapping [from, to): their concurrent patients. */
+export async function findTechnologistLogsOverlapping(
+  db: Db,
+  usernames: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<TimeLogRow[]> {
+  if (usernames.length === 0) return [];
+  return db
+    .select()
+    .from(caseTimeLogs)
+    .where(
+      and(
+        inArray(caseTimeLogs.technologistUsername, [...usernames]),
+        eq(caseTimeLogs.deleted, false),
+        sql`${caseTimeLogs.startedAt} < ${to.toISOString()}::timestamptz`,
+        sql`(${caseTimeLogs.endedAt} is null or ${caseTimeLogs.endedAt} > ${from.toISOString()}::timestamptz)`,
+      ),
+    );
+}
+
+/** When each live review-check event of these cases happened. */
+export async function findReviewCheckTimes(
+  db: Db,
+  caseIds: readonly string[],
+): Promise<{ caseId: string; at: Date }[]> {
+  if (caseIds.length === 0) return [];
+  const rows = await db
+    .select({
+      caseId: caseRecords.caseId,
+      // Epoch seconds: both drivers hand a float8 back as a number, whatever the session's time zone.
+      at: sql<number | string>`extract(epoch from (${caseRecords.data}->>'occurredAt')::timestamptz)::float8`,
+    })
+    .from(caseRecords)
+    .where(
+      and(
+        inArray(caseRecords.caseId, [...caseIds]),
+        eq(caseRecords.kind, "event"),
+        eq(caseRecords.deleted, false),
+        sql`${caseRecords.data}->>'type' = 'review-check'`,
+      ),
+    );
+  return rows.map((row) => ({ caseId: row.caseId, at: new Date(Number(row.at) * 1000) }));
+}
+
+/** The CPT warning ids acknowledged by the case's live billing notes (notes written before the field have none). */
+export async function findAcknowledgedWarnings(db: Db, caseId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select distinct jsonb_array_elements_text(r.data->'acknowledgedWarnings') as id
+      from ${caseRecords} r
+      where r.case_id = ${caseId} and r.kind = 'billing-note' and not r.deleted
+        and jsonb_typeof(r.data->'acknowledgedWarnings') = 'array'
+      order by 1`,
+  );
+  return rows.map((row) => row.id);
+}

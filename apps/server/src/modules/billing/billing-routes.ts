@@ -1,0 +1,38 @@
+import { billingRoutes } from "@vigil/contract";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../../config.js";
+import type { Db } from "../../db/client.js";
+import { actorOf } from "../../http/actor.js";
+import { registerRoute } from "../../http/register-route.js";
+import { findUserById } from "../../identity/user-directory.js";
+import {
+  billingSettingsOf,
+  getBillingCheck,
+  getBillingStatement,
+  listBillingMonths,
+  setBillingRate,
+} from "./billing-service.js";
+import { getBillableHoursReport } from "./reporting-service.js";
+
+/** Billing and reporting (PRODUCT.md §5): the contract's `billingRoutes`, each one call of a service. */
+export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Config): void {
+  const settings = billingSettingsOf(config);
+  const routes = billingRoutes;
+
+  registerRoute(app, "listBillingMonths", routes.listBillingMonths, ({ query }) => listBillingMonths(db, query));
+  registerRoute(app, "getBillingStatement", routes.getBillingStatement, ({ params }) =>
+    getBillingStatement(db, params.client, params.month, settings),
+  );
+  registerRoute(app, "setBillingRate", routes.setBillingRate, async ({ params, body, principal, request }) => {
+    // The display name is read outside the transaction (PGlite has one connection, and a transaction holds it).
+    const user = await findUserById(db, principal.sub);
+    const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+    return setBillingRate(db, params.client, params.month, body, actor);
+  });
+  registerRoute(app, "getBillingCheck", routes.getBillingCheck, ({ params }) =>
+    getBillingCheck(db, params.id, settings),
+  );
+  registerRoute(app, "getBillableHoursReport", routes.getBillableHoursReport, ({ query }) =>
+    getBillableHoursReport(db, query),
+  );
+}
