@@ -1,0 +1,22 @@
+/** One page of clients × months; the filters are what the URL holds, already checked. */
+export type BillingMonthsParams = {
+  from?: string;
+  to?: string;
+  clientId?: string;
+  missingRate?: boolean;
+  limit: number;
+  offset: number;
+};
+
+/**
+ * Query keys of the billing feature. A new rate changes amounts in lists and statements alike, so everything
+ * sits under `all` and one invalidation refreshes it.
+ */
+export const billingKeys = {
+  all: ["billing"] as const,
+  months: () => [...billingKeys.all, "months"] as const,
+  monthList: (params: BillingMonthsParams) => [...billingKeys.months(), params] as const,
+  statement: (clientId: string, month: string) => [...billingKeys.all, "statement", clientId, month] as const,
+  client: (clientId: string) => [...billingKeys.all, "client", clientId] as const,
+  clientIds: () => [...billingKeys.all, "client-ids"] as const,
+};

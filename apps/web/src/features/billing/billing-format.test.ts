@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { formatDecimal, formatMoney, formatMonth, formatPeriod } from "./billing-format";
+
+describe("billing figures", () => {
+  it("groups the whole part of a decimal string without turning it into a float", () => {
+    expect(formatDecimal("0.50")).toBe("0.50");
+    expect(formatDecimal("999.99")).toBe("999.99");
+    expect(formatDecimal("1000.00")).toBe("1,000.00");
+    expect(formatDecimal("1234567.05")).toBe("1,234,567.05");
+    expect(formatDecimal("-1200.10")).toBe("-1,200.10");
+    // Beyond what a double holds exactly: still every digit as sent.
+    expect(formatDecimal("90071992547409931.01")).toBe("90,071,992,547,409,931.01");
+    expect(formatMoney(null)).toBe("—");
+  });
+
+  it("names months and a statement's period in the client's zone, the zone named", () => {
+    expect(formatMonth("2026-11")).toBe("November 2026");
+    expect(formatMonth("2027-01")).toBe("January 2027");
+    expect(formatPeriod("2026-11-01T04:00:00.000Z", "2026-12-01T05:00:00.000Z", "America/New_York")).toBe(
+      "Nov 1, 2026, 00:00 EDT to Dec 1, 2026, 00:00 EST (America/New_York)",
+    );
+  });
+});

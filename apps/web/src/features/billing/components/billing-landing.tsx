@@ -1,0 +1,38 @@
+import ChevronRight from "@mui/icons-material/ChevronRight";
+import Card from "@mui/material/Card";
+import CardActionArea from "@mui/material/CardActionArea";
+import CardContent from "@mui/material/CardContent";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { Link as RouterLink } from "react-router";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { billingOverviewUrl } from "../billing-urls";
+
+/** `/billing`: where billing work starts. One service line today; the page keeps room for more. */
+export function BillingPage() {
+  return (
+    <>
+      <PageHeading>Billing</PageHeading>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        Monthly rates, amounts and printable statements per client.
+      </Typography>
+      <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap" }}>
+        <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
+          <CardActionArea component={RouterLink} to={billingOverviewUrl}>
+            <CardContent>
+              <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>
+                <Typography variant="h6" component="h2">
+                  Continuous monitoring
+                </Typography>
+                <ChevronRight aria-hidden="true" />
+              </Stack>
+              <Typography variant="body2" color="text.secondary">
+                Billable hours per client and month, hourly rates (own or inherited), amounts and monthly statements.
+              </Typography>
+            </CardContent>
+          </CardActionArea>
+        </Card>
+      </Stack>
+    </>
+  );
+}

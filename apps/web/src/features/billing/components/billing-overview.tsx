@@ -1,0 +1,169 @@
+import Alert from "@mui/material/Alert";
+import Checkbox from "@mui/material/Checkbox";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Link from "@mui/material/Link";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { type BillingMonthRow, idSchema } from "@vigil/contract";
+import { Link as RouterLink } from "react-router";
+import { useAccess } from "../../../components/access/access-context";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
+import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
+import { useClientIds } from "../api/list-client-ids";
+import type { BillingMonthsParams } from "../api/query-keys";
+import { formatHours, formatMoney, formatMonth } from "../billing-format";
+import { billingClientUrl, billingStatementUrl } from "../billing-urls";
+import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
+import { BillingTotals } from "./billing-totals";
+import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
+
+const pageSizes = [25, 50, 100];
+
+function StatementLink({ row }: { row: BillingMonthRow }) {
+  const month = formatMonth(row.month);
+  return (
+    <Link
+      component={RouterLink}
+      to={billingStatementUrl(row.clientId, row.month)}
+      aria-label={`${month} statement for ${row.clientName}`}
+    >
+      {month}
+    </Link>
+  );
+}
+
+const columns: ServerTableColumn<BillingMonthRow>[] = [
+  {
+    id: "client",
+    header: "Client",
+    cell: (row) => (
+      <Link component={RouterLink} to={billingClientUrl(row.clientId)}>
+        {row.clientName}
+      </Link>
+    ),
+  },
+  { id: "month", header: "Month", cell: (row) => <StatementLink row={row} /> },
+  { id: "hours", header: "Hours", align: "right", cell: (row) => formatHours(row.hours) },
+  { id: "rate", header: "Rate", cell: (row) => <RateSummary row={row} /> },
+  { id: "amount", header: "Amount", align: "right", cell: (row) => formatMoney(row.amount) },
+  { id: "cases", header: "Cases", align: "right", cell: (row) => row.caseCount },
+  { id: "status", header: "Status", cell: (row) => <MonthStatus row={row} /> },
+];
+
+/**
+ * `/billing/continuous-monitoring`: every client's months with hours, rate, amount and cases, server-paged.
+ * Period, client and "only months without a rate" live in the URL; totals cover every matching row; the CSV
+ * walks every page of the same filter.
+ */
+export function BillingOverviewPage() {
+  const { can } = useAccess();
+  const [search, setSearch] = useSearchState({ from: "", to: "", client: "", missing: "", page: "0", size: "25" });
+  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
+  const page = wholeNumber(search.page, 0);
+  const rangeProblem = monthRangeProblem(search.from, search.to);
+  const filters: Omit<BillingMonthsParams, "limit" | "offset"> = {
+    from: urlMonth(search.from),
+    to: urlMonth(search.to),
+    clientId: idSchema.safeParse(search.client).success ? search.client : undefined,
+    missingRate: search.missing === "true" ? true : undefined,
+  };
+  const months = useBillingMonths(
+    { ...filters, limit: pageSize, offset: page * pageSize },
+    { enabled: rangeProblem === null },
+  );
+  const clients = useClientIds({ enabled: can("clients:read") });
+  const anyFilter = Boolean(filters.from || filters.to || filters.clientId || filters.missingRate);
+
+  return (
+    <>
+      <PageHeading>Continuous monitoring billing</PageHeading>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Billable hours of each client's cases per month, in the client's time zone, at the month's own rate or the
+        latest earlier one.
+      </Typography>
+      <Stack
+        role="search"
+        aria-label="Billing filters"
+        direction="row"
+        sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "flex-start" }}
+      >
+        <MonthRangeFields
+          from={search.from}
+          to={search.to}
+          shownFrom={months.data?.from}
+          shownTo={months.data?.to}
+          onChange={(patch) => setSearch({ ...patch, page: null })}
+        />
+        <TextField
+          select
+          label="Client"
+          size="small"
+          value={search.client}
+          onChange={(event) => setSearch({ client: event.target.value, page: null })}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          sx={{ minWidth: 220 }}
+        >
+          <option value="">All clients</option>
+          {clients.data?.map((client) => (
+            <option key={client.id} value={client.id}>
+              {client.name} ({client.code})
+            </option>
+          ))}
+        </TextField>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={search.missing === "true"}
+              onChange={(event) => setSearch({ missing: event.target.checked ? "true" : null, page: null })}
+            />
+          }
+          label="Only months without a rate"
+        />
+        <Stack direction="row" sx={{ gap: 2, ml: { md: "auto" } }}>
+          <CsvExportButton
+            noun="billing months"
+            filename={`billing-${months.data?.from ?? "from"}-to-${months.data?.to ?? "to"}.csv`}
+            columns={billingMonthCsvColumns}
+            fetchPage={({ offset, limit, signal }) => fetchBillingMonths({ ...filters, offset, limit }, signal)}
+            disabled={rangeProblem !== null || !months.data || months.data.total === 0}
+          />
+        </Stack>
+      </Stack>
+      {rangeProblem ? (
+        <Alert severity="warning">{rangeProblem} Change the period to see the months.</Alert>
+      ) : (
+        <>
+          <ServerTable
+            label="Billing by client and month"
+            columns={columns}
+            rows={months.data?.items}
+            rowKey={(row) => `${row.clientId}:${row.month}`}
+            total={months.data?.total ?? 0}
+            page={page}
+            pageSize={pageSize}
+            pageSizeOptions={pageSizes}
+            onPageChange={(next) => setSearch({ page: next })}
+            onPageSizeChange={(size) => setSearch({ size, page: null })}
+            loading={months.isPending}
+            fetching={months.isFetching}
+            error={months.error}
+            onRetry={() => void months.refetch()}
+            errorMessage="The billing months could not be loaded."
+            emptyMessage={
+              filters.missingRate
+                ? "Every month with hours has a rate."
+                : anyFilter
+                  ? "No billable hours match these filters."
+                  : "No billable hours in the last 12 months."
+            }
+          />
+          {months.data ? <BillingTotals overview={months.data} /> : null}
+        </>
+      )}
+    </>
+  );
+}

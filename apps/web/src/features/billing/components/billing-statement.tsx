@@ -1,0 +1,277 @@
+import ArrowBack from "@mui/icons-material/ArrowBack";
+import Print from "@mui/icons-material/Print";
+import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Link from "@mui/material/Link";
+import Stack from "@mui/material/Stack";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
+import { type BillingStatement, idSchema, monthSchema, type StatementCase } from "@vigil/contract";
+import { type ReactNode, useId } from "react";
+import { Link as RouterLink, useParams } from "react-router";
+import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
+import { LoadingScreen } from "../../../components/feedback/loading-screen";
+import { isNotFound, QueryError } from "../../../components/feedback/query-error";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { appName } from "../../../config/constants";
+import { useBillingStatement } from "../api/get-billing-statement";
+import { formatHours, formatMoney, formatMonth, formatPeriod, formatRate } from "../billing-format";
+import { billingClientUrl, billingOverviewUrl } from "../billing-urls";
+import { StatementPrintStyles, statementClasses } from "./statement-print-styles";
+
+/** Screen-only: back to the client's months, and print (the browser's dialog also saves as PDF). */
+function StatementToolbar({ backTo }: { backTo: string }) {
+  return (
+    <Stack
+      className="vigil-no-print"
+      direction="row"
+      sx={{ mb: 2, gap: 2, alignItems: "center", justifyContent: "space-between", flexWrap: "wrap" }}
+    >
+      <Link component={RouterLink} to={backTo} sx={{ display: "inline-flex", alignItems: "center" }}>
+        <ArrowBack fontSize="small" aria-hidden="true" sx={{ mr: 0.5 }} />
+        Back to billing
+      </Link>
+      <Button variant="contained" startIcon={<Print />} onClick={() => window.print()}>
+        Print / Save as PDF
+      </Button>
+    </Stack>
+  );
+}
+
+function Detail({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <Box sx={{ display: "contents" }}>
+      <Typography component="dt" variant="body2" sx={{ fontWeight: 600 }}>
+        {term}
+      </Typography>
+      <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+function rateText(statement: BillingStatement): string {
+  const { rate } = statement;
+  if (!rate) return "No rate";
+  return rate.inherited
+    ? `${formatRate(rate.hourlyRate)} (inherited from ${formatMonth(rate.fromMonth)})`
+    : `${formatRate(rate.hourlyRate)} (this month's own rate)`;
+}
+
+/** CPT suggestions compactly: "95720 × 3" per line, then the warnings the billing note must acknowledge. */
+function CptCell({ item }: { item: StatementCase }) {
+  const { cpt } = item;
+  return (
+    <>
+      {cpt.lines.length === 0 ? (
+        <span>None</span>
+      ) : (
+        <Box component="ul" sx={{ listStyle: "none", p: 0, m: 0 }}>
+          {cpt.lines.map((line) => (
+            <li key={`${line.code}-${line.component}`} title={`${line.description}. ${line.basis}`}>
+              {line.code} × {line.units}{" "}
+              <Typography component="span" variant="caption" color="text.secondary">
+                ({line.component})
+              </Typography>
+            </li>
+          ))}
+        </Box>
+      )}
+      {cpt.warnings.length > 0 ? (
+        <Box component="ul" sx={{ pl: 2, my: 0.5 }} aria-label={`CPT warnings for ${item.caseNumber}`}>
+          {cpt.warnings.map((warning) => (
+            <Typography component="li" variant="caption" key={warning.id} sx={{ display: "list-item" }}>
+              Warning: {warning.message}
+            </Typography>
+          ))}
+        </Box>
+      ) : null}
+    </>
+  );
+}
+
+function CasesTable({ statement }: { statement: BillingStatement }) {
+  const month = formatMonth(statement.month);
+  return (
+    <Box className={statementClasses.tableScroll} sx={{ overflowX: "auto", my: 2 }}>
+      <Table size="small">
+        <Box component="caption" sx={{ captionSide: "top", textAlign: "left", fontWeight: 600, p: 0, pb: 1 }}>
+          Cases billed in {month}
+        </Box>
+        <TableHead>
+          <TableRow>
+            <TableCell sx={{ fontWeight: 600 }}>Case</TableCell>
+            <TableCell sx={{ fontWeight: 600 }}>Patient</TableCell>
+            <TableCell sx={{ fontWeight: 600 }} align="right">
+              Hours
+            </TableCell>
+            <TableCell sx={{ fontWeight: 600 }} align="right">
+              Amount
+            </TableCell>
+            <TableCell sx={{ fontWeight: 600 }}>CPT suggestions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {statement.cases.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={5}>No billable time in this month.</TableCell>
+            </TableRow>
+          ) : (
+            statement.cases.map((item) => (
+              <TableRow key={item.caseId}>
+                {/* A case number is looked up as one word: never wrapped at its hyphens, on screen or paper. */}
+                <TableCell sx={{ whiteSpace: "nowrap" }}>
+                  {item.caseNumber}
+                  {item.running ? (
+                    <Typography component="div" variant="caption">
+                      Running: hours still grow
+                    </Typography>
+                  ) : null}
+                </TableCell>
+                <TableCell>{item.patientName}</TableCell>
+                <TableCell align="right">{formatHours(item.hours)}</TableCell>
+                <TableCell align="right">{formatMoney(item.amount)}</TableCell>
+                <TableCell>
+                  <CptCell item={item} />
+                </TableCell>
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+function Totals({ statement }: { statement: BillingStatement }) {
+  const headingId = useId();
+  const { totals } = statement;
+  return (
+    <Box
+      component="section"
+      aria-labelledby={headingId}
+      className={statementClasses.totals}
+      sx={{ borderTop: "2px solid", borderColor: "text.primary", pt: 1, mt: 1 }}
+    >
+      <Typography id={headingId} variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+        Totals
+      </Typography>
+      <Box
+        component="dl"
+        sx={{ display: "grid", gridTemplateColumns: "max-content max-content", columnGap: 3, rowGap: 0.5, my: 1 }}
+      >
+        <Detail term="Cases">{totals.caseCount}</Detail>
+        <Detail term="Hours">{formatHours(totals.hours)}</Detail>
+        <Detail term="Amount">{totals.amount === null ? "— (no rate)" : formatMoney(totals.amount)}</Detail>
+      </Box>
+      <Typography variant="body2">{statement.roundingNote}</Typography>
+    </Box>
+  );
+}
+
+function StatementDocument({ statement }: { statement: BillingStatement }) {
+  const { client } = statement;
+  const month = formatMonth(statement.month);
+  return (
+    <Box
+      component="article"
+      className={statementClasses.root}
+      aria-label={`Monthly statement: ${client.name}, ${month}`}
+      sx={{
+        p: { xs: 2, sm: 4 },
+        border: "1px solid",
+        borderColor: "divider",
+        bgcolor: "background.paper",
+      }}
+    >
+      <Typography variant="overline" component="p" sx={{ fontWeight: 700, letterSpacing: 2 }}>
+        {appName}
+      </Typography>
+      <PageHeading>Monthly statement: {month}</PageHeading>
+      <Typography variant="h6" component="p" gutterBottom>
+        {client.name}
+      </Typography>
+      <Box
+        component="dl"
+        sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, rowGap: 0.5, my: 2 }}
+      >
+        <Detail term="Period">{formatPeriod(statement.periodStart, statement.periodEnd, client.timezone)}</Detail>
+        <Detail term="Hourly rate">{rateText(statement)}</Detail>
+        <Detail term="Status">
+          {statement.invoiced ? "Invoiced" : "Not invoiced"}
+          {statement.provisional ? " · Provisional: a time log is still running" : ""}
+        </Detail>
+        <Detail term="Generated">
+          <time dateTime={statement.generatedAt}>{formatDateTimeInZone(statement.generatedAt, client.timezone)}</time>
+        </Detail>
+      </Box>
+      {statement.provisional ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          <AlertTitle>Provisional</AlertTitle>A time log is still running, so this month's hours and amounts still grow.
+          Print again once it has stopped.
+        </Alert>
+      ) : null}
+      {statement.rateMissing ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          <AlertTitle>No rate</AlertTitle>
+          No hourly rate is set for this month or any earlier month, so no amounts are calculated. Set one on the
+          client's billing page.
+        </Alert>
+      ) : null}
+      <CasesTable statement={statement} />
+      <Totals statement={statement} />
+    </Box>
+  );
+}
+
+function Unavailable({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <Stack className="vigil-no-print" sx={{ mb: 2 }}>
+        <Link component={RouterLink} to={billingOverviewUrl}>
+          Back to billing
+        </Link>
+      </Stack>
+      <PageHeading>Statement not found</PageHeading>
+      <Typography>{children}</Typography>
+    </>
+  );
+}
+
+/**
+ * `/billing/continuous-monitoring/{clientId}/{month}` (base layout, no chrome): the monthly statement as a
+ * document to print or save as PDF. Every case with hours, amount and CPT suggestions, the totals and how they
+ * were rounded; flagged when provisional or without a rate.
+ */
+export function BillingStatementPage() {
+  const { clientId = "", month = "" } = useParams();
+  const valid = idSchema.safeParse(clientId).success && monthSchema.safeParse(month).success;
+  const statement = useBillingStatement(clientId, month, { enabled: valid });
+
+  let content: ReactNode;
+  if (!valid) {
+    return (
+      <Unavailable>This address does not name a client and a month (YYYY-MM); it may have been mistyped.</Unavailable>
+    );
+  }
+  if (statement.isPending) content = <LoadingScreen label="Loading the statement…" />;
+  else if (statement.isError) {
+    if (isNotFound(statement.error)) return <Unavailable>There is no client with this id.</Unavailable>;
+    content = <QueryError what="The statement" error={statement.error} onRetry={() => void statement.refetch()} />;
+  } else content = <StatementDocument statement={statement.data} />;
+
+  return (
+    <>
+      <StatementPrintStyles />
+      <StatementToolbar backTo={billingClientUrl(clientId)} />
+      {content}
+    </>
+  );
+}

@@ -1,0 +1,176 @@
+import { ThemeProvider } from "@mui/material/styles";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type {
+  BillingMonthRow,
+  BillingOverview,
+  BillingStatement,
+  ClientMonthRate,
+  PageDefinition,
+  StatementCase,
+} from "@vigil/contract";
+import { pages } from "@vigil/contract";
+import type { ComponentType } from "react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { AccessProvider } from "../../../components/access/access-context";
+import { ApiErrorStack } from "../../../components/feedback/api-error-stack";
+import { theme } from "../../../config/theme";
+import { configureAuth } from "../../../lib/auth";
+import { createQueryClient } from "../../../lib/query-client";
+import { type Handler, installFetch, storeSignedInTokens, testConfig } from "../../../test/fake-server";
+import { BillingClientPage } from "../components/billing-client";
+import { BillingPage } from "../components/billing-landing";
+import { BillingOverviewPage } from "../components/billing-overview";
+import { BillingStatementPage } from "../components/billing-statement";
+
+const screens: Record<string, ComponentType> = {
+  billing: BillingPage,
+  "billing-overview": BillingOverviewPage,
+  "billing-client": BillingClientPage,
+  "billing-statement": BillingStatementPage,
+};
+
+/**
+ * Renders the billing screens on their page-table routes, for a signed-in user in `groups`, against a fake server
+ * at the fetch boundary (everything above it — API client, TanStack Query, router — is the real code).
+ */
+export function renderBillingScreen(
+  path: string,
+  { groups = ["billing"], routes = {} }: { groups?: string[]; routes?: Record<string, Handler> } = {},
+) {
+  configureAuth(testConfig);
+  storeSignedInTokens("bailey", groups);
+  const network = installFetch(routes);
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(
+    [
+      ...(pages as readonly PageDefinition[])
+        .filter((page) => page.id in screens)
+        .map((page) => {
+          const Screen = screens[page.id] as ComponentType;
+          return { path: page.path, element: <Screen /> };
+        }),
+      { path: "*", element: <p>Elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider theme={theme}>
+        <AccessProvider groups={groups}>
+          <ApiErrorStack />
+          <RouterProvider router={router} />
+        </AccessProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
+  );
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  return { ...view, ...network, router, queryClient, location };
+}
+
+export const billingApi = "/api/billing/continuous-monitoring";
+export const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";
+export const otherClientId = "2a0e4c1b-6d8f-4e1a-9b2c-3d4e5f607182";
+
+export function testOwnRate(overrides: Partial<ClientMonthRate> = {}): ClientMonthRate {
+  return {
+    clientId,
+    month: "2026-10",
+    hourlyRate: "120.00",
+    version: 2,
+    setAt: "2026-10-03T14:00:00.000Z",
+    setBy: { sub: null, username: "bailey", name: "Bailey Biller" },
+    reason: null,
+    ...overrides,
+  };
+}
+
+export function testRow(overrides: Partial<BillingMonthRow> = {}): BillingMonthRow {
+  return {
+    clientId,
+    clientName: "St. Mary's Regional Medical Center",
+    clientTimezone: "America/New_York",
+    month: "2026-10",
+    hours: "1234.50",
+    caseCount: 7,
+    rate: { hourlyRate: "120.00", fromMonth: "2026-10", inherited: false },
+    ownRate: testOwnRate(),
+    amount: "148140.00",
+    rateMissing: false,
+    invoiced: false,
+    provisional: false,
+    ...overrides,
+  };
+}
+
+export function testOverview(
+  items: BillingMonthRow[],
+  overrides: Partial<BillingOverview> = {},
+  paging: { total?: number; limit?: number; offset?: number } = {},
+): BillingOverview {
+  return {
+    items,
+    total: paging.total ?? items.length,
+    limit: paging.limit ?? 25,
+    offset: paging.offset ?? 0,
+    from: "2025-12",
+    to: "2026-11",
+    totals: { hours: "1300.75", amount: "148140.00", monthsWithoutRate: 1 },
+    ...overrides,
+  };
+}
+
+export function testStatementCase(overrides: Partial<StatementCase> = {}): StatementCase {
+  return {
+    caseId: "9f1e2d3c-3333-4a2b-9c3d-000000000001",
+    caseNumber: "CM-2026-000123",
+    patientName: "Doe, Jane",
+    stage: "closed",
+    hours: "26.25",
+    amount: "3150.00",
+    logCount: 3,
+    running: false,
+    cpt: {
+      recordingHours: "26.25",
+      videoPercent: 100,
+      lines: [
+        {
+          code: "95720",
+          units: 1,
+          component: "professional",
+          description: "Long-term EEG with video, 12–26 hours, interpretation",
+          basis: "26.25 h, video 100 %",
+        },
+        {
+          code: "95700",
+          units: 1,
+          component: "technical",
+          description: "EEG setup by a technologist",
+          basis: "at least 8 channels",
+        },
+      ],
+      warnings: [],
+    },
+    ...overrides,
+  };
+}
+
+export function testStatement(overrides: Partial<BillingStatement> = {}): BillingStatement {
+  return {
+    client: { id: clientId, name: "St. Mary's Regional Medical Center", timezone: "America/New_York" },
+    month: "2026-11",
+    periodStart: "2026-11-01T04:00:00.000Z",
+    periodEnd: "2026-12-01T05:00:00.000Z",
+    rate: { hourlyRate: "120.00", fromMonth: "2026-10", inherited: true },
+    ownRate: null,
+    rateMissing: false,
+    invoiced: false,
+    provisional: false,
+    cases: [testStatementCase()],
+    totals: { hours: "26.25", amount: "3150.00", caseCount: 1 },
+    roundingNote:
+      "Each case's amount is its hours × the rate, rounded half-up to cents; totals are sums of the rounded lines.",
+    generatedAt: "2026-12-02T15:30:00.000Z",
+    ...overrides,
+  };
+}
