@@ -99,14 +99,14 @@ describe("the web app", () => {
   });
 
   it("shows a page later issues build with its title and breadcrumbs from the server", async () => {
-    storeSignedInTokens("alice", ["coordinator"]);
-    const { calls } = startApp("/reporting/continuous-monitoring");
-    expect(await screen.findByRole("heading", { name: "Billable hours" })).toBeInstanceOf(HTMLElement);
+    storeSignedInTokens("alice", ["developer"]);
+    const { calls } = startApp("/bugs", {
+      "GET /api/users/alice": () => envelope(testUser({ groups: ["developer"] })),
+    });
+    expect(await screen.findByRole("heading", { name: "Bugs" })).toBeInstanceOf(HTMLElement);
     expect(screen.getByText("This screen is not built yet.")).toBeInstanceOf(HTMLElement);
     expect(await screen.findByRole("navigation", { name: "Breadcrumbs" })).toBeInstanceOf(HTMLElement);
-    expect(calls.map((call) => call.path)).toContain(
-      "/api/chrome/breadcrumbs?path=%2Freporting%2Fcontinuous-monitoring",
-    );
+    expect(calls.map((call) => call.path)).toContain("/api/chrome/breadcrumbs?path=%2Fbugs");
   });
 
   it("sends a user without access groups to /unauthorized when the menu call is denied", async () => {

@@ -25,13 +25,20 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   bugs: notBuilt,
   "integration-testing": notBuilt,
   users: () => import("./routes/users").then((module) => module.UsersPage),
-  billing: notBuilt,
-  "billing-overview": notBuilt,
-  "billing-client": notBuilt,
-  "billing-statement": notBuilt,
-  reporting: notBuilt,
-  "reporting-overview": notBuilt,
-  "reporting-client": notBuilt,
+  billing: () => import("../features/billing/components/billing-landing").then((module) => module.BillingPage),
+  "billing-overview": () =>
+    import("../features/billing/components/billing-overview").then((module) => module.BillingOverviewPage),
+  "billing-client": () =>
+    import("../features/billing/components/billing-client").then((module) => module.BillingClientPage),
+  "billing-statement": () =>
+    import("../features/billing/components/billing-statement").then((module) => module.BillingStatementPage),
+  reporting: () => import("../features/reporting/components/reporting-home").then((module) => module.ReportingHomePage),
+  "reporting-overview": () =>
+    import("../features/reporting/components/billable-hours-overview").then(
+      (module) => module.BillableHoursOverviewPage,
+    ),
+  "reporting-client": () =>
+    import("../features/reporting/components/client-report-print").then((module) => module.ClientReportPage),
   clients: () => import("../features/clients/components/client-list").then((module) => module.ClientListPage),
   "client-create": () =>
     import("../features/clients/components/client-create").then((module) => module.ClientCreatePage),

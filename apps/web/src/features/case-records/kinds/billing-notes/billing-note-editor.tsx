@@ -7,18 +7,20 @@ import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type BillingNoteData, billingNoteDataSchema } from "@vigil/contract";
+import { type BillingNoteData, billingNoteDataSchema, type CptWarningId } from "@vigil/contract";
 import { type Control, useController, useFieldArray } from "react-hook-form";
 import { labelledMessage } from "../../../../components/forms/field-messages";
 import { FormTextField } from "../../../../components/forms/form-text-field";
 import { keepServerMessageOnBlur, useContractForm } from "../../../../components/forms/use-contract-form";
 import { EditorActions } from "../../components/editor-actions";
 import type { RecordEditorProps } from "../../components/record-view";
+import { AcknowledgeWarningsField } from "./acknowledge-warnings-field";
 
 export type BillingNoteFormValues = {
   body: string;
   cptCodes: { code: string; units: string; modifiers: string }[];
   adjustments: string;
+  acknowledgedWarnings: CptWarningId[];
 };
 
 export function billingNoteFormValues(data: BillingNoteData | undefined): BillingNoteFormValues {
@@ -30,6 +32,7 @@ export function billingNoteFormValues(data: BillingNoteData | undefined): Billin
       modifiers: line.modifiers.join(" "),
     })),
     adjustments: data?.adjustments ?? "",
+    acknowledgedWarnings: data?.acknowledgedWarnings ?? [],
   };
 }
 
@@ -46,6 +49,7 @@ export function billingNoteInput(values: BillingNoteFormValues) {
         .map((modifier) => modifier.toUpperCase()),
     })),
     adjustments: values.adjustments,
+    acknowledgedWarnings: values.acknowledgedWarnings,
   };
 }
 
@@ -83,8 +87,12 @@ function ModifiersField({
   );
 }
 
-/** A billing note: what billing needs to know, the CPT code lines with units and modifiers, adjustments. */
+/**
+ * A billing note: what billing needs to know, the CPT code lines with units and modifiers, adjustments, and which
+ * of the case's CPT warnings it acknowledges.
+ */
 export function BillingNoteEditor({
+  caseItem,
   initial,
   submitLabel,
   busy,
@@ -158,6 +166,7 @@ export function BillingNoteEditor({
           </Button>
         </Box>
         <FormTextField control={control} name="adjustments" label="Adjustments" fullWidth multiline minRows={2} />
+        <AcknowledgeWarningsField control={control} caseItem={caseItem} />
       </Stack>
       <EditorActions submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
     </Box>

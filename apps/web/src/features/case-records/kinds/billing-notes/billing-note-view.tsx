@@ -1,3 +1,4 @@
+import Box from "@mui/material/Box";
 import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -5,8 +6,9 @@ import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import type { BillingNoteData, BillingNoteItem, BillingNoteList } from "@vigil/contract";
+import { type BillingNoteData, type BillingNoteItem, type BillingNoteList, cptWarningLabels } from "@vigil/contract";
 import type { RecordView } from "../../components/record-view";
+import { BillingCheckPanel } from "./billing-check-panel";
 import { BillingNoteEditor } from "./billing-note-editor";
 
 type CptLine = BillingNoteData["cptCodes"][number];
@@ -47,11 +49,28 @@ function BillingNoteBody({ item }: { item: BillingNoteItem }) {
           Adjustments: {data.adjustments}
         </Typography>
       ) : null}
+      {data.acknowledgedWarnings.length > 0 ? (
+        <Box>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            Acknowledged CPT warnings
+          </Typography>
+          <Box component="ul" aria-label="Acknowledged CPT warnings" sx={{ m: 0, pl: 3 }}>
+            {data.acknowledgedWarnings.map((id) => (
+              <Typography component="li" variant="body2" key={id}>
+                {cptWarningLabels[id]}
+              </Typography>
+            ))}
+          </Box>
+        </Box>
+      ) : null}
     </Stack>
   );
 }
 
-/** Billing notes (reviewed cases, billing staff): the note, CPT code lines with units and modifiers, adjustments. */
+/**
+ * Billing notes (reviewed cases, billing staff): the note, CPT code lines with units and modifiers, adjustments
+ * and the CPT warnings it acknowledges; the case's billing check above them.
+ */
 export const billingNoteView: RecordView<BillingNoteItem, BillingNoteData, BillingNoteList> = {
   kind: "billing-note",
   title: "Billing notes",
@@ -59,9 +78,11 @@ export const billingNoteView: RecordView<BillingNoteItem, BillingNoteData, Billi
   emptyText: "No billing notes yet.",
   Editor: BillingNoteEditor,
   ItemBody: BillingNoteBody,
+  Summary: BillingCheckPanel,
   flatten: (data) => ({
     Note: data.body,
     "CPT codes": data.cptCodes.map(cptLineText).join("\n"),
     Adjustments: data.adjustments,
+    "Acknowledged CPT warnings": (data.acknowledgedWarnings ?? []).map((id) => cptWarningLabels[id]).join("\n"),
   }),
 };

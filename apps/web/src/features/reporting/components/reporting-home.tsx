@@ -1,0 +1,33 @@
+import BarChartIcon from "@mui/icons-material/BarChart";
+import List from "@mui/material/List";
+import ListItemButton from "@mui/material/ListItemButton";
+import ListItemIcon from "@mui/material/ListItemIcon";
+import ListItemText from "@mui/material/ListItemText";
+import Paper from "@mui/material/Paper";
+import { Link as RouterLink } from "react-router";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { billableHoursUrl } from "../reporting-urls";
+
+/** `/reporting`: the reports there are. */
+export function ReportingHomePage() {
+  return (
+    <>
+      <PageHeading>Reporting</PageHeading>
+      <Paper variant="outlined" component="nav" aria-label="Reports" sx={{ maxWidth: 640 }}>
+        <List>
+          <li>
+            <ListItemButton component={RouterLink} to={billableHoursUrl}>
+              <ListItemIcon>
+                <BarChartIcon />
+              </ListItemIcon>
+              <ListItemText
+                primary="Continuous monitoring — billable hours"
+                secondary="Hours by day, week, month, client or technologist for a period, as a chart, a table and CSV; printable per client"
+              />
+            </ListItemButton>
+          </li>
+        </List>
+      </Paper>
+    </>
+  );
+}
