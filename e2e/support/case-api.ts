@@ -43,6 +43,16 @@ export class CaseApi {
     return found.id;
   }
 
+  async client(code: string): Promise<{ id: string; name: string; timezone: string }> {
+    const list = await this.call<{ items: { id: string; code: string; name: string; timezone: string }[] }>(
+      "GET",
+      `/clients?search=${code}`,
+    );
+    const found = list.data.items.find((client) => client.code === code);
+    if (!found) throw new Error(`No client with code ${code}`);
+    return { id: found.id, name: found.name, timezone: found.timezone };
+  }
+
   async technologistId(username: string): Promise<string> {
     const response = await fetch(`${this.baseURL}/api/users/continuous-monitoring/technologists?limit=200`, {
       headers: { authorization: `Bearer ${this.idToken}` },
@@ -87,6 +97,55 @@ export class CaseApi {
       `"${current.data.version}"`,
     );
     return { id, caseNumber: created.data.caseNumber };
+  }
+
+  /** A finished time log on the case (technologist's work as the calling user), e.g. a monitoring segment. */
+  async logTime(
+    caseId: string,
+    log: {
+      mode: "unmonitored" | "intermittent" | "continuous";
+      video: boolean;
+      startedAt: Date;
+      endedAt: Date;
+      channels: number;
+    },
+  ): Promise<void> {
+    await this.call("POST", `/cases/monitoring/${caseId}/time-logs`, {
+      activity: "monitoring",
+      mode: log.mode,
+      video: log.video,
+      billable: true,
+      channels: log.channels,
+      startedAt: log.startedAt.toISOString(),
+      endedAt: log.endedAt.toISOString(),
+      notes: "",
+    });
+  }
+
+  /** A reviewer's signed final interpretation covering the recording (the precondition of preview → reviewed). */
+  async signInterpretation(caseId: string, period: { from: Date; to: Date }): Promise<void> {
+    const created = await this.call<{ id: string; revision: number }>(
+      "POST",
+      `/cases/monitoring/${caseId}/interpretations`,
+      {
+        reportType: "daily",
+        periodFrom: period.from.toISOString(),
+        periodTo: period.to.toISOString(),
+        history: "Altered mental status.",
+        technicalDescription: "21-channel recording with video.",
+        impression: "Normal for age; no epileptiform discharges.",
+        clinicalCorrelation: "",
+      },
+    );
+    await this.call("POST", `/cases/monitoring/${caseId}/interpretations/${created.data.id}/revisions`, {
+      change: "sign",
+      baseRevision: created.data.revision,
+    });
+  }
+
+  /** Requests a move of the case (the caller must be allowed to make it). */
+  async moveTo(caseId: string, to: string): Promise<void> {
+    await this.call("POST", `/cases/${caseId}/transitions`, { to });
   }
 
   /** Sets the recording end to now and moves the case from monitoring to preview. */
