@@ -54,7 +54,9 @@ test.describe("the Content-Security-Policy", () => {
     const violations = await watchForViolations(page);
     await page.goto("/api/docs");
 
-    await expect(page.getByRole("heading", { name: /Vigil API/ })).toBeVisible();
+    // Swagger UI parses and lays out the whole document (about 600 KB, every route's schemas inlined) before it
+    // shows anything: seconds on a loaded 2-core CI machine, so this wait is longer than the default 10 s.
+    await expect(page.getByRole("heading", { name: /Vigil API/ })).toBeVisible({ timeout: 45_000 });
     await expect(page.getByText("/api/health").first()).toBeVisible();
     expect(violations(), "violations on /api/docs").toEqual([]);
   });
