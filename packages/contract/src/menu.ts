@@ -40,6 +40,7 @@ export const menu: MenuDefinition[] = [
   { title: "Billing", url: "/billing/continuous-monitoring", icon: "payments", access: "billing:read" },
   { title: "Reporting", url: "/reporting/continuous-monitoring", icon: "insights", access: "reporting:read" },
   { title: "Users", url: "/users", icon: "group", access: "users:manage" },
+  { title: "Audit log", url: "/audit", icon: "policy", access: "audit:read" },
   {
     title: "Bugs",
     url: "/bugs",

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Access } from "./access.js";
 import { auditRoutes } from "./route-groups/audit-routes.js";
 import { billingRoutes } from "./route-groups/billing-routes.js";
+import { bugRoutes } from "./route-groups/bug-routes.js";
 import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
@@ -76,6 +77,7 @@ export const routes = {
   ...userRoutes,
   ...auditRoutes,
   ...billingRoutes,
+  ...bugRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -37,10 +37,10 @@ describe("page table → router", () => {
     }
   });
 
-  it("routes no page the spec does not list, except the intake case detail the contract adds", () => {
+  it("routes no page the spec does not list, except the intake case detail and audit viewer the contract adds", () => {
     const { base, chrome, catchAll } = layoutRoutes();
     const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
-    expect(extra).toEqual(["/continuous-monitoring/cases/intake/:caseId/:tab"]);
+    expect(extra.sort()).toEqual(["/audit", "/continuous-monitoring/cases/intake/:caseId/:tab"]);
     expect(catchAll).toBe(true);
   });
 

@@ -27,6 +27,10 @@ export const auditQuerySchema = pageQuerySchema.extend({
   action: filterText.optional().meta({ description: "Exact action, e.g. user.disable" }),
   targetType: filterText.optional(),
   targetId: filterText.optional(),
+  /** Everything about one case: events whose target is the case, or one of its records (details.caseId). */
+  caseId: z.uuid("must be a valid id").optional(),
+  /** Everything about one client: its own events, and those of its cases and their records (details.clientId). */
+  clientId: z.uuid("must be a valid id").optional(),
   outcome: auditOutcomeSchema.optional(),
   from: isoDateTimeSchema.optional(),
   to: isoDateTimeSchema.optional(),
