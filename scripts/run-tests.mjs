@@ -5,7 +5,8 @@
 //
 //   node scripts/run-tests.mjs [--unit-only | --e2e-only]
 //
-// Reports land in .test-results/ (vitest.json, playwright.json, summary.json, e2e-server.log).
+// Reports land in .test-results/ (vitest.json, playwright.json, summary.json, e2e-server.log), and the catalogue of
+// every test with its result (test-catalogue.json, scripts/test-catalogue.mjs) that the server shows developers.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -95,6 +96,25 @@ if (runE2e) {
     suites.push(countPlaywright("end-to-end (playwright)", playwrightReport, status));
   }
 }
+
+/**
+ * The catalogue of this run's tests (GET /api/bugs/unit-tests), from the reports of the suites that ran: written
+ * whatever the outcome, and never a reason to fail the run (a problem with it is printed, not counted).
+ */
+async function writeTestCatalogue() {
+  try {
+    const { describeCatalogue, writeCatalogue } = await import("./test-catalogue.mjs");
+    const written = writeCatalogue({
+      vitestReports: runUnit ? [vitestReport] : [],
+      playwrightReports: runE2e ? [playwrightReport] : [],
+    });
+    console.log(`\n${describeCatalogue(written)}`);
+  } catch (error) {
+    console.error(`\nThe test catalogue could not be written (the results above stand): ${error?.message ?? error}`);
+  }
+}
+
+await writeTestCatalogue();
 
 banner("Summary");
 const exitCode = report(suites);

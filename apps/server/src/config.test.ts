@@ -46,6 +46,17 @@ describe("configuration", () => {
     expect(() => loadConfig({ CPT_PROFESSIONAL_REPORTING: "weekly" })).toThrow(/CPT_PROFESSIONAL_REPORTING/);
   });
 
+  it("reads the test catalogue from the repository's .test-results unless told where", () => {
+    const repoRoot = path.resolve(import.meta.dirname, "../../..");
+    expect(loadConfig({}).testCatalogueFile).toBe(path.join(repoRoot, ".test-results", "test-catalogue.json"));
+    expect(loadConfig({ INIT_CWD: "/srv/vigil", TEST_CATALOGUE_FILE: "build/tests.json" }).testCatalogueFile).toBe(
+      "/srv/vigil/build/tests.json",
+    );
+    expect(loadConfig({ TEST_CATALOGUE_FILE: "/var/lib/vigil/tests.json" }).testCatalogueFile).toBe(
+      "/var/lib/vigil/tests.json",
+    );
+  });
+
   it("names every invalid variable in one error", () => {
     const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", MFA_MODE: "SOMETIMES" });
     expect(attempt).toThrow(ConfigError);

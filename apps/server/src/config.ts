@@ -1,4 +1,5 @@
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import {
   checkFederationEnv,
@@ -31,6 +32,8 @@ const configSchema = z.object({
   /** Release id sent as `enoch`; defaults to the web build's id. */
   RELEASE_ID: z.string().min(1).optional(),
   WEB_DIST_DIR: z.string().optional(),
+  /** The catalogue of the product's own tests that `npm test` writes (scripts/test-catalogue.mjs), served read-only. */
+  TEST_CATALOGUE_FILE: z.string().optional(),
   ID_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   REFRESH_TOKEN_HOURS: z.coerce
@@ -101,6 +104,8 @@ export type Config = {
   logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
   releaseId: string | undefined;
   webDistDir: string;
+  /** Where the last test run's catalogue is read from (`GET /api/bugs/unit-tests`). */
+  testCatalogueFile: string;
   tokens: { idTokenMinutes: number; accessTokenMinutes: number; refreshTokenHours: number; keyRotationDays: number };
   passwordPolicy: {
     minLength: number;
@@ -158,6 +163,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: value.WEB_DIST_DIR
       ? path.resolve(baseDir, value.WEB_DIST_DIR)
       : new URL("../../web/dist", import.meta.url).pathname,
+    testCatalogueFile: value.TEST_CATALOGUE_FILE
+      ? path.resolve(baseDir, value.TEST_CATALOGUE_FILE)
+      : fileURLToPath(new URL("../../../.test-results/test-catalogue.json", import.meta.url)),
     tokens: {
       idTokenMinutes: value.ID_TOKEN_MINUTES,
       accessTokenMinutes: value.ACCESS_TOKEN_MINUTES,
