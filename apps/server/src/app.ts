@@ -12,10 +12,12 @@ import { MessageService } from "./messaging/message-service.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { registerBillingRoutes } from "./modules/billing/billing-routes.js";
 import { billingSettingsOf } from "./modules/billing/billing-service.js";
+import { registerBugRoutes } from "./modules/bugs/bugs-routes.js";
 import { configureCaseChecks } from "./modules/cases/case-workflow.js";
 import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
+import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
 import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
@@ -116,6 +118,8 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
+  registerIntegrationRoutes(app, database, config, { tokens, messages });
+  registerBugRoutes(app, database.db, config);
 
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -12,15 +12,23 @@ export function registerPatientDataAudit(app: FastifyInstance, db: Db): void {
   const audit: PatientDataAuditor = async (request, route, statusCode) => {
     const params = (request.params ?? {}) as Record<string, unknown>;
     const id = typeof params.id === "string" ? params.id : undefined;
+    // A billing statement names a client's patients: its reads are found under that client (audit `clientId`).
+    const clientId = typeof params.client === "string" ? params.client : undefined;
     try {
       await recordAudit(db, {
         action: route.method === "GET" ? "patient-data.read" : "patient-data.write",
         outcome: statusCode < 400 ? "success" : statusCode === 401 || statusCode === 403 ? "denied" : "failure",
         actor: request.principal ? { sub: request.principal.sub, username: request.principal.username } : undefined,
-        target: id ? { type: "case", id } : undefined,
+        target: id ? { type: "case", id } : clientId ? { type: "client", id: clientId } : undefined,
         ip: request.ip,
         userAgent: request.headers["user-agent"],
-        details: { route: route.name, method: route.method, url: request.url, status: statusCode },
+        details: {
+          route: route.name,
+          method: route.method,
+          url: request.url,
+          status: statusCode,
+          ...(clientId ? { clientId } : {}),
+        },
       });
     } catch (error) {
       // The answer is already decided; a lost audit row is logged loudly rather than turned into a 500.

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { auditEvents } from "../../db/schema.js";
+import { auditEvents, cases } from "../../db/schema.js";
 
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 
@@ -10,6 +10,10 @@ export type AuditFilter = {
   action?: string | undefined;
   targetType?: string | undefined;
   targetId?: string | undefined;
+  /** Events about one case: targeting it, or naming it in `details.caseId`. */
+  caseId?: string | undefined;
+  /** Events about one client: its own, those naming it in `details.clientId`, and those about its cases. */
+  clientId?: string | undefined;
   outcome?: string | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
@@ -32,6 +36,8 @@ export async function listAuditEvents(
   if (filter.action) conditions.push(eq(auditEvents.action, filter.action));
   if (filter.targetType) conditions.push(eq(auditEvents.targetType, filter.targetType));
   if (filter.targetId) conditions.push(eq(auditEvents.targetId, filter.targetId));
+  if (filter.caseId) conditions.push(aboutCase(filter.caseId));
+  if (filter.clientId) conditions.push(aboutClient(filter.clientId));
   if (filter.outcome) conditions.push(eq(auditEvents.outcome, filter.outcome));
   if (filter.from) conditions.push(gte(auditEvents.at, filter.from));
   if (filter.to) conditions.push(lt(auditEvents.at, filter.to));
@@ -45,4 +51,25 @@ export async function listAuditEvents(
     .offset(page.offset);
   const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(auditEvents).where(where);
   return { rows, total: count?.total ?? 0 };
+}
+
+/*
+ * Case and record writes, and the patient-data audit of every case route (reads included), target the case
+ * itself (`target_type = 'case'`), which audit_events_target_idx serves. `details.caseId` / `details.clientId` are
+ * for events whose target is something else (a contact, a link, a future record target) and are not indexed: with
+ * them in the OR, PostgreSQL scans audit_events. Expression indexes on (details->>'caseId') and
+ * (details->>'clientId') would let it combine index scans instead (issue 9).
+ */
+function aboutCase(caseId: string): SQL {
+  return sql`((${auditEvents.targetType} = 'case' and ${auditEvents.targetId} = ${caseId})
+    or ${auditEvents.details}->>'caseId' = ${caseId})`;
+}
+
+function aboutClient(clientId: string): SQL {
+  // target_id is text (targets are users, clients, cases…), so the case ids are compared as text.
+  const clientCases = sql`(select ${cases.id}::text from ${cases} where ${cases.clientId} = ${clientId})`;
+  return sql`((${auditEvents.targetType} = 'client' and ${auditEvents.targetId} = ${clientId})
+    or ${auditEvents.details}->>'clientId' = ${clientId}
+    or (${auditEvents.targetType} = 'case' and ${auditEvents.targetId} in ${clientCases})
+    or ${auditEvents.details}->>'caseId' in ${clientCases})`;
 }

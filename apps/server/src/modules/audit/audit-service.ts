@@ -54,7 +54,7 @@ function toAuditEntry(row: AuditEventRow): AuditEntry {
   };
 }
 
-/** `GET /audit`: the log, newest first, filtered by actor, action, target, outcome and time. */
+/** `GET /audit`: the log, newest first, filtered by actor, action, target, case, client, outcome and time. */
 export async function listAuditEvents(db: Db, query: z.output<typeof auditQuerySchema>): Promise<AuditPage> {
   const { rows, total } = await listAuditEventRows(
     db,
@@ -63,6 +63,9 @@ export async function listAuditEvents(db: Db, query: z.output<typeof auditQueryS
       action: query.action,
       targetType: query.targetType,
       targetId: query.targetId,
+      // Ids are stored as Postgres prints uuids: lower case.
+      caseId: query.caseId?.toLowerCase(),
+      clientId: query.clientId?.toLowerCase(),
       outcome: query.outcome,
       from: query.from ? new Date(query.from) : undefined,
       to: query.to ? new Date(query.to) : undefined,

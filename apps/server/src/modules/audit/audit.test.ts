@@ -1,7 +1,9 @@
-import { type AuditEvent, type User, userEtag } from "@vigil/contract";
+import { type AuditEvent, type Case, type User, userEtag } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { caseIn, createClient, type Team, teamFor } from "../cases/cases-test-kit.js";
+import { collectionOf, createItem } from "../records/records-test-kit.js";
 
 let harness: TestApp;
 let adminToken: string;
@@ -123,5 +125,111 @@ describe("GET /api/audit", () => {
     expect((await audit("outcome=maybe")).statusCode).toBe(400);
     const coordinator = await harness.tokenFor("curious", ["coordinator"]);
     expect((await audit("", coordinator)).statusCode).toBe(403);
+  });
+});
+
+describe("GET /api/audit by case and by client", () => {
+  let team: Team;
+  let clientId: string;
+  let otherClientId: string;
+  let subject: Case;
+  let sibling: Case;
+  let stranger: Case;
+  let noteId: string;
+
+  beforeAll(async () => {
+    team = await teamFor(harness, "scope");
+    clientId = (await createClient(team.coordinator)).id;
+    otherClientId = (await createClient(team.coordinator)).id;
+    subject = await caseIn(harness, team, clientId, "monitoring");
+    sibling = await caseIn(harness, team, clientId, "monitoring");
+    stranger = await caseIn(harness, team, otherClientId, "monitoring");
+    // A record write (its own event and the patient-data write) and two patient-data reads of the subject.
+    noteId = (await createItem(team.technologist, "case-note", subject.id)).id;
+    expect((await team.reviewer("GET", collectionOf("case-note", subject.id))).statusCode).toBe(200);
+    expect((await team.reviewer("GET", `/cases/${subject.id}`)).statusCode).toBe(200);
+    // Activity elsewhere that must not show up: the other client's case, read and written.
+    await createItem(team.technologist, "case-note", stranger.id);
+    expect((await team.reviewer("GET", `/cases/${stranger.id}`)).statusCode).toBe(200);
+    const contact = await team.coordinator("POST", `/clients/${clientId}/contacts`, {
+      body: { name: "Dr. Ana Ortiz", role: "ICU attending", email: "ana@riverside.example", phone: "+13125550111" },
+    });
+    expect(contact.statusCode, contact.body).toBe(201);
+    // An event about one of the case's items rather than the case: found through details.caseId.
+    await harness.database.db.insert(auditEvents).values({
+      action: "test.record-export",
+      outcome: "success",
+      targetType: "case-record",
+      targetId: noteId,
+      details: { caseId: subject.id },
+    });
+  });
+
+  it("finds a case's record writes, patient-data reads and its own events, and nothing of other cases", async () => {
+    const { items, total } = await entries(`caseId=${subject.id}&limit=200`);
+    expect(total).toBe(items.length);
+    const actions = items.map((entry) => entry.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "case.create",
+        "case-record.create",
+        "patient-data.write",
+        "patient-data.read",
+        "test.record-export",
+      ]),
+    );
+    // The reviewer's two reads: the case and its case notes.
+    const reads = items.filter(
+      (entry) => entry.action === "patient-data.read" && entry.actor.username === team.reviewer.username,
+    );
+    expect(reads.map((entry) => entry.details?.url)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`/cases/${subject.id}$`)),
+        expect.stringMatching(/\/case-notes$/),
+      ]),
+    );
+    const recordWrite = items.find((entry) => entry.action === "case-record.create");
+    expect(recordWrite).toMatchObject({
+      actor: { username: team.technologist.username },
+      target: { type: "case", id: subject.id },
+      details: { kind: "case-note", itemId: noteId, caseNumber: subject.caseNumber },
+    });
+    // Every entry is about the subject, by target or by details.
+    for (const entry of items) {
+      expect(entry.target?.id === subject.id || entry.details?.caseId === subject.id, entry.action).toBe(true);
+    }
+  });
+
+  it("accepts the case id in any letter case and combines with the other filters", async () => {
+    const upper = await entries(`caseId=${subject.id.toUpperCase()}&action=patient-data.read`);
+    expect(upper.total).toBeGreaterThanOrEqual(2);
+    expect(upper.items.every((entry) => entry.action === "patient-data.read")).toBe(true);
+    expect((await entries(`caseId=${subject.id}&user=${team.billing.username}`)).total).toBe(0);
+  });
+
+  it("finds a client's own events and those of all its cases, not another client's", async () => {
+    const { items } = await entries(`clientId=${clientId}&limit=200`);
+    const byTarget = (id: string) => items.filter((entry) => entry.target?.id === id).map((entry) => entry.action);
+    expect(byTarget(clientId)).toEqual(expect.arrayContaining(["client.create"]));
+    expect(byTarget(subject.id)).toEqual(
+      expect.arrayContaining(["case.create", "case-record.create", "patient-data.read", "patient-data.write"]),
+    );
+    expect(byTarget(sibling.id)).toEqual(expect.arrayContaining(["case.create"]));
+    // A contact's events name the client in their details; an item's event names its case.
+    expect(items.find((entry) => entry.action === "contact.create")?.details?.clientId).toBe(clientId);
+    expect(items.some((entry) => entry.action === "test.record-export")).toBe(true);
+    expect(items.some((entry) => entry.target?.id === stranger.id || entry.target?.id === otherClientId)).toBe(false);
+
+    const other = await entries(`clientId=${otherClientId}&limit=200`);
+    expect(other.items.some((entry) => entry.target?.id === stranger.id)).toBe(true);
+    expect(other.items.some((entry) => entry.target?.id === subject.id)).toBe(false);
+  });
+
+  it("answers 400 naming the field for an id that is not a uuid, and nothing for an unknown one", async () => {
+    const bad = await audit("caseId=CM-2026-000001");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details.issues[0].path).toBe("querystring.caseId");
+    expect((await audit("clientId=nope")).statusCode).toBe(400);
+    expect((await entries("clientId=00000000-0000-4000-8000-000000000000")).total).toBe(0);
   });
 });

@@ -183,6 +183,20 @@ describe("a client's monthly statement", () => {
     expect(statement.totals.hours).toBe("2.00");
   });
 
+  it("audits each read of a statement under its client, as patient data", async () => {
+    const client = await clientIn(team, "UTC");
+    await statementOf(client.id, "2026-09");
+    const audit = await team.admin("GET", `/api/audit?clientId=${client.id}&action=patient-data.read`);
+    expect(audit.statusCode, audit.body).toBe(200);
+    const reads = audit.json().data.items;
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({
+      outcome: "success",
+      target: { type: "client", id: client.id },
+      details: { route: "getBillingStatement", clientId: client.id },
+    });
+  });
+
   it("answers 404 for an unknown client and 400 for a month that is not YYYY-MM", async () => {
     expect((await team.billing("GET", `${billingBase}/${unknownId}/2026-09`)).statusCode).toBe(404);
     const client = await clientIn(team, "UTC");

@@ -38,7 +38,15 @@ describe("GET /api/chrome", () => {
     expect(items[0]).toEqual({ title: "Home", url: "/", icon: "home" });
     expect(items.find((entry) => entry.title === "Unauthorized")?.url).toBe("/unauthorized");
     expect(titles(items)).toEqual(
-      expect.arrayContaining(["Clients", "Billing", "Reporting", "Users", "Bug reports", "Integration testing"]),
+      expect.arrayContaining([
+        "Clients",
+        "Billing",
+        "Reporting",
+        "Users",
+        "Audit log",
+        "Bug reports",
+        "Integration testing",
+      ]),
     );
   });
 
@@ -46,7 +54,8 @@ describe("GET /api/chrome", () => {
     const items: MenuEntry[] = (await menuOf("tech", ["technologist"])).json().data.items;
     const visible = titles(items);
     expect(visible).toEqual(expect.arrayContaining(["Home", "Clients", "Monitoring", "Assignments", "Unauthorized"]));
-    for (const hidden of ["Billing", "Reporting", "Users", "Bugs", "New case"]) expect(visible).not.toContain(hidden);
+    for (const hidden of ["Billing", "Reporting", "Users", "Audit log", "Bugs", "New case"])
+      expect(visible).not.toContain(hidden);
   });
 
   it("gives billing staff billing and reporting but not users", async () => {
