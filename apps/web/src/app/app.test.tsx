@@ -98,13 +98,14 @@ describe("the web app", () => {
     await waitFor(() => expect(document.title).toBe("Home – Vigil"));
   });
 
-  it("shows a page later issues build with its title and breadcrumbs from the server", async () => {
+  it("loads a page's screen on demand, under its title and the server's breadcrumbs", async () => {
     storeSignedInTokens("alice", ["developer"]);
     const { calls } = startApp("/bugs", {
       "GET /api/users/alice": () => envelope(testUser({ groups: ["developer"] })),
+      "GET /api/bugs/reports": () => envelope({ items: [], total: 0, limit: 25, offset: 0 }),
     });
     expect(await screen.findByRole("heading", { name: "Bugs" })).toBeInstanceOf(HTMLElement);
-    expect(screen.getByText("This screen is not built yet.")).toBeInstanceOf(HTMLElement);
+    expect(await screen.findByRole("tab", { name: "Reports" })).toBeInstanceOf(HTMLElement);
     expect(await screen.findByRole("navigation", { name: "Breadcrumbs" })).toBeInstanceOf(HTMLElement);
     expect(calls.map((call) => call.path)).toContain("/api/chrome/breadcrumbs?path=%2Fbugs");
   });

@@ -12,19 +12,19 @@ import type { RouteHandle } from "./route-handle";
 
 type PageComponentLoader = () => Promise<ComponentType>;
 
-const notBuilt: PageComponentLoader = () => import("./routes/not-built").then((module) => module.NotBuiltPage);
-
 /**
  * Every page of the contract's table and the (lazily loaded) screen that renders it. Each screen is its own
- * chunk, so the signed-in shell's first load stays small. Later issues replace `notBuilt` with their screen.
+ * chunk, so the signed-in shell's first load stays small.
  */
 export const pageComponents: Record<PageId, PageComponentLoader> = {
   home: () => import("./routes/home").then((module) => module.HomePage),
   signin: () => import("./routes/signin").then((module) => module.SignInPage),
   unauthorized: () => import("./routes/unauthorized").then((module) => module.UnauthorizedPage),
-  bugs: notBuilt,
-  "integration-testing": notBuilt,
+  bugs: () => import("../features/bugs/components/bugs-page").then((module) => module.BugsPage),
+  "integration-testing": () =>
+    import("../features/bugs/components/integration-testing-page").then((module) => module.IntegrationTestingPage),
   users: () => import("./routes/users").then((module) => module.UsersPage),
+  audit: () => import("../features/audit/components/audit-log-page").then((module) => module.AuditLogPage),
   billing: () => import("../features/billing/components/billing-landing").then((module) => module.BillingPage),
   "billing-overview": () =>
     import("../features/billing/components/billing-overview").then((module) => module.BillingOverviewPage),

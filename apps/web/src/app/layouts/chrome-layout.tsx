@@ -1,3 +1,5 @@
+import BugReport from "@mui/icons-material/BugReport";
+import { lazy, Suspense, useState } from "react";
 import { Outlet, useLocation, useNavigation } from "react-router";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
 import { AppShell } from "../../components/layouts/app-shell";
@@ -9,6 +11,11 @@ import { useCurrentPage } from "../route-handle";
 import { useSession, useSignOut } from "../session";
 import { PageGate } from "./page-gate";
 
+// Loaded the first time someone reports a bug, so the form stays out of the signed-in shell's first load.
+const BugReportDialog = lazy(() =>
+  import("../../features/bugs/components/bug-report-dialog").then((module) => ({ default: module.BugReportDialog })),
+);
+
 /** The `default` (home) and `app` layouts: app bar, menu drawer, breadcrumbs and user menu around the page. */
 export function ChromeLayout() {
   const page = useCurrentPage();
@@ -16,6 +23,10 @@ export function ChromeLayout() {
   const signOut = useSignOut();
   const location = useLocation();
   const navigation = useNavigation();
+  // "Report a bug" opens over the current page: the user stays where the problem is.
+  const [reportingBug, setReportingBug] = useState(false);
+  // Stays mounted once opened, so the "filed as BUG-7" confirmation outlives the dialog.
+  const [bugDialogWanted, setBugDialogWanted] = useState(false);
 
   // Menu and user load together behind one indicator instead of a half-drawn chrome.
   if (session.status === "loading" && page?.access !== "public")
@@ -37,6 +48,16 @@ export function ChromeLayout() {
           <UserMenu
             name={session.user.name || session.user.username}
             email={session.user.email}
+            actions={[
+              {
+                label: "Report a bug",
+                icon: <BugReport fontSize="small" />,
+                onSelect: () => {
+                  setBugDialogWanted(true);
+                  setReportingBug(true);
+                },
+              },
+            ]}
             onSignOut={() => void signOut()}
           />
         ) : null
@@ -46,6 +67,11 @@ export function ChromeLayout() {
       <PageGate page={page} session={session}>
         <Outlet />
       </PageGate>
+      {signedIn && bugDialogWanted ? (
+        <Suspense fallback={null}>
+          <BugReportDialog open={reportingBug} onClose={() => setReportingBug(false)} />
+        </Suspense>
+      ) : null}
     </AppShell>
   );
 }

@@ -6,11 +6,20 @@ import ListItemIcon from "@mui/material/ListItemIcon";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
+
+/** An entry another part of the app adds to the account menu ("Report a bug"); the menu closes before it runs. */
+export type UserMenuAction = {
+  label: string;
+  icon?: ReactNode;
+  onSelect: () => void;
+};
 
 export type UserMenuProps = {
   name: string;
   email?: string;
+  /** Shown between who is signed in and "Sign out", in this order. */
+  actions?: readonly UserMenuAction[];
   onSignOut: () => void;
 };
 
@@ -20,8 +29,8 @@ function initialsOf(name: string): string {
   return letters.map((part) => part?.[0]?.toUpperCase() ?? "").join("") || "?";
 }
 
-/** The app bar's account button: who is signed in, and "Sign out". */
-export function UserMenu({ name, email, onSignOut }: UserMenuProps) {
+/** The app bar's account button: who is signed in, the actions the app layer adds, and "Sign out". */
+export function UserMenu({ name, email, actions = [], onSignOut }: UserMenuProps) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const buttonId = useId();
@@ -65,6 +74,19 @@ export function UserMenu({ name, email, onSignOut }: UserMenuProps) {
           ) : null}
         </MenuItem>
         <Divider />
+        {actions.map((action) => (
+          <MenuItem
+            key={action.label}
+            onClick={() => {
+              setAnchor(null);
+              action.onSelect();
+            }}
+          >
+            {action.icon ? <ListItemIcon>{action.icon}</ListItemIcon> : null}
+            {action.label}
+          </MenuItem>
+        ))}
+        {actions.length > 0 ? <Divider /> : null}
         <MenuItem
           onClick={() => {
             setAnchor(null);

@@ -1,0 +1,45 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { createQueryClient } from "../../lib/query-client";
+import {
+  coordinatorMenu,
+  envelope,
+  installFetch,
+  storeSignedInTokens,
+  testConfig,
+  testUser,
+} from "../../test/fake-server";
+import { App } from "../app";
+import { createAppRouter } from "../router";
+
+describe("the app chrome", { timeout: 30_000 }, () => {
+  it("offers Report a bug in the user menu, as a dialog over the page the user stays on", async () => {
+    storeSignedInTokens("alice", ["coordinator"]);
+    window.location.hash = "#/unauthorized";
+    installFetch({
+      "GET /api/config": () => envelope(testConfig),
+      "GET /api/chrome": () => envelope({ items: coordinatorMenu }),
+      "GET /api/users/alice": () => envelope(testUser()),
+      "GET /api/chrome/breadcrumbs": ({ url }) =>
+        envelope({ items: [{ title: "Here", url: null }], path: url.searchParams.get("path") }),
+    });
+    render(<App router={createAppRouter()} queryClient={createQueryClient()} />);
+    const user = userEvent.setup();
+    const where = window.location.href;
+
+    await user.click(await screen.findByRole("button", { name: "Account: Alice Smith" }));
+    await user.click(screen.getByRole("menuitem", { name: "Report a bug" }));
+
+    const dialog = await screen.findByRole("dialog", { name: "Report a bug" });
+    const summary = within(dialog).getByRole("region", { name: "Sent with your report" });
+    expect(within(summary).getByRole("link", { name: where })).toBeTruthy();
+    expect(within(summary).getByText("server release release-1, web build test-build")).toBeTruthy();
+    // The page is still there behind the dialog (hidden from assistive technology while the dialog is open).
+    expect(screen.getByRole("heading", { name: "Unauthorized", hidden: true })).toBeTruthy();
+
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Report a bug" })).toBeNull());
+    expect(window.location.href).toBe(where);
+  });
+});

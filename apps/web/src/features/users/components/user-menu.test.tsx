@@ -1,0 +1,37 @@
+import BugReport from "@mui/icons-material/BugReport";
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { UserMenu } from "./user-menu";
+
+describe("the user menu", () => {
+  it("offers the actions it is given between the signed-in user and Sign out, closing before one runs", async () => {
+    const user = userEvent.setup();
+    const onSelect = vi.fn();
+    const onSignOut = vi.fn();
+    render(
+      <UserMenu
+        name="Alice Smith"
+        email="alice@example.org"
+        actions={[{ label: "Report a bug", icon: <BugReport fontSize="small" />, onSelect }]}
+        onSignOut={onSignOut}
+      />,
+    );
+
+    await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
+    const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
+    expect(items).toEqual(["Alice Smithalice@example.org", "Report a bug", "Sign out"]);
+
+    await user.click(screen.getByRole("menuitem", { name: "Report a bug" }));
+    expect(onSelect).toHaveBeenCalledTimes(1);
+    expect(onSignOut).not.toHaveBeenCalled();
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+  });
+
+  it("has only the user and Sign out without actions", async () => {
+    const user = userEvent.setup();
+    render(<UserMenu name="Alice Smith" onSignOut={() => {}} />);
+    await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
+    expect(screen.getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Alice Smith", "Sign out"]);
+  });
+});
