@@ -136,6 +136,25 @@ describe("case detail", { timeout: 20_000 }, () => {
     await waitFor(() => expect(location()).toBe(`/continuous-monitoring/cases/monitoring/${caseId}/overview`));
   });
 
+  it("links administrators to the case's audit trail, and not technologists", async () => {
+    const item = testCase({ stage: "monitoring" });
+    const routes = { [`GET ${caseApi}`]: () => envelope(item) };
+    const admin = renderCaseScreen(`/continuous-monitoring/cases/monitoring/${caseId}/overview`, {
+      groups: ["admin"],
+      routes,
+    });
+    const link = await screen.findByRole("link", { name: "Audit trail" });
+    expect(link.getAttribute("href")).toBe(`/audit?caseId=${caseId}`);
+    admin.unmount();
+
+    renderCaseScreen(`/continuous-monitoring/cases/monitoring/${caseId}/overview`, {
+      groups: ["technologist"],
+      routes,
+    });
+    expect(await screen.findByRole("heading", { level: 1, name: "CM-2026-000123" })).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Audit trail" })).toBeNull();
+  });
+
   it("sends a URL with the wrong stage to the case's real stage, and an unknown tab to Page Not Found", async () => {
     const item = testCase({ stage: "monitoring" });
     const { location, router } = renderCaseScreen(`/continuous-monitoring/cases/intake/${caseId}/timeline`, {

@@ -1,7 +1,11 @@
+import ManageSearch from "@mui/icons-material/ManageSearch";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { type Case, type CaseStage, caseStages, caseTabs, segmentTitles } from "@vigil/contract";
 import type { ReactNode } from "react";
-import { Navigate, useLocation, useParams } from "react-router";
+import { Navigate, Link as RouterLink, useLocation, useParams } from "react-router";
+import { useAccess } from "../../../components/access/access-context";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
@@ -41,6 +45,11 @@ function tabsOf(item: Case): CaseTab[] {
  */
 export type RecordTabRenderer = (tab: CaseTab, caseItem: Case) => ReactNode;
 
+/** The audit log filtered to this case (its reads and its records' writes); a plain URL, so no feature import. */
+function auditTrailUrl(caseId: string): string {
+  return `/audit?caseId=${encodeURIComponent(caseId)}`;
+}
+
 function NotBuiltTab({ tab }: { tab: CaseTab }) {
   return (
     <Typography color="text.secondary">
@@ -66,6 +75,7 @@ function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }
   const location = useLocation();
   const urlStage = stageOfPath(location.pathname);
   const item = useCase(caseId);
+  const { can } = useAccess();
 
   if (!isCaseTab(tab) || !isStage(urlStage)) return <NotFoundPage path={location.pathname} />;
   if (item.isPending) return <LoadingScreen label="Loading the case…" />;
@@ -94,6 +104,13 @@ function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }
   return (
     <>
       <CaseHeader item={data} />
+      {can("audit:read") ? (
+        <Box className="vigil-no-print" sx={{ mb: 1 }}>
+          <Button component={RouterLink} to={auditTrailUrl(data.id)} size="small" startIcon={<ManageSearch />}>
+            Audit trail
+          </Button>
+        </Box>
+      ) : null}
       <CaseWorkflow item={data} />
       <RouteTabs
         label="Case sections"

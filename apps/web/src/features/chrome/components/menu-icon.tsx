@@ -12,6 +12,7 @@ import Insights from "@mui/icons-material/Insights";
 import Lan from "@mui/icons-material/Lan";
 import MonitorHeart from "@mui/icons-material/MonitorHeart";
 import Payments from "@mui/icons-material/Payments";
+import Policy from "@mui/icons-material/Policy";
 import Preview from "@mui/icons-material/Preview";
 import type { SvgIconProps } from "@mui/material/SvgIcon";
 import type { ComponentType } from "react";
@@ -34,8 +35,14 @@ const icons: Record<string, ComponentType<SvgIconProps>> = {
   lan: Lan,
   monitor_heart: MonitorHeart,
   payments: Payments,
+  policy: Policy,
   preview: Preview,
 };
+
+/** Whether a menu icon name has its own icon (an unknown one shows the fallback chevron). */
+export function hasMenuIcon(name: string): boolean {
+  return name in icons;
+}
 
 export function MenuIcon({ name, ...props }: { name: string | undefined } & SvgIconProps) {
   const Icon = (name && icons[name]) || ChevronRight;
