@@ -4,10 +4,10 @@ import TextField from "@mui/material/TextField";
 import { auditOutcomeSchema } from "@vigil/contract";
 import { useId } from "react";
 import { isoToZonedInput, zonedInputToIso } from "../../../components/dates/zoned-input";
+import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import type { ClientOption } from "../api/list-client-options";
 import { commonActions, outcomeLabels } from "../audit-labels";
 import type { AuditFilterChange, AuditLogView } from "../use-audit-log-view";
-import { useDebouncedText } from "../use-debounced-text";
 
 type AuditFiltersProps = {
   view: AuditLogView;

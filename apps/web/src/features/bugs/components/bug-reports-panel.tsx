@@ -9,11 +9,11 @@ import { Link as RouterLink, useSearchParams } from "react-router";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
+import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import type { BugReportListFilters } from "../api/bug-report-keys";
 import { fetchBugReports, useBugReports } from "../api/list-bug-reports";
 import { formatFiledAt, pageOfUrl, severityWord } from "../bug-report-labels";
-import { useDebouncedText } from "../use-debounced-text";
 import { BugSeverityChip, BugStatusChip } from "./bug-chips";
 import { BugReportDetailDialog } from "./bug-report-detail-dialog";
 

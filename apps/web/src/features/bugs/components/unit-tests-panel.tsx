@@ -11,11 +11,11 @@ import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { testStatuses, testSuites, type UnitTest } from "@vigil/contract";
-import { useEffect, useRef, useState } from "react";
 import { QueryError } from "../../../components/feedback/query-error";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
+import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { fetchUnitTests, useUnitTests } from "../api/list-unit-tests";
 import { UnitTestRunSummary } from "./unit-test-run-summary";
@@ -23,7 +23,6 @@ import { formatTestDuration, testStatusLabels, testSuiteLabels, UnitTestStatusLa
 
 const pageSizes = [25, 50, 100, 200];
 const defaultPageSize = 50;
-const searchDelayMs = 300;
 
 /** The URL parameters of this tab: prefixed, so they never clash with the reports tab's on the same page. */
 const urlDefaults = { testSuite: "", testStatus: "", testSearch: "", testPage: "0", testSize: String(defaultPageSize) };
@@ -73,33 +72,6 @@ const columns: ServerTableColumn<Row>[] = [
   },
 ];
 
-/** The search box: typed text reaches the URL (and the server) after a short pause, not on every key. */
-function useDebouncedSearch(urlValue: string, onSettled: (value: string) => void) {
-  const [text, setText] = useState(urlValue);
-  const lastSent = useRef(urlValue);
-  const settle = useRef(onSettled);
-  settle.current = onSettled;
-
-  // Back/forward or "Clear filters" changed the URL: show what it says.
-  useEffect(() => {
-    if (urlValue !== lastSent.current) {
-      lastSent.current = urlValue;
-      setText(urlValue);
-    }
-  }, [urlValue]);
-
-  useEffect(() => {
-    if (text === lastSent.current) return;
-    const timer = setTimeout(() => {
-      lastSent.current = text;
-      settle.current(text);
-    }, searchDelayMs);
-    return () => clearTimeout(timer);
-  }, [text]);
-
-  return [text, setText] as const;
-}
-
 /** A URL value among known choices, or no filter (a hand-edited URL, or "all"). */
 function knownOrUndefined<const T extends string>(value: string, allowed: readonly T[]): T | undefined {
   return (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
@@ -122,7 +94,7 @@ export function UnitTestsPanel() {
   const page = wholeNumber(url.testPage, 0);
   const filters = { suite, status, search: url.testSearch };
   const tests = useUnitTests({ ...filters, limit: pageSize, offset: page * pageSize });
-  const [searchText, setSearchText] = useDebouncedSearch(url.testSearch, (value) =>
+  const [searchText, setSearchText] = useDebouncedText(url.testSearch, (value) =>
     setUrl({ testSearch: value, testPage: null }, { replace: true }),
   );
 

@@ -8,7 +8,6 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { type CaseListItem, type CaseStage, caseStages } from "@vigil/contract";
-import { useEffect, useRef, useState } from "react";
 import { Link as RouterLink, useLocation } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
@@ -17,6 +16,7 @@ import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
+import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { fetchCaseQueue, useCaseQueue } from "../api/list-case-queue";
 import { useClientIds } from "../api/list-client-ids";
@@ -30,7 +30,6 @@ import { PriorityChip } from "./priority-chip";
 const sortKeys = ["priority", "createdAt", "updatedAt", "caseNumber"] as const;
 type SortKey = (typeof sortKeys)[number];
 const pageSizes = [25, 50, 100];
-const searchDelayMs = 300;
 
 const csvColumns: CsvColumn<CaseListItem>[] = [
   { header: "Case number", value: (row) => row.caseNumber },
@@ -52,29 +51,6 @@ const csvColumns: CsvColumn<CaseListItem>[] = [
   { header: "Created (UTC)", value: (row) => row.createdAt },
   { header: "Updated (UTC)", value: (row) => row.updatedAt },
 ];
-
-/** Typed text reaches the URL (and the server) after a short pause, not on every key. */
-function useDebouncedSearch(urlValue: string, onSettled: (value: string) => void) {
-  const [text, setText] = useState(urlValue);
-  const lastSent = useRef(urlValue);
-  const settle = useRef(onSettled);
-  settle.current = onSettled;
-  useEffect(() => {
-    if (urlValue !== lastSent.current) {
-      lastSent.current = urlValue;
-      setText(urlValue);
-    }
-  }, [urlValue]);
-  useEffect(() => {
-    if (text === lastSent.current) return;
-    const timer = setTimeout(() => {
-      lastSent.current = text;
-      settle.current(text);
-    }, searchDelayMs);
-    return () => clearTimeout(timer);
-  }, [text]);
-  return [text, setText] as const;
-}
 
 /** A `YYYY-MM-DD` filter → the instant the day starts (from) or ends (to), in the browser's zone. */
 function dayBoundary(day: string, end: boolean): string | undefined {
@@ -135,7 +111,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
   const clients = useClientIds({ enabled: can("clients:read") });
   const technologists = useTechnologists();
   const reviewers = useReviewers();
-  const [searchText, setSearchText] = useDebouncedSearch(search.search, (value) =>
+  const [searchText, setSearchText] = useDebouncedText(search.search, (value) =>
     setSearch({ search: value, page: null }, { replace: true }),
   );
 

@@ -6,13 +6,13 @@ import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import type { Client } from "@vigil/contract";
-import { useEffect, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
+import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { fetchClients, useClients } from "../api/list-clients";
 import type { ClientListParams } from "../api/query-keys";
@@ -36,7 +36,6 @@ const sortLabels: Record<(typeof sortKeys)[number], string> = {
   updatedAt: "Last updated",
 };
 const pageSizes = [25, 50, 100];
-const searchDelayMs = 300;
 
 const csvColumns: CsvColumn<Client>[] = [
   { header: "Name", value: (client) => client.name },
@@ -71,33 +70,6 @@ function RestoreButton({ client }: { client: Client }) {
   );
 }
 
-/** The search box: typed text reaches the URL (and the server) after a short pause, not on every key. */
-function useDebouncedSearch(urlValue: string, onSettled: (value: string) => void) {
-  const [text, setText] = useState(urlValue);
-  const lastSent = useRef(urlValue);
-  const settle = useRef(onSettled);
-  settle.current = onSettled;
-
-  // Back/forward or a link changed the URL: show what it says.
-  useEffect(() => {
-    if (urlValue !== lastSent.current) {
-      lastSent.current = urlValue;
-      setText(urlValue);
-    }
-  }, [urlValue]);
-
-  useEffect(() => {
-    if (text === lastSent.current) return;
-    const timer = setTimeout(() => {
-      lastSent.current = text;
-      settle.current(text);
-    }, searchDelayMs);
-    return () => clearTimeout(timer);
-  }, [text]);
-
-  return [text, setText] as const;
-}
-
 /**
  * `/continuous-monitoring/clients`: the server-paged client list. Search, status, sort and page live in the
  * URL, so the list can be bookmarked and Back restores it. CSV export walks every page of the same filter.
@@ -119,7 +91,7 @@ export function ClientListPage() {
   const page = wholeNumber(search.page, 0);
   const filters = { search: search.search, status, sort, order } satisfies Omit<ClientListParams, "limit" | "offset">;
   const clients = useClients({ ...filters, limit: pageSize, offset: page * pageSize });
-  const [searchText, setSearchText] = useDebouncedSearch(search.search, (value) =>
+  const [searchText, setSearchText] = useDebouncedText(search.search, (value) =>
     setSearch({ search: value, page: null }, { replace: true }),
   );
 

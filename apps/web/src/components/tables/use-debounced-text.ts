@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 
-const settleDelayMs = 300;
+/** How long typing pauses before a text filter is sent. */
+export const typingDelayMs = 300;
 
 /**
- * A text filter held in the URL: what is typed reaches the URL (and the server) after a short pause, not on
- * every key; when Back or a link changes the URL, the box shows what the URL says.
+ * A text filter held in the URL: what is typed reaches the URL (and so the server) after a short pause, not on
+ * every key; when the URL changes from outside (Back, a link, "Clear filters", a removed chip), the field shows
+ * what the URL says.
  */
 export function useDebouncedText(urlValue: string, onSettled: (value: string) => void) {
   const [text, setText] = useState(urlValue);
@@ -24,7 +26,7 @@ export function useDebouncedText(urlValue: string, onSettled: (value: string) =>
     const timer = setTimeout(() => {
       lastSent.current = text;
       settle.current(text);
-    }, settleDelayMs);
+    }, typingDelayMs);
     return () => clearTimeout(timer);
   }, [text]);
 
