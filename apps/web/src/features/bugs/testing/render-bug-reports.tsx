@@ -1,51 +1,13 @@
-import { ThemeProvider } from "@mui/material/styles";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
 import type { BugReport, BugReportEvent, BugReportSummary } from "@vigil/contract";
 import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { AccessProvider } from "../../../components/access/access-context";
-import { ApiErrorStack } from "../../../components/feedback/api-error-stack";
-import { theme } from "../../../config/theme";
-import { configureAuth } from "../../../lib/auth";
-import { createQueryClient } from "../../../lib/query-client";
-import { type Handler, installFetch, storeSignedInTokens, testConfig } from "../../../test/fake-server";
+import { renderWithRoutes, type ScreenOptions } from "../../../test/render-page-screens";
 
-/**
- * Renders `element` at `/bugs` (or `path`) for a signed-in user in `groups`, against a fake server at the fetch
- * boundary: the API client, TanStack Query and the router are the real code.
- */
+/** Renders `element` at `/bugs` (or `path`) for a signed-in user in `groups` (see test/render-page-screens.tsx). */
 export function renderBugScreen(
   element: ReactNode,
-  {
-    path = "/bugs",
-    groups = ["developer"],
-    routes = {},
-  }: { path?: string; groups?: string[]; routes?: Record<string, Handler> } = {},
+  { path = "/bugs", groups = ["developer"], routes = {} }: ScreenOptions & { path?: string } = {},
 ) {
-  configureAuth(testConfig);
-  storeSignedInTokens("dana", groups);
-  const network = installFetch(routes);
-  const queryClient = createQueryClient();
-  const router = createMemoryRouter(
-    [
-      { path: "/bugs", element },
-      { path: "*", element: <p>Elsewhere</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <AccessProvider groups={groups}>
-          <ApiErrorStack />
-          <RouterProvider router={router} />
-        </AccessProvider>
-      </ThemeProvider>
-    </QueryClientProvider>,
-  );
-  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
-  return { ...view, ...network, router, queryClient, location };
+  return renderWithRoutes(path, [{ path: "/bugs", element }], { groups, routes, username: "dana" });
 }
 
 export const reportId = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";

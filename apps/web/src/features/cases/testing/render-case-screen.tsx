@@ -1,16 +1,8 @@
-import { ThemeProvider } from "@mui/material/styles";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
 import type { AllowedTransition, Case, CaseListItem, PageDefinition } from "@vigil/contract";
 import { pages } from "@vigil/contract";
 import type { ComponentType } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { AccessProvider } from "../../../components/access/access-context";
-import { ApiErrorStack } from "../../../components/feedback/api-error-stack";
-import { theme } from "../../../config/theme";
-import { configureAuth } from "../../../lib/auth";
-import { createQueryClient } from "../../../lib/query-client";
-import { type Handler, installFetch, storeSignedInTokens, testConfig } from "../../../test/fake-server";
+import type { Handler } from "../../../test/fake-server";
+import { renderWithRoutes, type ScreenOptions } from "../../../test/render-page-screens";
 import { CaseAssignmentsPage } from "../components/case-assignments";
 import { CaseCreatePage } from "../components/case-create";
 import { CaseDetailPage } from "../components/case-detail";
@@ -40,40 +32,13 @@ export const pickerRoutes: Record<string, Handler> = {
     }),
 };
 
-/**
- * Renders the case screens on their page-table routes for a signed-in user in `groups`, against a fake server
- * at the fetch boundary (everything above it — API client, TanStack Query, router — is the real code).
- */
-export function renderCaseScreen(
-  path: string,
-  { groups = ["coordinator"], routes = {} }: { groups?: string[]; routes?: Record<string, Handler> } = {},
-) {
-  configureAuth(testConfig);
-  storeSignedInTokens("alice", groups);
-  const network = installFetch({ ...pickerRoutes, ...routes });
-  const queryClient = createQueryClient();
-  const router = createMemoryRouter(
-    [
-      ...(pages as readonly PageDefinition[]).flatMap((page) => {
-        const Screen = screenOf(page.id);
-        return Screen ? [{ path: page.path, element: <Screen /> }] : [];
-      }),
-      { path: "*", element: <p>Elsewhere</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <AccessProvider groups={groups}>
-          <ApiErrorStack />
-          <RouterProvider router={router} />
-        </AccessProvider>
-      </ThemeProvider>
-    </QueryClientProvider>,
-  );
-  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
-  return { ...view, ...network, router, queryClient, location };
+/** Renders the case screens on their page-table routes (see test/render-page-screens.tsx). */
+export function renderCaseScreen(path: string, { groups = ["coordinator"], routes = {} }: ScreenOptions = {}) {
+  const screens = (pages as readonly PageDefinition[]).flatMap((page) => {
+    const Screen = screenOf(page.id);
+    return Screen ? [{ path: page.path, element: <Screen /> }] : [];
+  });
+  return renderWithRoutes(path, screens, { groups, routes: { ...pickerRoutes, ...routes } });
 }
 
 export const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";

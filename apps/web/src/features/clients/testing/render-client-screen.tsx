@@ -1,24 +1,6 @@
-import { ThemeProvider } from "@mui/material/styles";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
-import type {
-  CaseSummary,
-  Client,
-  Contact,
-  PageDefinition,
-  ProtocolContent,
-  ProtocolRevision,
-  UsefulLink,
-} from "@vigil/contract";
-import { pages } from "@vigil/contract";
+import type { CaseSummary, Client, Contact, ProtocolContent, ProtocolRevision, UsefulLink } from "@vigil/contract";
 import type { ComponentType } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { AccessProvider } from "../../../components/access/access-context";
-import { ApiErrorStack } from "../../../components/feedback/api-error-stack";
-import { theme } from "../../../config/theme";
-import { configureAuth } from "../../../lib/auth";
-import { createQueryClient } from "../../../lib/query-client";
-import { type Handler, installFetch, storeSignedInTokens, testConfig } from "../../../test/fake-server";
+import { renderPageScreens, type ScreenOptions } from "../../../test/render-page-screens";
 import { ClientCreatePage } from "../components/client-create";
 import { ClientDetailPage } from "../components/client-detail";
 import { ClientListPage } from "../components/client-list";
@@ -33,42 +15,9 @@ const screens: Record<string, ComponentType> = {
   "useful-link-create": UsefulLinkCreatePage,
 };
 
-/**
- * Renders the clients screens on their page-table routes, for a signed-in user in `groups`, against a fake server
- * at the fetch boundary (everything above it — API client, TanStack Query, router — is the real code).
- */
-export function renderClientScreen(
-  path: string,
-  { groups = ["coordinator"], routes = {} }: { groups?: string[]; routes?: Record<string, Handler> } = {},
-) {
-  configureAuth(testConfig);
-  storeSignedInTokens("alice", groups);
-  const network = installFetch(routes);
-  const queryClient = createQueryClient();
-  const router = createMemoryRouter(
-    [
-      ...(pages as readonly PageDefinition[])
-        .filter((page) => page.id in screens)
-        .map((page) => {
-          const Screen = screens[page.id] as ComponentType;
-          return { path: page.path, element: <Screen /> };
-        }),
-      { path: "*", element: <p>Elsewhere</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <AccessProvider groups={groups}>
-          <ApiErrorStack />
-          <RouterProvider router={router} />
-        </AccessProvider>
-      </ThemeProvider>
-    </QueryClientProvider>,
-  );
-  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
-  return { ...view, ...network, router, queryClient, location };
+/** Renders these screens on their page-table routes (see test/render-page-screens.tsx). */
+export function renderClientScreen(path: string, { groups = ["coordinator"], routes = {} }: ScreenOptions = {}) {
+  return renderPageScreens(path, screens, { groups, routes, username: "alice" });
 }
 
 export const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";

@@ -1,16 +1,6 @@
-import { ThemeProvider } from "@mui/material/styles";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
-import type { BillableHoursReport, BillableHoursRow, Client, PageDefinition, Technologist } from "@vigil/contract";
-import { pages } from "@vigil/contract";
+import type { BillableHoursReport, BillableHoursRow, Client, Technologist } from "@vigil/contract";
 import type { ComponentType } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { AccessProvider } from "../../../components/access/access-context";
-import { ApiErrorStack } from "../../../components/feedback/api-error-stack";
-import { theme } from "../../../config/theme";
-import { configureAuth } from "../../../lib/auth";
-import { createQueryClient } from "../../../lib/query-client";
-import { type Handler, installFetch, storeSignedInTokens, testConfig } from "../../../test/fake-server";
+import { renderPageScreens, type ScreenOptions } from "../../../test/render-page-screens";
 import { BillableHoursOverviewPage } from "../components/billable-hours-overview";
 import { ClientReportPage } from "../components/client-report-print";
 import { ReportingHomePage } from "../components/reporting-home";
@@ -21,42 +11,9 @@ const screens: Record<string, ComponentType> = {
   "reporting-client": ClientReportPage,
 };
 
-/**
- * Renders the reporting screens on their page-table routes, for a signed-in user in `groups`, against a fake
- * server at the fetch boundary (everything above it — API client, TanStack Query, router — is the real code).
- */
-export function renderReportingScreen(
-  path: string,
-  { groups = ["billing"], routes = {} }: { groups?: string[]; routes?: Record<string, Handler> } = {},
-) {
-  configureAuth(testConfig);
-  storeSignedInTokens("alice", groups);
-  const network = installFetch(routes);
-  const queryClient = createQueryClient();
-  const router = createMemoryRouter(
-    [
-      ...(pages as readonly PageDefinition[])
-        .filter((page) => page.id in screens)
-        .map((page) => {
-          const Screen = screens[page.id] as ComponentType;
-          return { path: page.path, element: <Screen /> };
-        }),
-      { path: "*", element: <p>Elsewhere</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <AccessProvider groups={groups}>
-          <ApiErrorStack />
-          <RouterProvider router={router} />
-        </AccessProvider>
-      </ThemeProvider>
-    </QueryClientProvider>,
-  );
-  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
-  return { ...view, ...network, router, queryClient, location };
+/** Renders these screens on their page-table routes (see test/render-page-screens.tsx). */
+export function renderReportingScreen(path: string, { groups = ["billing"], routes = {} }: ScreenOptions = {}) {
+  return renderPageScreens(path, screens, { groups, routes, username: "alice" });
 }
 
 export const reportPath = "/api/reporting/continuous-monitoring/billable-hours";
