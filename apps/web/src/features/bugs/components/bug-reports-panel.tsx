@@ -1,6 +1,4 @@
-import Search from "@mui/icons-material/Search";
 import Box from "@mui/material/Box";
-import InputAdornment from "@mui/material/InputAdornment";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
@@ -8,6 +6,7 @@ import { type BugReportSummary, bugSeverities, bugSeverityLabels, bugStatuses, b
 import { Link as RouterLink, useSearchParams } from "react-router";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
@@ -70,9 +69,6 @@ export function BugReportsPanel() {
   const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
   const page = wholeNumber(search.page, 0);
   const reports = useBugReports({ ...filters, limit: pageSize, offset: page * pageSize });
-  const [searchText, setSearchText] = useDebouncedText(search.search, (value) =>
-    setSearch({ search: value, page: null }, { replace: true }),
-  );
   const [reporterText, setReporterText] = useDebouncedText(search.reporter, (value) =>
     setSearch({ reporter: value, page: null }, { replace: true }),
   );
@@ -134,23 +130,10 @@ export function BugReportsPanel() {
   return (
     <>
       <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}>
-        <TextField
-          label="Search"
-          type="search"
-          size="small"
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+        <SearchField
+          urlValue={search.search}
+          onSettled={(value) => setSearch({ search: value, page: null }, { replace: true })}
           placeholder="Number, title, text or page"
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" aria-hidden="true" />
-                </InputAdornment>
-              ),
-            },
-          }}
-          sx={{ minWidth: 240 }}
         />
         <TextField
           select

@@ -1,11 +1,9 @@
-import Search from "@mui/icons-material/Search";
 import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import FormControlLabel from "@mui/material/FormControlLabel";
-import InputAdornment from "@mui/material/InputAdornment";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
@@ -14,8 +12,8 @@ import { testStatuses, testSuites, type UnitTest } from "@vigil/contract";
 import { QueryError } from "../../../components/feedback/query-error";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { fetchUnitTests, useUnitTests } from "../api/list-unit-tests";
 import { UnitTestRunSummary } from "./unit-test-run-summary";
@@ -94,9 +92,6 @@ export function UnitTestsPanel() {
   const page = wholeNumber(url.testPage, 0);
   const filters = { suite, status, search: url.testSearch };
   const tests = useUnitTests({ ...filters, limit: pageSize, offset: page * pageSize });
-  const [searchText, setSearchText] = useDebouncedText(url.testSearch, (value) =>
-    setUrl({ testSearch: value, testPage: null }, { replace: true }),
-  );
 
   if (tests.isPending) {
     return (
@@ -156,23 +151,12 @@ export function UnitTestsPanel() {
         aria-label="Filter tests"
         sx={{ mb: 1, gap: 2, flexWrap: "wrap", alignItems: "center" }}
       >
-        <TextField
-          label="Search tests"
-          type="search"
-          size="small"
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+        <SearchField
+          urlValue={url.testSearch}
+          onSettled={(value) => setUrl({ testSearch: value, testPage: null }, { replace: true })}
           placeholder="File or test name"
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" aria-hidden="true" />
-                </InputAdornment>
-              ),
-            },
-          }}
-          sx={{ minWidth: 260 }}
+          label="Search tests"
+          minWidth={260}
         />
         <TextField
           select

@@ -1,8 +1,6 @@
 import Add from "@mui/icons-material/Add";
-import Search from "@mui/icons-material/Search";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import InputAdornment from "@mui/material/InputAdornment";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
@@ -15,8 +13,8 @@ import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { fetchCaseQueue, useCaseQueue } from "../api/list-case-queue";
 import { useClientIds } from "../api/list-client-ids";
@@ -111,9 +109,6 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
   const clients = useClientIds({ enabled: can("clients:read") });
   const technologists = useTechnologists();
   const reviewers = useReviewers();
-  const [searchText, setSearchText] = useDebouncedText(search.search, (value) =>
-    setSearch({ search: value, page: null }, { replace: true }),
-  );
 
   const columns: ServerTableColumn<CaseListItem, SortKey>[] = [
     {
@@ -161,23 +156,11 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
     <>
       <PageHeading>{title}</PageHeading>
       <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}>
-        <TextField
-          label="Search"
-          type="search"
-          size="small"
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+        <SearchField
+          urlValue={search.search}
+          onSettled={(value) => setSearch({ search: value, page: null }, { replace: true })}
           placeholder="Case number, MRN or patient name"
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" aria-hidden="true" />
-                </InputAdornment>
-              ),
-            },
-          }}
-          sx={{ minWidth: 280 }}
+          minWidth={280}
         />
         <TextField
           select

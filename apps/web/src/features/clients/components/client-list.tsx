@@ -1,7 +1,5 @@
 import Add from "@mui/icons-material/Add";
-import Search from "@mui/icons-material/Search";
 import Button from "@mui/material/Button";
-import InputAdornment from "@mui/material/InputAdornment";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
@@ -11,8 +9,8 @@ import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { fetchClients, useClients } from "../api/list-clients";
 import type { ClientListParams } from "../api/query-keys";
@@ -91,9 +89,6 @@ export function ClientListPage() {
   const page = wholeNumber(search.page, 0);
   const filters = { search: search.search, status, sort, order } satisfies Omit<ClientListParams, "limit" | "offset">;
   const clients = useClients({ ...filters, limit: pageSize, offset: page * pageSize });
-  const [searchText, setSearchText] = useDebouncedText(search.search, (value) =>
-    setSearch({ search: value, page: null }, { replace: true }),
-  );
 
   const showRestore = status === "archived" && can("clients:restore");
   const columns: ServerTableColumn<Client, (typeof sortKeys)[number]>[] = [
@@ -127,23 +122,10 @@ export function ClientListPage() {
     <>
       <PageHeading>Clients</PageHeading>
       <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}>
-        <TextField
-          label="Search"
-          type="search"
-          size="small"
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+        <SearchField
+          urlValue={search.search}
+          onSettled={(value) => setSearch({ search: value, page: null }, { replace: true })}
           placeholder="Name or code"
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" aria-hidden="true" />
-                </InputAdornment>
-              ),
-            },
-          }}
-          sx={{ minWidth: 240 }}
         />
         <TextField
           select
