@@ -22,7 +22,7 @@ import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
-import { registerEnvelope } from "./plugins/envelope.js";
+import { answerFrameworkError, registerEnvelope } from "./plugins/envelope.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { registerSecurityHeaders } from "./plugins/security.js";
 import { readBuildInfo, registerWebApp } from "./plugins/web-app.js";
@@ -74,6 +74,13 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
         : config.trustProxy,
     // Cognito clients send large-ish JSON; API payloads are small. Anything bigger is refused with 413.
     bodyLimit: 1_048_576,
+    // Path parameters are ids and usernames, which the contract allows up to 128 characters (as Cognito does). The
+    // router's default of 100 turned GET /api/users/{a 101–128 character username} into a bare 414 (found by
+    // reliability/route-fuzzing.test.ts).
+    routerOptions: { maxParamLength: 128 },
+    // The router's own refusals (a malformed %-escape, an over-long path segment) happen before any route runs and
+    // were answered in Fastify's shape, not the API's envelope (found by the same test).
+    frameworkErrors: answerFrameworkError,
     genReqId: () => crypto.randomUUID(),
   });
   // Every route as the router sees it, for the authorization-matrix test and start-up diagnostics.

@@ -180,7 +180,13 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   const params: Record<string, string> = {};
   for (let index = 0; index < patternParts.length; index++) {
     const expected = patternParts[index] as string;
-    const actual = decodeURIComponent(pathParts[index] as string);
+    let actual: string;
+    try {
+      actual = decodeURIComponent(pathParts[index] as string);
+    } catch {
+      // A malformed %-escape (`/clients/50%`) names no page; decodeURIComponent's URIError made the breadcrumbs a 500.
+      return undefined;
+    }
     if (expected.startsWith(":")) params[expected.slice(1)] = actual;
     else if (expected !== actual) return undefined;
   }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { AppError } from "../errors/app-error.js";
 import type { Principal } from "./principal.js";
+import { findUnstorableText } from "./unstorable-text.js";
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -77,6 +78,20 @@ export function registerRoute<R extends RouteDefinition>(
       if (!request.principal) throw new AppError("unauthorized", "Sign-in required.");
       if (!isAllowed(definition.access, request.principal.groups)) {
         throw new AppError("forbidden", "Access denied");
+      }
+    },
+    // Before the schemas: text PostgreSQL cannot hold (U+0000, unpaired surrogates) is a 400 naming the field, not
+    // a failed query (a 500) deep in a service.
+    preValidation: async (request) => {
+      for (const [part, value] of [
+        ["params", request.params],
+        ["querystring", request.query],
+        ["body", request.body],
+      ] as const) {
+        const issue = findUnstorableText(value, part);
+        if (issue) {
+          throw new AppError("bad_request", `Invalid request: ${issue.path} ${issue.message}`, { issues: [issue] });
+        }
       }
     },
     ...(definition.patientData

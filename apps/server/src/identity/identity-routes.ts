@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { CognitoError } from "./cognito-error.js";
+import { findUnstorableText } from "../http/unstorable-text.js";
+import { CognitoError, invalidParameter } from "./cognito-error.js";
 import type { CallContext, CognitoService } from "./cognito-service.js";
 import type { TokenService } from "./token-service.js";
 
@@ -55,11 +56,18 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
 
   // Amplify posts `application/x-amz-json-1.1`; parse it as JSON.
   app.addContentTypeParser("application/x-amz-json-1.1", { parseAs: "string" }, (_request, body, done) => {
+    let parsed: unknown;
     try {
-      done(null, body === "" ? {} : JSON.parse(body as string));
+      parsed = body === "" ? {} : JSON.parse(body as string);
     } catch {
       done(new CognitoError("SerializationException", "The request body is not valid JSON."));
+      return;
     }
+    // PostgreSQL cannot compare or store text holding U+0000 (or an unpaired surrogate in JSON): a NUL in a username
+    // was a 500.
+    const unstorable = findUnstorableText(parsed, "body");
+    if (unstorable) done(invalidParameter(`${unstorable.path.slice("body.".length)} ${unstorable.message}.`));
+    else done(null, parsed);
   });
 
   app.register(async (scope) => {

@@ -1,5 +1,5 @@
 import { type ErrorCode, type ErrorIssue, errorStatus } from "@vigil/contract";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { AppError } from "../errors/app-error.js";
 
@@ -61,4 +61,17 @@ export function registerEnvelope(app: FastifyInstance): void {
       error: { status: 404, code: "not_found", message: `Not found: ${request.method} ${request.url.split("?")[0]}` },
     });
   });
+}
+
+/**
+ * The router's own refusals (FST_ERR_BAD_URL for a malformed %-escape, FST_ERR_MAX_PARAM_LENGTH for an over-long
+ * path segment) happen before any route, hook or error handler runs; Fastify hands them to its `frameworkErrors`
+ * option (app.ts), which answers them in the same envelope, with their status.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+  const code = codeByStatus[status] ?? (status >= 500 ? "internal" : "bad_request");
+  if (status >= 500) request.log.error({ err: error }, "router error");
+  const message = status >= 500 ? "Internal Server Error" : error.message;
+  reply.status(status).send({ enoch: reply.server.enoch, error: { status, code, message } });
 }

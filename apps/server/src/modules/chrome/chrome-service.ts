@@ -37,6 +37,18 @@ function filterMenu(entries: MenuDefinition[], groups: readonly string[]): MenuE
 const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
 /**
+ * A path segment as the user reads it. A malformed %-escape (typed or pasted: `/clients/50%`) is shown as written:
+ * decodeURIComponent throws on it, which was a 500 (found by reliability/route-fuzzing.test.ts).
+ */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
  * The trail for a web path: Home, then one crumb per prefix of the path that means something — a page of the
  * page table, a fixed section word, or an entity (client name, case number, month) resolved from the database.
  * Unknown ids keep their raw value rather than failing: breadcrumbs never block a page.
@@ -48,7 +60,7 @@ export async function buildBreadcrumbs(db: Db, path: string): Promise<Breadcrumb
   const segments = clean.split("/").filter(Boolean);
   for (let index = 0; index < segments.length; index++) {
     const prefix = `/${segments.slice(0, index + 1).join("/")}`;
-    const segment = decodeURIComponent(segments[index] as string);
+    const segment = decodedSegment(segments[index] as string);
     const previous = segments[index - 1];
     const isLast = index === segments.length - 1;
     const page = findPage(prefix);
