@@ -1,0 +1,332 @@
+import { type CaseStage, caseStages, type RecordKind, type RouteDefinition, recordKinds } from "@vigil/contract";
+import fc from "fast-check";
+import { expect } from "vitest";
+import { caseIn, createClient, type Team, teamFor } from "../modules/cases/cases-test-kit.js";
+import { createItem, sampleCaseNote, writableStage, writerGroup } from "../modules/records/records-test-kit.js";
+import type { TestApp } from "../testing/test-app.js";
+import type { Hints } from "./json-schema-arbitrary.js";
+
+/**
+ * What the fuzzer aims at: one of each thing a route can name (a client with a protocol, a contact and a link, a
+ * client without cases, a case in every stage, an item of every record kind, a pending transition, a bug report,
+ * users to administer), so that generated requests with real ids reach the handlers' deepest paths, while random
+ * ids exercise the misses.
+ */
+export type FuzzWorld = {
+  team: Team;
+  /** An administrator's token (every permission) and the token of a signed-in user without groups. */
+  adminToken: string;
+  noGroupsToken: string;
+  clientIds: string[];
+  contacts: { id: string; contactId: string }[];
+  links: { id: string; linkId: string }[];
+  cases: Record<CaseStage, string>;
+  items: Record<RecordKind, { id: string; itemId: string }[]>;
+  transitions: { id: string; transitionId: string }[];
+  assignmentIds: string[];
+  bugIds: string[];
+  /** Users the user-administration routes may act on (never a caller of the fuzzer). */
+  targetUsernames: string[];
+};
+
+const base = "/api/continuous-monitoring";
+
+export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
+  const team = await teamFor(harness, "fz");
+  const adminToken = await harness.tokenFor("fz-root", ["admin"]);
+  const noGroupsToken = await harness.tokenFor("fz-nobody", []);
+  // The longest username the contract allows (128 characters, not all ASCII) travels in paths too.
+  const longest = `fz-long-${"ü".repeat(120)}`;
+  const targetUsernames = ["fz-target", "fz-target-reviewer", longest];
+  await harness.addUser("fz-target", []);
+  await harness.addUser("fz-target-reviewer", ["reviewer"]);
+  await harness.addUser(longest, []);
+
+  const client = await createClient(team.admin);
+  const spare = await createClient(team.admin, { protocol: false });
+  const contact = await team.admin("POST", `/clients/${client.id}/contacts`, {
+    body: { name: "Charge nurse", role: "Nurse", email: "nurse@example.org", phone: "+13125550111" },
+  });
+  expect(contact.statusCode, contact.body).toBe(201);
+  const link = await team.admin("POST", `/clients/${client.id}/useful-links`, {
+    body: { title: "PACS", url: "https://pacs.example.org/", description: "Images" },
+  });
+  expect(link.statusCode, link.body).toBe(201);
+
+  const cases = {} as Record<CaseStage, string>;
+  const assignmentIds: string[] = [];
+  for (const stage of caseStages) {
+    const opened = await caseIn(harness, team, client.id, stage);
+    cases[stage] = opened.id;
+    assignmentIds.push(...opened.technologists.map((assignment) => assignment.id));
+  }
+
+  const items = {} as Record<RecordKind, { id: string; itemId: string }[]>;
+  for (const kind of recordKinds) {
+    const caseId = cases[writableStage[kind]];
+    const created = await createItem(team[writerGroup[kind]], kind, caseId);
+    items[kind] = [{ id: caseId, itemId: created.id }];
+  }
+  // A second case note, in another stage, so list and history calls see more than one shape of case.
+  const preview = cases.preview;
+  const note = await createItem(team.reviewer, "case-note", preview, sampleCaseNote({ category: "issue" }));
+  items["case-note"].push({ id: preview, itemId: note.id });
+
+  // Re-opening a closed case waits for an administrator: a pending transition to approve, reject or cancel.
+  const reopen = await team.billing("POST", `/cases/${cases.closed}/transitions`, {
+    body: { to: "reviewed", reason: "A late time log was found" },
+  });
+  expect(reopen.statusCode, reopen.body).toBe(201);
+  const transitionId: string = reopen.json().data.transition.id;
+
+  const bug = await team.technologist("POST", "/api/bugs/reports", {
+    body: {
+      title: "The chart does not redraw",
+      description: "After saving a check the chart keeps the old values.",
+      severity: "medium",
+      context: {
+        pageUrl: "http://vigil.test/#/",
+        userAgent: "Mozilla/5.0",
+        screen: { width: 1920, height: 1080 },
+        appVersion: { enoch: "test-release", buildId: null },
+      },
+    },
+  });
+  expect(bug.statusCode, bug.body).toBe(201);
+
+  return {
+    team,
+    adminToken,
+    noGroupsToken,
+    clientIds: [client.id, spare.id],
+    contacts: [{ id: client.id, contactId: contact.json().data._id }],
+    links: [{ id: client.id, linkId: link.json().data._id }],
+    cases,
+    items,
+    transitions: [{ id: cases.closed, transitionId }],
+    assignmentIds,
+    bugIds: [bug.json().data.id],
+    targetUsernames,
+  };
+}
+
+/** Stands for "the version the resource has right now", looked up just before the request is sent. */
+export const currentVersion = "\u0000current-version\u0000";
+
+function mostly<T>(values: readonly T[]) {
+  return (schemaArbitrary: fc.Arbitrary<unknown>) =>
+    values.length === 0
+      ? schemaArbitrary
+      : fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: schemaArbitrary });
+}
+
+function monthsAround(now: Date): string[] {
+  return [-2, -1, 0, 1].map((offset) => {
+    const date = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1));
+    return date.toISOString().slice(0, 7);
+  });
+}
+
+/**
+ * Realistic values by field name: ids that exist, real zones and months, the version the resource has now. In path
+ * parameters a username names an existing user; in bodies (creating a user) a new one.
+ */
+export function hintsFor(world: FuzzWorld): { params: Hints; input: Hints } {
+  const shared = sharedHints(world);
+  const freshUsername = fc
+    .tuple(fc.stringMatching(/^[a-z][a-z0-9._-]{2,20}$/), fc.nat())
+    .map(([name, tag]) => `${name}${tag}`);
+  return {
+    params: shared,
+    input: {
+      ...shared,
+      username: (schemaArbitrary) => fc.oneof({ weight: 4, arbitrary: freshUsername }, schemaArbitrary),
+    },
+  };
+}
+
+function sharedHints(world: FuzzWorld): Hints {
+  const caseIds = Object.values(world.cases);
+  const team = world.team;
+  return {
+    clientId: mostly(world.clientIds),
+    client: mostly(world.clientIds),
+    caseId: mostly(caseIds),
+    technologistId: mostly([team.technologist.sub, team.technologist2.sub]),
+    reviewerId: mostly([team.reviewer.sub, team.reviewer2.sub]),
+    assignmentId: mostly(world.assignmentIds),
+    contactId: mostly(world.contacts.map((contact) => contact.contactId)),
+    username: mostly(world.targetUsernames),
+    technologist: mostly([team.technologist.username]),
+    timezone: mostly(["UTC", "America/Chicago", "Europe/Paris", "Asia/Kolkata", "Australia/Lord_Howe"]),
+    month: mostly(monthsAround(new Date())),
+    path: mostly([
+      "/",
+      `/continuous-monitoring/clients/${world.clientIds[0]}`,
+      `/continuous-monitoring/cases/monitoring/${world.cases.monitoring}`,
+      `/continuous-monitoring/cases/closed/${world.cases.closed}/interpretations`,
+      "/admin/users/fz-target",
+      "/billing/continuous-monitoring",
+    ]),
+    // Booleans in query strings (z.stringbool) have no JSON Schema form beyond "string".
+    enabled: (schemaArbitrary, schema) =>
+      schema.type === "string" ? mostly(["true", "false", "yes", "0"])(schemaArbitrary) : schemaArbitrary,
+    baseRevision: mostly([currentVersion]),
+    baseVersion: mostly([currentVersion]),
+    version: mostly([currentVersion]),
+  };
+}
+
+/** Path parameters that name things that exist, for the route's path. Empty when the route has none to offer. */
+export function realParamSets(definition: RouteDefinition, world: FuzzWorld): Record<string, string>[] {
+  const path = definition.path;
+  const caseIds = Object.values(world.cases);
+  const kind = recordKinds.find((candidate) => path.includes(`/${segmentOf(candidate)}`));
+  if (path.includes(":itemId")) return kind ? world.items[kind] : [];
+  if (kind) {
+    // Mostly the case in the stage where the kind may be written, so that writes reach the service's checks.
+    const writable = world.cases[writableStage[kind]];
+    return [writable, writable, writable, ...caseIds].map((id) => ({ id }));
+  }
+  if (path.includes(":transitionId")) return world.transitions;
+  if (path.includes(":contactId")) {
+    return path.includes("/clients/:id/")
+      ? world.contacts
+      : world.contacts.map((contact) => ({ contactId: contact.contactId }));
+  }
+  if (path.includes(":linkId")) return world.links;
+  if (path.includes(":username")) return world.targetUsernames.map((username) => ({ username }));
+  if (path.includes(":client/:month")) {
+    return world.clientIds.flatMap((client) => monthsAround(new Date()).map((month) => ({ client, month })));
+  }
+  if (path.startsWith(`${base}/clients/:id`)) return world.clientIds.map((id) => ({ id }));
+  if (path.startsWith(`${base}/cases/`) && path.includes(":id")) return caseIds.map((id) => ({ id }));
+  if (path.startsWith("/api/bugs/reports/:id")) return world.bugIds.map((id) => ({ id }));
+  return [];
+}
+
+function segmentOf(kind: RecordKind): string {
+  return {
+    interpretation: "interpretations",
+    impedance: "impedances",
+    event: "events",
+    "time-log": "time-logs",
+    "case-note": "case-notes",
+    "billing-note": "billing-notes",
+  }[kind];
+}
+
+type Get = (url: string) => Promise<{ statusCode: number; headers: Record<string, unknown>; json: () => unknown }>;
+
+/**
+ * The version `routeName` would have to name right now (a case's version, an item's revision, a client's version, a
+ * user's ETag…), read with a GET just before the write, so "valid" writes are not all stale. Undefined when the
+ * resource cannot be read (a random id): the request then goes out with version 1.
+ */
+export async function currentVersionOf(
+  routeName: string,
+  definition: RouteDefinition,
+  url: string,
+  params: Record<string, unknown>,
+  get: Get,
+): Promise<{ etag?: string; version?: number }> {
+  const read = async (target: string) => {
+    const response = await get(target);
+    if (response.statusCode !== 200) return undefined;
+    const etag = typeof response.headers.etag === "string" ? response.headers.etag : undefined;
+    return { etag, data: (response.json() as { data: Record<string, unknown> }).data };
+  };
+  const path = url.split("?")[0] as string;
+  if (definition.method === "POST" && definition.path.endsWith("/:itemId/revisions")) {
+    const found = await read(path);
+    return { version: (found?.data.item as { revision?: number } | undefined)?.revision };
+  }
+  switch (routeName) {
+    case "createProtocolRevision": {
+      const found = await read(path.replace(/\/revisions$/, ""));
+      return { version: (found?.data.current as { revision?: number } | null | undefined)?.revision };
+    }
+    case "updateCase":
+    case "takeCaseAction":
+    case "requestTransition": {
+      const found = await read(path.replace(/\/(actions|transitions)$/, ""));
+      return { etag: found?.etag, version: found?.data.version as number | undefined };
+    }
+    case "updatePatientDetails": {
+      const found = await read(path);
+      return { etag: found?.etag, version: (found?.data.current as { revision?: number } | undefined)?.revision };
+    }
+    case "updateClient": {
+      const found = await read(path);
+      return { version: found?.data.version as number | undefined };
+    }
+    case "updateContact": {
+      const found = await read(`${base}/contacts/${path.split("/").pop()}`);
+      return { version: found?.data.version as number | undefined };
+    }
+    case "updateUsefulLink": {
+      const response = await get(path.replace(/\/[^/]*$/, ""));
+      if (response.statusCode !== 200) return {};
+      const links = (response.json() as { data: { _id: string; version: number }[] }).data;
+      return { version: links.find((link) => link._id === params.linkId)?.version };
+    }
+    case "setUserAccessGroups":
+    case "toggleUser":
+    case "setUserSmsMfa":
+      return { etag: (await read(path.replace(/\/(access-groups|toggle|sms-mfa)$/, "")))?.etag };
+    case "changeBugStatus":
+      return { etag: (await read(path))?.etag };
+    case "setBillingRate": {
+      const found = await read(path.replace(/\/rate$/, ""));
+      return { version: (found?.data.ownRate as { version?: number } | null | undefined)?.version };
+    }
+  }
+  return {};
+}
+
+const orderedPairs = [
+  ["periodFrom", "periodTo"],
+  ["startedAt", "endedAt"],
+  ["notifiedAt", "acknowledgedAt"],
+  ["from", "to"],
+  ["createdFrom", "createdTo"],
+] as const;
+
+function later(a: string, b: string): boolean {
+  const [first, second] = [Date.parse(a), Date.parse(b)];
+  return Number.isNaN(first) || Number.isNaN(second) ? a > b : first > second;
+}
+
+/**
+ * Makes a generated value satisfy the contract's refinements that JSON Schema cannot say (a period in order, each
+ * electrode once, unique form keys, a notification event with its notification), so most "valid" requests are
+ * valid indeed and reach the services. Applied to most valid requests, not all: the refusals matter too.
+ */
+export function satisfyRefinements(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(satisfyRefinements);
+    for (const key of ["electrode", "key"]) {
+      if (items.every((item) => item !== null && typeof item === "object" && key in item)) {
+        const seen = new Set<unknown>();
+        return items.filter((item) => {
+          const id = (item as Record<string, unknown>)[key];
+          if (seen.has(id)) return false;
+          seen.add(id);
+          return true;
+        });
+      }
+    }
+    return items;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = satisfyRefinements(item);
+  for (const [start, end] of orderedPairs) {
+    const [a, b] = [copy[start], copy[end]];
+    if (typeof a === "string" && typeof b === "string" && later(a, b)) [copy[start], copy[end]] = [b, a];
+  }
+  if (copy.type === "notification" && !copy.notification) copy.type = "clinical";
+  if (copy.type === "skin-check" && !copy.skinCheck) copy.type = "other";
+  if (copy.notifyOnCritical === true && !copy.phone && !copy.email) copy.notifyOnCritical = false;
+  return copy;
+}
