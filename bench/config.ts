@@ -1,0 +1,72 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * What every bench script shares: where the data lives, who signs in, how long each run lasts. Everything can be
+ * changed through the environment; the defaults are what `npm run bench` uses.
+ */
+
+export const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+export const resultsDir = path.join(repoRoot, "bench-results");
+
+/** The PostgreSQL server the bench creates its own databases on (trust or password in the URL). */
+export const postgresAdminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+function databaseUrl(name: string): string {
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** The full data set (100,000 cases, 1,000,000 time logs). */
+export const fullDatabase = process.env.BENCH_DATABASE ?? "vigil_bench";
+export const fullDatabaseUrl = databaseUrl(fullDatabase);
+/** The tenth, on PostgreSQL too: the PGlite/PostgreSQL ratio compares the two engines on the same rows. */
+export const smallDatabase = `${fullDatabase}_tenth`;
+export const smallDatabaseUrl = databaseUrl(smallDatabase);
+/** The tenth in an embedded database: the server's DATA_DIR (PGlite lives in DATA_DIR/pglite). */
+export const pgliteDataDir = process.env.BENCH_PGLITE_DIR ?? path.join(resultsDir, "pglite-data");
+
+/** The bench's own administrator, inserted by generate-data.ts with this password's argon2 hash. */
+export const benchUser = {
+  username: "bench-admin",
+  password: "bench-admin-password-2026",
+  name: "Bench Administrator",
+};
+
+/**
+ * The full data set is scale 1, the embedded one a tenth. BENCH_SCALE multiplies both (e.g. 0.01 for a quick
+ * trial of the whole bench in a minute); figures are comparable only at the default.
+ */
+const scaleFactor = Number(process.env.BENCH_SCALE ?? 1);
+export const scaleFull = 1 * scaleFactor;
+export const scaleTenth = 0.1 * scaleFactor;
+
+export const runSettings = {
+  /** Seconds measured per endpoint and server, after the warm-up. */
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
+  /** Concurrent connections of the throughput runs (no pipelining). */
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  /**
+   * The statement and the report take seconds each on the full data: they are measured on one connection with a
+   * fixed number of requests (their own latency), not flat out for a fixed time.
+   */
+  heavyRequests: Number(process.env.BENCH_HEAVY_REQUESTS ?? 8),
+  /** Requests per second of the fixed-rate run (PostgreSQL, list and detail endpoints). */
+  fixedRate: Number(process.env.BENCH_RATE ?? 200),
+  /** The pg pool size the server uses (db/client.ts default); the baseline uses the same. */
+  poolSize: 10,
+  /** A slow report must not be cut off: its latency is what is measured. */
+  requestTimeoutSeconds: 60,
+};
+
+/** The issue's targets (issue 9). */
+export const targets = {
+  throughputShareOfBaseline: 0.5,
+  fixedRateP99Ms: 25,
+  heavyReadP50Ms: 150,
+  pgliteRatio: 3,
+  rssMb: 300,
+  shellInitialJsGzipKb: 250,
+};
