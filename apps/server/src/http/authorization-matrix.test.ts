@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { infrastructureRoutes } from "../app.js";
 import { findUserByUsername, updateUser } from "../identity/users-repository.js";
+import type { JsonSchema } from "../reliability/json-schema-arbitrary.js";
 import { decodeClaims, forgeToken } from "../testing/forge-token.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 
@@ -57,25 +58,6 @@ const knownValues: Record<string, unknown> = {
   hourlyRate: "125.00",
   from: "2026-01-01",
   to: "2026-01-31",
-};
-
-type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  minItems?: number;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  format?: string;
-  pattern?: string;
-  minLength?: number;
-  minimum?: number;
-  exclusiveMinimum?: number;
-  default?: unknown;
 };
 
 const uuidSample = "00000000-0000-4000-8000-000000000000";
