@@ -347,15 +347,15 @@ async function casesOverCap(db: Db, logs: readonly TimeLogRow[], caps: Technolog
   );
   const usernames = [...new Set(monitored.map((log) => log.technologistUsername))];
   const nearby = await findTechnologistLogsOverlapping(db, usernames, from, to);
+  // Only the same technologist's logs of the same mode can count against a cap: grouping them first keeps a month
+  // with thousands of logs from comparing each with every loaded log (the statement's hot spot in the benchmark).
+  const sameWork = groupBy(nearby, (other) => `${other.technologistUsername}|${other.mode}`);
   for (const log of monitored) {
     const interval = { start: log.startedAt, end: log.endedAt };
-    const peers = nearby
+    const peers = (sameWork.get(`${log.technologistUsername}|${log.mode}`) ?? [])
       .filter(
         (other) =>
-          other.recordId !== log.recordId &&
-          other.technologistUsername === log.technologistUsername &&
-          other.mode === log.mode &&
-          intervalsOverlap(interval, { start: other.startedAt, end: other.endedAt }),
+          other.recordId !== log.recordId && intervalsOverlap(interval, { start: other.startedAt, end: other.endedAt }),
       )
       .map((other) => ({ caseId: other.caseId, start: other.startedAt, end: other.endedAt }));
     const cap = capFor(log.mode as MonitoringMode, caps) as number;
