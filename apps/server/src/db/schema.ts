@@ -215,6 +215,14 @@ export const auditEvents = pgTable(
     index("audit_events_actor_idx").on(table.actorSub, table.at),
     index("audit_events_target_idx").on(table.targetType, table.targetId, table.at),
     index("audit_events_action_idx").on(table.action, table.at),
+    // The audit viewer's user, case and client filters (modules/audit/audit-repository.ts).
+    index("audit_events_actor_username_idx").on(sql`lower(${table.actorUsername})`, table.at),
+    index("audit_events_details_case_idx")
+      .on(sql`(${table.details}->>'caseId')`)
+      .where(sql`${table.details}->>'caseId' is not null`),
+    index("audit_events_details_client_idx")
+      .on(sql`(${table.details}->>'clientId')`)
+      .where(sql`${table.details}->>'clientId' is not null`),
   ],
 );
 
@@ -371,6 +379,11 @@ export const cases = pgTable(
     index("cases_queue_idx")
       .on(table.stage, table.priority.desc(), table.createdAt, table.id)
       .where(sql`${table.archivedAt} is null`),
+    // Open (not closed, not archived) cases by client: the clients list's open-case counts and the assignments
+    // page read a few thousand open cases through it instead of scanning every case ever closed.
+    index("cases_open_client_idx")
+      .on(table.clientId)
+      .where(sql`${table.stage} <> 'closed' and ${table.archivedAt} is null`),
     index("cases_reviewer_idx").on(table.reviewerSub),
     index("cases_case_number_prefix_idx").using("btree", sql`lower(${table.caseNumber}) text_pattern_ops`),
     index("cases_patient_mrn_idx").using("btree", sql`lower(${table.patientMrn}) text_pattern_ops`),
@@ -597,6 +610,12 @@ export const caseTimeLogs = pgTable(
       .on(table.technologistUsername)
       .where(sql`${table.endedAt} is null and not ${table.deleted}`),
     index("case_time_logs_billable_idx").on(table.startedAt).where(sql`${table.billable} and not ${table.deleted}`),
+    // The longest finished log and the oldest running one, each one index probe: how far back before a window a
+    // log overlapping it can have started (db/time-log-overlaps.ts), which gives interval queries a lower bound.
+    index("case_time_logs_duration_idx")
+      .on(sql`(${table.endedAt} - ${table.startedAt})`)
+      .where(sql`${table.endedAt} is not null`),
+    index("case_time_logs_running_start_idx").on(table.startedAt).where(sql`${table.endedAt} is null`),
   ],
 );
 

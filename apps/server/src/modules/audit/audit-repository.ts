@@ -55,10 +55,9 @@ export async function listAuditEvents(
 
 /*
  * Case and record writes, and the patient-data audit of every case route (reads included), target the case
- * itself (`target_type = 'case'`), which audit_events_target_idx serves. `details.caseId` / `details.clientId` are
- * for events whose target is something else (a contact, a link, a future record target) and are not indexed: with
- * them in the OR, PostgreSQL scans audit_events. Expression indexes on (details->>'caseId') and
- * (details->>'clientId') would let it combine index scans instead (issue 9).
+ * itself (`target_type = 'case'`), which audit_events_target_idx serves. `details.caseId` / `details.clientId` name
+ * the case or client of events whose target is something else (a contact, a link, a statement); their expression
+ * indexes let PostgreSQL combine the branches of the OR as bitmap index scans instead of scanning audit_events.
  */
 function aboutCase(caseId: string): SQL {
   return sql`((${auditEvents.targetType} = 'case' and ${auditEvents.targetId} = ${caseId})
@@ -67,9 +66,11 @@ function aboutCase(caseId: string): SQL {
 
 function aboutClient(clientId: string): SQL {
   // target_id is text (targets are users, clients, cases…), so the case ids are compared as text.
-  const clientCases = sql`(select ${cases.id}::text from ${cases} where ${cases.clientId} = ${clientId})`;
+  // `= any(array(…))` rather than `in (select …)`: the array is computed once, and an index condition can take it,
+  // where a hashed subplan would be a filter applied to every audit event.
+  const clientCases = sql`array(select ${cases.id}::text from ${cases} where ${cases.clientId} = ${clientId})`;
   return sql`((${auditEvents.targetType} = 'client' and ${auditEvents.targetId} = ${clientId})
     or ${auditEvents.details}->>'clientId' = ${clientId}
-    or (${auditEvents.targetType} = 'case' and ${auditEvents.targetId} in ${clientCases})
-    or ${auditEvents.details}->>'caseId' in ${clientCases})`;
+    or (${auditEvents.targetType} = 'case' and ${auditEvents.targetId} = any(${clientCases}))
+    or ${auditEvents.details}->>'caseId' = any(${clientCases}))`;
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { queryRows } from "../../db/client.js";
 import { billingRateChanges, billingRates, caseRecords, cases, caseTimeLogs, clients } from "../../db/schema.js";
+import { startedWithinReach } from "../../db/time-log-overlaps.js";
 
 /**
  * Billing reads the time logs' typed projection (`case_time_logs`), the cases and the clients directly: hours are
@@ -60,11 +61,19 @@ function clipped(now: Date): { start: SQL; end: SQL } {
  */
 function billableLogsIn(windows: readonly ClientWindow[], now: Date, extra?: SQL): SQL {
   const part = clipped(now);
+  // The span of all windows bounds the logs from both sides (see time-log-reach.ts), so PostgreSQL reads only the
+  // logs that can overlap it through case_time_logs_billable_idx and then pairs them with their client's windows,
+  // instead of walking every log of every case of each client once per window.
+  const spanStart = new Date(Math.min(...windows.map((window) => window.start.getTime())));
+  const spanEnd = new Date(Math.max(...windows.map((window) => window.end.getTime())));
   return sql`from ${windowsTable(windows)}
     join ${cases} c on c.client_id = w.client_id and c.archived_at is null
     join ${caseTimeLogs} l on l.case_id = c.id
     where l.billable and not l.deleted
+      and l.started_at < ${spanEnd.toISOString()}::timestamptz
+      and ${startedWithinReach(sql`l.started_at`, spanStart, now)}
       and l.started_at < w.end_at
+      and coalesce(l.ended_at, ${now.toISOString()}::timestamptz) > w.start_at
       and ${part.end} - ${part.start} >= interval '1 second'
       ${extra ? sql`and ${extra}` : sql``}`;
 }
@@ -192,6 +201,7 @@ export async function findBillingClients(
       select 1 from ${cases} c join ${caseTimeLogs} l on l.case_id = c.id
       where c.client_id = k.id and c.archived_at is null and l.billable and not l.deleted
         and l.started_at < ${filter.until.toISOString()}::timestamptz
+        and ${startedWithinReach(sql`l.started_at`, filter.since, filter.now)}
         and coalesce(l.ended_at, ${filter.now.toISOString()}::timestamptz) > ${filter.since.toISOString()}::timestamptz
         ${technologist})`;
   // Asked for by id, a client's months are shown whatever its status (its page lists them all).
@@ -289,27 +299,6 @@ export async function findLiveTimeLogs(db: Db, caseIds: readonly string[]): Prom
     .from(caseTimeLogs)
     .where(and(inArray(caseTimeLogs.caseId, [...caseIds]), eq(caseTimeLogs.deleted, false)))
     .orderBy(asc(caseTimeLogs.startedAt), asc(caseTimeLogs.recordId));
-}
-
-/** Live logs of these technologists, on any case, overlapping [from, to): their concurrent patients. */
-export async function findTechnologistLogsOverlapping(
-  db: Db,
-  usernames: readonly string[],
-  from: Date,
-  to: Date,
-): Promise<TimeLogRow[]> {
-  if (usernames.length === 0) return [];
-  return db
-    .select()
-    .from(caseTimeLogs)
-    .where(
-      and(
-        inArray(caseTimeLogs.technologistUsername, [...usernames]),
-        eq(caseTimeLogs.deleted, false),
-        sql`${caseTimeLogs.startedAt} < ${to.toISOString()}::timestamptz`,
-        sql`(${caseTimeLogs.endedAt} is null or ${caseTimeLogs.endedAt} > ${from.toISOString()}::timestamptz)`,
-      ),
-    );
 }
 
 /** When each live review-check event of these cases happened. */

@@ -19,10 +19,11 @@ import { Temporal } from "temporal-polyfill";
 import type { z } from "zod";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
+import { findTechnologistLogsOverlapping, type OverlappingLog } from "../../db/time-log-overlaps.js";
 import { AppError } from "../../errors/app-error.js";
 import { type Actor, auditedWrite } from "../../http/actor.js";
 import { recordAudit } from "../audit/audit-service.js";
-import { capFor, intervalsOverlap, peakConcurrentCases, type TechnologistCaps } from "../records/time-log-rules.js";
+import { capFor, peakConcurrentCases, type TechnologistCaps } from "../records/time-log-rules.js";
 import { addMonths, currentMonth, monthsBetween, monthWindow, splitByMonth } from "./billing-calendar.js";
 import {
   amountFor,
@@ -44,7 +45,6 @@ import {
   findRate,
   findRatesOfClients,
   findReviewCheckTimes,
-  findTechnologistLogsOverlapping,
   insertRateChange,
   type RateRow,
   saveRate,
@@ -346,22 +346,53 @@ async function casesOverCap(db: Db, logs: readonly TimeLogRow[], caps: Technolog
     Math.max(...monitored.map((log) => Math.max((log.endedAt ?? now).getTime(), log.startedAt.getTime() + 1))),
   );
   const usernames = [...new Set(monitored.map((log) => log.technologistUsername))];
-  const nearby = await findTechnologistLogsOverlapping(db, usernames, from, to);
-  // Only the same technologist's logs of the same mode can count against a cap: grouping them first keeps a month
-  // with thousands of logs from comparing each with every loaded log (the statement's hot spot in the benchmark).
-  const sameWork = groupBy(nearby, (other) => `${other.technologistUsername}|${other.mode}`);
+  const modes = [...new Set(monitored.map((log) => log.mode))];
+  const nearby = await findTechnologistLogsOverlapping(db, usernames, { from, to, now, modes });
+  // Only the same technologist's logs of the same mode can count against a cap. Each such group is sorted by start
+  // once; a log's peers are then found by walking back from the last one starting before it ends, no further than
+  // the group's longest log reaches — a month of a busy client is thousands of logs against tens of thousands.
+  const groups = new Map<string, { logs: OverlappingLog[]; longest: number }>();
+  for (const [key, members] of groupBy(nearby, (other) => `${other.technologistUsername}|${other.mode}`)) {
+    const logs = [...members].sort((left, right) => left.startMs - right.startMs);
+    let longest = 0;
+    for (const other of logs) longest = Math.max(longest, (other.endMs ?? to.getTime()) - other.startMs);
+    groups.set(key, { logs, longest });
+  }
   for (const log of monitored) {
-    const interval = { start: log.startedAt, end: log.endedAt };
-    const peers = (sameWork.get(`${log.technologistUsername}|${log.mode}`) ?? [])
-      .filter(
-        (other) =>
-          other.recordId !== log.recordId && intervalsOverlap(interval, { start: other.startedAt, end: other.endedAt }),
-      )
-      .map((other) => ({ caseId: other.caseId, start: other.startedAt, end: other.endedAt }));
+    if (over.has(log.caseId)) continue; // one log over the cap is enough to flag its case
+    const group = groups.get(`${log.technologistUsername}|${log.mode}`);
+    if (!group) continue;
+    const start = log.startedAt.getTime();
+    const end = Math.max((log.endedAt ?? now).getTime(), start + 1);
+    const peers: { caseId: string; start: Date; end: Date | null }[] = [];
+    for (let index = lastStartingBefore(group.logs, end); index >= 0; index--) {
+      const other = group.logs[index] as OverlappingLog;
+      if (other.startMs < start - group.longest) break;
+      if (other.recordId === log.recordId || (other.endMs !== null && other.endMs <= start)) continue;
+      peers.push({
+        caseId: other.caseId,
+        start: new Date(other.startMs),
+        end: other.endMs === null ? null : new Date(other.endMs),
+      });
+    }
     const cap = capFor(log.mode as MonitoringMode, caps) as number;
-    if (peakConcurrentCases({ caseId: log.caseId, ...interval }, peers, now) > cap) over.add(log.caseId);
+    if (peakConcurrentCases({ caseId: log.caseId, start: log.startedAt, end: log.endedAt }, peers, now) > cap) {
+      over.add(log.caseId);
+    }
   }
   return over;
+}
+
+/** The index of the last log of `logs` (sorted by start) that starts before `limit`; -1 when none does. */
+function lastStartingBefore(logs: readonly OverlappingLog[], limit: number): number {
+  let low = 0;
+  let high = logs.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((logs[middle] as OverlappingLog).startMs < limit) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
 }
 
 /** The CPT suggestion of each case, over its whole study (every live log), with its review checks and caps. */

@@ -13,16 +13,11 @@ import type {
   TimeLogItem,
 } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
+import { findTechnologistLogsOverlapping } from "../../db/time-log-overlaps.js";
 import { getCurrentProtocolRevision, getProtocolRevisionById } from "../clients/protocol-service.js";
 import { defaultImpedanceIntervalHours, defaultImpedanceThresholdKohm, judgeImpedance } from "./impedance-rules.js";
 import { interpretationMetaOf } from "./interpretation-rules.js";
-import {
-  type CaseState,
-  findTechnologistLogsBetween,
-  type RecordRow,
-  type RevisionRow,
-  type TimeLogRow,
-} from "./records-repository.js";
+import type { CaseState, RecordRow, RevisionRow } from "./records-repository.js";
 import {
   capFor,
   durationMinutes,
@@ -180,17 +175,17 @@ async function timeLogItems(rows: readonly RecordRow[], options: ItemOptions): P
     Math.max(...logs.map((log) => Math.max((log.interval.end ?? now).getTime(), log.interval.start.getTime() + 1))),
   );
   const usernames = [...new Set(rows.map((row) => row.createdByUsername))];
-  const nearby: TimeLogRow[] = await findTechnologistLogsBetween(options.db, usernames, from, to);
+  const nearby = await findTechnologistLogsOverlapping(options.db, usernames, { from, to, now });
   return logs.map(({ row, data, interval }): TimeLogItem => {
     const peers = nearby
-      .filter(
-        (other) =>
-          other.recordId !== row.id &&
-          other.technologistUsername === row.createdByUsername &&
-          other.mode === data.mode &&
-          intervalsOverlap(interval, { start: other.startedAt, end: other.endedAt }),
-      )
-      .map((other) => ({ caseId: other.caseId, start: other.startedAt, end: other.endedAt }));
+      .filter((other) => other.recordId !== row.id && other.technologistUsername === row.createdByUsername)
+      .filter((other) => other.mode === data.mode)
+      .map((other) => ({
+        caseId: other.caseId,
+        start: new Date(other.startMs),
+        end: other.endMs === null ? null : new Date(other.endMs),
+      }))
+      .filter((other) => intervalsOverlap(interval, other));
     const concurrentPeak = peakConcurrentCases({ caseId: row.caseId, ...interval }, peers, now);
     const cap = capFor(data.mode, caps);
     return {

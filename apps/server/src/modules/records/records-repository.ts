@@ -162,30 +162,6 @@ export async function findOverlappingTimeLogs(
     .orderBy(asc(caseTimeLogs.startedAt));
 }
 
-/**
- * Live logs of these technologists, on any case, that overlap [from, to): what their concurrent patients are
- * computed from (through `case_time_logs_technologist_idx`).
- */
-export async function findTechnologistLogsBetween(
-  db: Db,
-  technologistUsernames: readonly string[],
-  from: Date,
-  to: Date,
-): Promise<TimeLogRow[]> {
-  if (technologistUsernames.length === 0) return [];
-  return db
-    .select()
-    .from(caseTimeLogs)
-    .where(
-      and(
-        inArray(caseTimeLogs.technologistUsername, [...technologistUsernames]),
-        eq(caseTimeLogs.deleted, false),
-        lt(caseTimeLogs.startedAt, to),
-        or(isNull(caseTimeLogs.endedAt), gt(caseTimeLogs.endedAt, from)),
-      ),
-    );
-}
-
 /** The running logs of these technologists on any case (through `case_time_logs_running_idx`). */
 export async function findRunningTimeLogsOf(db: Db, technologistUsernames: readonly string[]): Promise<TimeLogRow[]> {
   if (technologistUsernames.length === 0) return [];

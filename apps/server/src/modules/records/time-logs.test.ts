@@ -304,6 +304,34 @@ describe("concurrent patients against the caps", () => {
   });
 });
 
+describe("concurrent patients over long logs", () => {
+  // Overlap queries bound how far back a log can have started by the longest finished log and the oldest running
+  // one (db/time-log-overlaps.ts); these logs start days before the one judged, far beyond the others' lengths.
+  it("counts a log that started days earlier, finished or still running, as concurrent", async () => {
+    const technologist = await newTechnologist();
+    const [first, second, third] = [await monitoringCase(), await monitoringCase(), await monitoringCase()];
+    await createItem(
+      technologist,
+      "time-log",
+      (first as Case).id,
+      sampleTimeLog({ startedAt: minutesAgo(6 * 24 * 60), endedAt: minutesAgo(30) }),
+    );
+    await createItem(
+      technologist,
+      "time-log",
+      (second as Case).id,
+      sampleTimeLog({ startedAt: minutesAgo(9 * 24 * 60), endedAt: null }),
+    );
+    const short = await createItem<TimeLogItem>(
+      technologist,
+      "time-log",
+      (third as Case).id,
+      sampleTimeLog({ startedAt: minutesAgo(60), endedAt: minutesAgo(45) }),
+    );
+    expect(short).toMatchObject({ concurrentPeak: 3, cap: 2, overCap: true });
+  });
+});
+
 describe("review checks of intermittent monitoring", () => {
   it("is overdue 2 h after the running intermittent log started without a check, and not after a check", async () => {
     const subject = await monitoringCase();
