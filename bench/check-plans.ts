@@ -50,6 +50,19 @@ import { benchUser, fullDatabaseUrl, runSettings } from "./config.js";
 
 export const largeTables = ["cases", "case_time_logs", "case_records", "audit_events"];
 
+/**
+ * The reads that total a period's time logs — the billing overview (12 months of every client), a statement and
+ * the billable-hours report — touch a share of the tables by nature, and a hash join over it can beat an index;
+ * the bench measures them by latency. Every other scenario is a list or detail read, which must use an index.
+ */
+export const aggregateScenarios = new Set([
+  "billing overview",
+  "billing statement",
+  "billable-hours report by day",
+  "billable-hours report by technologist",
+  "billable-hours report, one client by month",
+]);
+
 type Captured = { scenario: string; sql: string; params: unknown[]; ms: number };
 
 class CapturingPool extends pg.Pool {

@@ -127,8 +127,8 @@ class PostgresCopySink implements Sink {
   }
 }
 
-async function recreatePostgresDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+async function recreatePostgresDatabase(name: string, adminUrl = postgresAdminUrl): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`drop database if exists "${name}" with (force)`);
@@ -152,8 +152,8 @@ async function dropSecondaryIndexes(query: (sql: string) => Promise<{ rows: unkn
   return indexes;
 }
 
-async function postgresTarget(label: string, name: string, url: string): Promise<Target> {
-  await recreatePostgresDatabase(name);
+async function postgresTarget(label: string, name: string, url: string, adminUrl?: string): Promise<Target> {
+  await recreatePostgresDatabase(name, adminUrl);
   // The server's own migrations (and its advisory lock), exactly as at its start.
   const migrated = await openDatabase({ kind: "postgres", url, poolSize: 1 });
   await migrated.close();
@@ -284,6 +284,21 @@ async function generate(label: string, scale: number, targets: Target[], passwor
       `${summary.auditEvents.toLocaleString("en-US")} audit events in ${totalSeconds.toFixed(0)} s`,
   );
   return { ...summary, generatedAt: now.toISOString(), seconds: { rows: generatedSeconds, total: totalSeconds } };
+}
+
+/**
+ * One data set of `scale` into a new PostgreSQL database `name` (dropped first if it exists) on the server of
+ * `adminUrl`: what the query-plan test loads its 100,000 cases with.
+ */
+export async function generatePostgresDataset(options: {
+  name: string;
+  url: string;
+  adminUrl: string;
+  scale: number;
+}): Promise<DatasetSummary> {
+  const passwordHash = await hashPassword(benchUser.password);
+  const target = await postgresTarget(`PostgreSQL ${options.name}`, options.name, options.url, options.adminUrl);
+  return generate(options.name, options.scale, [target], passwordHash, new Date());
 }
 
 export async function generateData(only?: "full" | "tenth"): Promise<void> {

@@ -1,0 +1,56 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aggregateScenarios, checkPlans, type PlanCheck } from "./check-plans.js";
+import { generatePostgresDataset } from "./generate-data.js";
+
+/*
+ * Every list and detail read the server makes, explained on a database of 100,000 cases and 1,000,000 time logs
+ * (the benchmark's data set, generated afresh): none may read `cases`, `case_time_logs`, `case_records` or
+ * `audit_events` sequentially. A full scan costs nothing on a test database of a few rows, so only a data set of
+ * production size shows a missing index or a condition no index can serve. PostgreSQL only (the plans are its
+ * planner's); without DATABASE_URL the check is skipped.
+ */
+
+const databaseUrl = process.env.DATABASE_URL;
+const name = `vigil_plans_${process.pid}`;
+let url = "";
+let checks: PlanCheck[] = [];
+
+describe.skipIf(!databaseUrl)("query plans at 100,000 cases (PostgreSQL; set DATABASE_URL)", () => {
+  beforeAll(async () => {
+    const target = new URL(databaseUrl as string);
+    target.pathname = `/${name}`;
+    url = target.toString();
+    const summary = await generatePostgresDataset({ name, url, adminUrl: databaseUrl as string, scale: 1 });
+    expect(summary.cases).toBe(100_000);
+    expect(summary.timeLogs).toBe(1_000_000);
+    checks = await checkPlans(url);
+  });
+
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  });
+
+  it("explains the statements of every list, detail and report read", () => {
+    const scenarios = new Set(checks.map((check) => check.scenario));
+    for (const expected of ["clients list", "closed queue, patient search", "assignments", "case detail"]) {
+      expect(scenarios).toContain(expected);
+    }
+    for (const expected of ["time-log tab (monitoring case)", "audit log, client filter", "users list"]) {
+      expect(scenarios).toContain(expected);
+    }
+    expect(scenarios.size).toBeGreaterThanOrEqual(40);
+  });
+
+  it("reads no large table sequentially in any list or detail read", () => {
+    const scans = checks
+      .filter((check) => !aggregateScenarios.has(check.scenario))
+      .flatMap((check) =>
+        check.seqScans.map((scan) => `${check.scenario}: Seq Scan on ${scan.relation} — ${scan.why}\n  ${check.sql}`),
+      );
+    expect(scans).toEqual([]);
+  });
+});
