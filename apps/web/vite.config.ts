@@ -29,6 +29,13 @@ export default defineConfig(({ command }) => {
       sourcemap: true,
       // Amplify's sign-in UI is large; it only loads on /signin, so a bigger lazy chunk is expected there.
       chunkSizeWarningLimit: 900,
+      rolldownOptions: {
+        // The contract's modules only declare things (schemas, tables), but a bundler cannot know that a
+        // top-level `z.object(…)` call has no side effect, so importing one schema through the package's index
+        // kept every module of the contract, and all its schemas landed in the signed-in shell. Declared free of
+        // side effects, each chunk keeps only the contract modules it uses.
+        treeshake: { moduleSideEffects: [{ test: /packages[\\/]contract[\\/]src[\\/]/, sideEffects: false }] },
+      },
     },
   };
 });

@@ -134,7 +134,7 @@ describe("the web app", () => {
     startApp("/");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Account: Alice Smith" }));
-    await user.click(screen.getByRole("menuitem", { name: "Sign out" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Sign out" }));
     await waitFor(() => expect(currentHash()).toBe("#/signin"));
     expect(await screen.findByRole("button", { name: "Sign in" }, { timeout: 5000 })).toBeInstanceOf(HTMLButtonElement);
     expect(Object.keys(window.localStorage).filter((key) => key.endsWith(".idToken"))).toEqual([]);

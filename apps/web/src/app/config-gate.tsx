@@ -19,16 +19,17 @@ export function ConfigGate({ children }: { children: ReactNode }) {
   const [state, setState] = useState<ConfigState>("loading");
   useEffect(() => {
     let active = true;
-    fetchPublicConfig().then(
-      (config) => {
-        configureAuth(config);
-        if (active) setState("ready");
-      },
-      (error: unknown) => {
-        console.error("Could not load the identity configuration from /api/config", error);
-        if (active) setState("failed");
-      },
-    );
+    fetchPublicConfig()
+      .then(configureAuth)
+      .then(
+        () => {
+          if (active) setState("ready");
+        },
+        (error: unknown) => {
+          console.error("Could not load the identity configuration from /api/config", error);
+          if (active) setState("failed");
+        },
+      );
     return () => {
       active = false;
     };

@@ -1,13 +1,6 @@
 import type { PublicConfig } from "@vigil/contract";
 import { Amplify } from "aws-amplify";
-import {
-  fetchAuthSession,
-  getCurrentUser,
-  type SignInInput,
-  signIn,
-  signInWithRedirect,
-  signOut,
-} from "aws-amplify/auth";
+import { fetchAuthSession, getCurrentUser, signOut } from "aws-amplify/auth";
 import { Hub } from "aws-amplify/utils";
 
 /** The providers the Authenticator draws its own button for ("Sign In with Google"), by Amplify's names. */
@@ -24,15 +17,23 @@ export type FederatedSignInOptions = {
 let federatedSignIn: FederatedSignInOptions = { socialProviders: [], customProvider: null };
 
 /**
- * The only module that talks to Amplify's auth category. Vigil's identity service speaks Cognito's wire protocol
- * (AUTH.md), so Amplify is pointed at it through `userPoolEndpoint`; tokens stay in localStorage (Amplify's
- * default), which is what keeps a user signed in across reloads.
+ * With `auth-sign-in.ts` (loaded with the sign-in screen), the only module that talks to Amplify's auth category.
+ * Vigil's identity service speaks Cognito's wire protocol (AUTH.md), so Amplify is pointed at it through
+ * `userPoolEndpoint`; tokens stay in localStorage (Amplify's default), which is what keeps a user signed in
+ * across reloads.
+ *
+ * The signed-in shell only needs sessions (tokens, refresh, sign-out); signing in (the password flows, the
+ * redirect to the hosted UI) is Amplify's bigger half and loads on demand. With federation on, that half is
+ * loaded before Amplify is configured: importing `signInWithRedirect` attaches Amplify's listener that completes
+ * a redirect sign-in (the hosted UI's `?code=…` on the way back) as soon as Amplify is configured. Without
+ * federation the configuration is applied synchronously.
  */
-export function configureAuth(config: PublicConfig): void {
+export async function configureAuth(config: PublicConfig): Promise<void> {
   const { identity, passwordPolicy, mfa, federation } = config;
   totpIssuer = config.totpIssuer;
   // Before configure: Amplify completes (or fails) a redirect sign-in as soon as it is configured.
   listenToRedirectFailures();
+  if (federation) await import("./auth-sign-in");
   const social = federation
     ? (Object.keys(socialProviderNames) as SocialProvider[]).find(
         (provider) => socialProviderNames[provider].toLowerCase() === federation.providerName.toLowerCase(),
@@ -89,19 +90,6 @@ export function getFederatedSignInOptions(): FederatedSignInOptions {
 }
 
 /**
- * Vigil's own button for a provider the Authenticator has no button for: the same redirect sign-in. A refusal
- * before leaving the page (e.g. "There is already a signed in user.") shows where redirect failures do.
- */
-export async function signInWithProvider(providerName: string): Promise<void> {
-  setRedirectFailure(null);
-  try {
-    await signInWithRedirect({ provider: { custom: providerName } });
-  } catch (error) {
-    setRedirectFailure((error as Error).message || "Sign-in with the provider failed.");
-  }
-}
-
-/**
  * Why the last redirect sign-in failed, as the hosted UI said it (`error_description`, e.g. "No Vigil account uses
  * this Google address. Ask an administrator.") or as Amplify did ("User cancelled OAuth flow."). The failure is
  * reported once, when Amplify is configured on the page the provider sent the user back to, usually before the
@@ -111,7 +99,8 @@ let redirectFailure: string | null = null;
 const redirectFailureListeners = new Set<() => void>();
 let listeningToRedirectFailures = false;
 
-function setRedirectFailure(message: string | null): void {
+/** Shows `message` where redirect sign-in failures show (null clears it). */
+export function setRedirectFailure(message: string | null): void {
   redirectFailure = message;
   for (const listener of redirectFailureListeners) listener();
 }
@@ -168,11 +157,6 @@ export async function getSignedInUsername(): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-/** Vigil's identity service implements USER_PASSWORD_AUTH only (no SRP), so every sign-in asks for it. */
-export function signInWithPassword(input: SignInInput): ReturnType<typeof signIn> {
-  return signIn({ ...input, options: { ...input.options, authFlowType: "USER_PASSWORD_AUTH" } });
 }
 
 /** Revokes the refresh token on the server (Amplify sends RevokeToken) and clears the stored tokens. */

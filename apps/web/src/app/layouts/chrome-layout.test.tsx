@@ -29,7 +29,8 @@ describe("the app chrome", { timeout: 30_000 }, () => {
     const where = window.location.href;
 
     await user.click(await screen.findByRole("button", { name: "Account: Alice Smith" }));
-    await user.click(screen.getByRole("menuitem", { name: "Report a bug" }));
+    // The menu's popup is its own chunk, loaded on first use.
+    await user.click(await screen.findByRole("menuitem", { name: "Report a bug" }));
 
     const dialog = await screen.findByRole("dialog", { name: "Report a bug" });
     const summary = within(dialog).getByRole("region", { name: "Sent with your report" });

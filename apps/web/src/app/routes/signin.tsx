@@ -15,10 +15,9 @@ import {
   getFederatedSignInOptions,
   getRedirectFailure,
   getTotpIssuer,
-  signInWithPassword,
-  signInWithProvider,
   subscribeToRedirectFailure,
 } from "../../lib/auth";
+import { signInWithPassword, signInWithProvider } from "../../lib/auth-sign-in";
 import { authQueryOptions, safeRedirect } from "../session";
 
 // Vigil's identity service implements USER_PASSWORD_AUTH, not SRP (AUTH.md); every other step stays Amplify's.

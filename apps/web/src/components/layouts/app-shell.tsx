@@ -1,15 +1,15 @@
 import MenuIcon from "@mui/icons-material/Menu";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
-import Drawer from "@mui/material/Drawer";
 import IconButton from "@mui/material/IconButton";
 import LinearProgress from "@mui/material/LinearProgress";
 import Link from "@mui/material/Link";
+import Paper from "@mui/material/Paper";
 import { useTheme } from "@mui/material/styles";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
-import { type ReactNode, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { appName } from "../../config/constants";
 import { ApiErrorStack } from "../feedback/api-error-stack";
@@ -18,6 +18,44 @@ import { mainContentId, SkipLink } from "./skip-link";
 
 const drawerWidth = 264;
 const navigationId = "main-navigation";
+
+// The temporary drawer of small screens is MUI's Drawer, which brings Modal, the focus trap, Slide and Backdrop:
+// its own chunk, loaded only where the screen is narrow (right after the first render, before anyone taps).
+const loadDrawer = () => import("@mui/material/Drawer");
+const TemporaryDrawer = lazy(loadDrawer);
+
+/**
+ * The permanent navigation of wide screens, drawn the way MUI's `Drawer variant="permanent"` draws it (a docked
+ * Paper along the left edge, under the app bar) without importing Drawer, which would bring the temporary
+ * variant's Modal into the signed-in shell's first load.
+ */
+function DockedDrawer({ children }: { children: ReactNode }) {
+  return (
+    <Box sx={{ flex: "0 0 auto" }}>
+      <Paper
+        elevation={0}
+        square
+        sx={{
+          position: "fixed",
+          top: 0,
+          left: 0,
+          zIndex: "drawer",
+          display: "flex",
+          flexDirection: "column",
+          flex: "1 0 auto",
+          width: drawerWidth,
+          height: "100%",
+          boxSizing: "border-box",
+          overflowY: "auto",
+          outline: 0,
+          borderRight: (theme) => `1px solid ${theme.palette.divider}`,
+        }}
+      >
+        {children}
+      </Paper>
+    </Box>
+  );
+}
 
 export type AppShellProps = {
   layout: "default" | "app";
@@ -48,6 +86,9 @@ export function AppShell({
   const wide = useMediaQuery(theme.breakpoints.up("md"));
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeDrawer = () => setDrawerOpen(false);
+  useEffect(() => {
+    if (!wide) void loadDrawer().catch(() => {});
+  }, [wide]);
 
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }} data-layout={layout}>
@@ -98,27 +139,25 @@ export function AppShell({
       {/* The temporary drawer renders in a portal, so the nav landmark sits inside each drawer, not around them. */}
       <Box className="vigil-no-print" sx={{ width: { md: drawerWidth }, flexShrink: { md: 0 } }}>
         {wide ? (
-          <Drawer
-            variant="permanent"
-            open
-            sx={{ "& .MuiDrawer-paper": { width: drawerWidth, boxSizing: "border-box" } }}
-          >
+          <DockedDrawer>
             <Toolbar />
             <Box component="nav" id={navigationId} aria-label="Main navigation">
               {renderNavigation(() => {})}
             </Box>
-          </Drawer>
+          </DockedDrawer>
         ) : (
-          <Drawer
-            variant="temporary"
-            open={drawerOpen}
-            onClose={closeDrawer}
-            sx={{ "& .MuiDrawer-paper": { width: drawerWidth, boxSizing: "border-box" } }}
-          >
-            <Box component="nav" id={navigationId} aria-label="Main navigation">
-              {renderNavigation(closeDrawer)}
-            </Box>
-          </Drawer>
+          <Suspense fallback={null}>
+            <TemporaryDrawer
+              variant="temporary"
+              open={drawerOpen}
+              onClose={closeDrawer}
+              sx={{ "& .MuiDrawer-paper": { width: drawerWidth, boxSizing: "border-box" } }}
+            >
+              <Box component="nav" id={navigationId} aria-label="Main navigation">
+                {renderNavigation(closeDrawer)}
+              </Box>
+            </TemporaryDrawer>
+          </Suspense>
         )}
       </Box>
       <Box component="main" id={mainContentId} tabIndex={-1} sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>

@@ -19,7 +19,8 @@ describe("the user menu", () => {
     );
 
     await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
-    const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
+    // The popup is its own chunk, loaded on first use.
+    const items = (await screen.findAllByRole("menuitem")).map((item) => item.textContent);
     expect(items).toEqual(["Alice Smithalice@example.org", "Report a bug", "Sign out"]);
 
     await user.click(screen.getByRole("menuitem", { name: "Report a bug" }));
@@ -32,6 +33,9 @@ describe("the user menu", () => {
     const user = userEvent.setup();
     render(<UserMenu name="Alice Smith" onSignOut={() => {}} />);
     await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
-    expect(screen.getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Alice Smith", "Sign out"]);
+    expect((await screen.findAllByRole("menuitem")).map((item) => item.textContent)).toEqual([
+      "Alice Smith",
+      "Sign out",
+    ]);
   });
 });

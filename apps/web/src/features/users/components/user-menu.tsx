@@ -1,12 +1,7 @@
-import Logout from "@mui/icons-material/Logout";
 import Avatar from "@mui/material/Avatar";
 import Button from "@mui/material/Button";
-import Divider from "@mui/material/Divider";
-import ListItemIcon from "@mui/material/ListItemIcon";
-import Menu from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
-import { type ReactNode, useId, useState } from "react";
+import { lazy, type ReactNode, Suspense, useId, useState } from "react";
 
 /** An entry another part of the app adds to the account menu ("Report a bug"); the menu closes before it runs. */
 export type UserMenuAction = {
@@ -29,9 +24,18 @@ function initialsOf(name: string): string {
   return letters.map((part) => part?.[0]?.toUpperCase() ?? "").join("") || "?";
 }
 
+// The popup (MUI's Menu) is not part of the signed-in shell's first load: it starts loading when the account
+// button is pointed at or focused, usually well before the click that opens it.
+const loadMenuList = () => import("./user-menu-list");
+const UserMenuList = lazy(() => loadMenuList().then((module) => ({ default: module.UserMenuList })));
+const preloadMenuList = () => void loadMenuList().catch(() => {});
+
 /** The app bar's account button: who is signed in, the actions the app layer adds, and "Sign out". */
-export function UserMenu({ name, email, actions = [], onSignOut }: UserMenuProps) {
+export function UserMenu(props: UserMenuProps) {
+  const { name } = props;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Mounted from the first opening on, so closing keeps the menu's exit transition.
+  const [wanted, setWanted] = useState(false);
   const menuId = useId();
   const buttonId = useId();
   const open = anchor !== null;
@@ -44,7 +48,12 @@ export function UserMenu({ name, email, actions = [], onSignOut }: UserMenuProps
         aria-haspopup="menu"
         aria-controls={open ? menuId : undefined}
         aria-expanded={open}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onPointerEnter={preloadMenuList}
+        onFocus={preloadMenuList}
+        onClick={(event) => {
+          setWanted(true);
+          setAnchor(event.currentTarget);
+        }}
         startIcon={
           <Avatar aria-hidden="true" sx={{ width: 28, height: 28, fontSize: 14, bgcolor: "secondary.main" }}>
             {initialsOf(name)}
@@ -56,49 +65,11 @@ export function UserMenu({ name, email, actions = [], onSignOut }: UserMenuProps
           {name}
         </Typography>
       </Button>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={open}
-        onClose={() => setAnchor(null)}
-        slotProps={{ list: { "aria-labelledby": buttonId } }}
-        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
-      >
-        <MenuItem disabled sx={{ display: "block", opacity: "1 !important" }}>
-          <Typography sx={{ fontWeight: 600 }}>{name}</Typography>
-          {email ? (
-            <Typography variant="body2" color="text.secondary">
-              {email}
-            </Typography>
-          ) : null}
-        </MenuItem>
-        <Divider />
-        {actions.map((action) => (
-          <MenuItem
-            key={action.label}
-            onClick={() => {
-              setAnchor(null);
-              action.onSelect();
-            }}
-          >
-            {action.icon ? <ListItemIcon>{action.icon}</ListItemIcon> : null}
-            {action.label}
-          </MenuItem>
-        ))}
-        {actions.length > 0 ? <Divider /> : null}
-        <MenuItem
-          onClick={() => {
-            setAnchor(null);
-            onSignOut();
-          }}
-        >
-          <ListItemIcon>
-            <Logout fontSize="small" />
-          </ListItemIcon>
-          Sign out
-        </MenuItem>
-      </Menu>
+      {wanted ? (
+        <Suspense fallback={null}>
+          <UserMenuList {...props} id={menuId} buttonId={buttonId} anchor={anchor} onClose={() => setAnchor(null)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,27 @@
+import { type SignInInput, signIn, signInWithRedirect } from "aws-amplify/auth";
+import { setRedirectFailure } from "./auth";
+
+/**
+ * Signing in, the part of Amplify's auth category only the sign-in screen needs (the password and challenge
+ * flows, the redirect to the hosted UI): loaded with that screen, so it stays out of the signed-in shell. With
+ * federation on, `configureAuth` loads it before configuring Amplify, because importing `signInWithRedirect`
+ * attaches Amplify's listener that completes a redirect sign-in when the hosted UI sends the user back.
+ */
+
+/** Vigil's identity service implements USER_PASSWORD_AUTH only (no SRP), so every sign-in asks for it. */
+export function signInWithPassword(input: SignInInput): ReturnType<typeof signIn> {
+  return signIn({ ...input, options: { ...input.options, authFlowType: "USER_PASSWORD_AUTH" } });
+}
+
+/**
+ * Vigil's own button for a provider the Authenticator has no button for: the same redirect sign-in. A refusal
+ * before leaving the page (e.g. "There is already a signed in user.") shows where redirect failures do.
+ */
+export async function signInWithProvider(providerName: string): Promise<void> {
+  setRedirectFailure(null);
+  try {
+    await signInWithRedirect({ provider: { custom: providerName } });
+  } catch (error) {
+    setRedirectFailure((error as Error).message || "Sign-in with the provider failed.");
+  }
+}
