@@ -737,7 +737,7 @@ export class CognitoService {
       authTime: now,
       expiresAt: new Date(now.getTime() + this.config.tokens.refreshTokenHours * 3_600_000),
     });
-    const issued = await this.tokens.issue(user, { originJti: session.originJti, authTime: now }, clientId);
+    const issued = await this.tokens.issue(user, { originJti: session.originJti, authTime: now }, clientId, { db });
     return {
       AccessToken: issued.accessToken,
       IdToken: issued.idToken,

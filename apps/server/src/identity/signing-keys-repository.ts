@@ -1,4 +1,4 @@
-import { desc, gt, isNull, or } from "drizzle-orm";
+import { desc, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { signingKeys } from "../db/schema.js";
 
@@ -29,4 +29,12 @@ export async function insertSigningKey(db: Db, row: typeof signingKeys.$inferIns
 
 export async function retireSigningKeys(db: Db, at: Date): Promise<void> {
   await db.update(signingKeys).set({ retiredAt: at }).where(isNull(signingKeys.retiredAt));
+}
+
+/** The advisory lock that key rotations take; a number of its own, beside the migrations' (db/client.ts). */
+const signingKeyRotationLock = 7_362_001;
+
+/** Serialises key rotation between instances until the transaction ends. */
+export async function lockSigningKeys(db: Db): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${signingKeyRotationLock})`);
 }

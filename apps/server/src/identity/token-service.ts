@@ -17,7 +17,9 @@ import {
   findActiveSigningKey,
   insertSigningKey,
   listPublishedSigningKeys,
+  lockSigningKeys,
   retireSigningKeys,
+  type SigningKeyRow,
 } from "./signing-keys-repository.js";
 
 const algorithm = "ES256";
@@ -60,28 +62,59 @@ export class TokenService {
     return this.config.publicUrl;
   }
 
-  /** Loads the active key, creating or rotating it when needed. Called at start. */
-  async ensureSigningKey(now = new Date()): Promise<void> {
-    const active = await findActiveSigningKey(this.db);
+  /**
+   * Loads the active key, creating or rotating it when it is older than SIGNING_KEY_ROTATION_DAYS. Called at start.
+   * Instances starting together serialise on an advisory lock and look again under it, so one rotates and the
+   * others take its key instead of each retiring the other's.
+   */
+  async ensureSigningKey(now = new Date(), db: Db = this.db): Promise<void> {
     const maxAgeMs = this.config.tokens.keyRotationDays * 86_400_000;
-    if (active && now.getTime() - active.createdAt.getTime() < maxAgeMs) {
-      this.signing = {
-        kid: active.kid,
-        key: (await importJWK(active.privateJwk as JWK, algorithm)) as CryptoKey,
-        createdAt: active.createdAt,
-      };
+    const fresh = (row: SigningKeyRow | undefined): row is SigningKeyRow =>
+      row !== undefined && now.getTime() - row.createdAt.getTime() < maxAgeMs;
+    const active = await findActiveSigningKey(db);
+    if (fresh(active)) {
+      await this.signWith(active);
     } else {
-      const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
-      const kid = randomUUID();
-      const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: algorithm, use: "sig" };
-      const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: algorithm };
-      await this.db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
+        await lockSigningKeys(tx);
+        const current = await findActiveSigningKey(tx);
+        if (fresh(current)) {
+          await this.signWith(current);
+          return;
+        }
+        const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
+        const kid = randomUUID();
+        const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: algorithm, use: "sig" };
+        const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: algorithm };
         await retireSigningKeys(tx, now);
         await insertSigningKey(tx, { kid, publicJwk, privateJwk, createdAt: now });
+        this.signing = { kid, key: privateKey, createdAt: now };
       });
-      this.signing = { kid, key: privateKey, createdAt: now };
     }
-    await this.reloadVerificationKeys();
+    await this.reloadVerificationKeys(db);
+  }
+
+  /**
+   * The key to sign with: always the database's active one. Another instance may have rotated since this one
+   * started (a restart or a scale-up after SIGNING_KEY_ROTATION_DAYS); signing on with the key it retired would
+   * hand out tokens every instance rejects once that key is no longer published. One indexed read of a tiny table
+   * per issue — sign-ins and refreshes, not every request — through `db`, the caller's transaction when it has one
+   * (PGlite has a single connection: a read beside an open transaction would wait for it forever).
+   */
+  private async currentSigningKey(db: Db): Promise<{ kid: string; key: CryptoKey; createdAt: Date }> {
+    if (!this.signing) await this.ensureSigningKey(new Date(), db);
+    const active = await findActiveSigningKey(db);
+    if (!active) await this.ensureSigningKey(new Date(), db);
+    else if (active.kid !== this.signing?.kid) await this.signWith(active);
+    return this.signing as NonNullable<typeof this.signing>;
+  }
+
+  private async signWith(row: SigningKeyRow): Promise<void> {
+    this.signing = {
+      kid: row.kid,
+      key: (await importJWK(row.privateJwk as JWK, algorithm)) as CryptoKey,
+      createdAt: row.createdAt,
+    };
   }
 
   /** The JWKS document: every key that may have signed a token still alive. */
@@ -95,10 +128,9 @@ export class TokenService {
     session: { originJti: string; authTime: Date },
     clientId: string,
     /** The access token's `scope`; the hosted UI grants what was asked (openid, email…) besides the admin scope. */
-    options: { scope?: string } = {},
+    options: { scope?: string | undefined; db?: Db } = {},
   ): Promise<IssuedTokens> {
-    if (!this.signing) await this.ensureSigningKey();
-    const signing = this.signing as NonNullable<typeof this.signing>;
+    const signing = await this.currentSigningKey(options.db ?? this.db);
     const authTime = Math.floor(session.authTime.getTime() / 1000);
     const common = {
       origin_jti: session.originJti,
@@ -187,9 +219,9 @@ export class TokenService {
     return key;
   }
 
-  private async reloadVerificationKeys(): Promise<void> {
+  private async reloadVerificationKeys(db: Db = this.db): Promise<void> {
     this.lastReload = Date.now();
-    const rows = await listPublishedSigningKeys(this.db, this.oldestLiveTokenTime());
+    const rows = await listPublishedSigningKeys(db, this.oldestLiveTokenTime());
     this.verificationKeys.clear();
     for (const row of rows) {
       this.verificationKeys.set(row.kid, (await importJWK(row.publicJwk as JWK, algorithm)) as CryptoKey);

@@ -32,7 +32,7 @@ export async function startSession(
     options.user,
     { originJti: session.originJti, authTime: options.now },
     options.clientId,
-    { scope: options.scope },
+    { scope: options.scope, db },
   );
   return { ...issued, refreshToken, originJti: session.originJti };
 }
