@@ -1,6 +1,7 @@
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
@@ -58,5 +59,22 @@ describe("the embedded database folder", () => {
     writeFileSync(path.join(dataDir, "vigil.lock"), `2147483646@${(await import("node:os")).hostname()}`);
     const database = await openDatabase({ kind: "pglite", dataDir });
     await database.close();
+  });
+
+  it.runIf(process.platform === "linux")("takes over the lock of a killed process not yet reaped", async () => {
+    const dataDir = newFolder();
+    // `sleep 0` exits at once, but its parent has become `sleep 30`, which never reaps it: a zombie, as a server
+    // killed with SIGKILL is until its parent waits for it.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const [line] = (await once(parent.stdout, "data")) as [Buffer];
+      const zombie = Number(line.toString().trim());
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]?.[0]).toBe("Z");
+      writeFileSync(path.join(dataDir, "vigil.lock"), `${zombie}@${hostname()}`);
+      const database = await openDatabase({ kind: "pglite", dataDir });
+      await database.close();
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 });

@@ -57,8 +57,26 @@ function isAlive(owner: string): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process killed with SIGKILL whose parent has not reaped it yet still answers signal 0, for a second or two (or
+ * for good, under a parent that never reaps); it holds no file open and writes nothing, so its lock is dead.
+ * Linux tells through /proc/<pid>/stat (the state letter follows the command name in parentheses); elsewhere the
+ * process counts as alive, as before.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat
+      .slice(stat.lastIndexOf(")") + 1)
+      .trim()
+      .startsWith("Z");
+  } catch {
+    return false;
   }
 }
