@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { repoRoot, resultsDir } from "./config.js";
+import { resultsDir } from "./config.js";
 
 /** A server process the bench started: its URL, the pid whose memory is sampled, and how to stop it. */
 export type BenchProcess = {
   label: string;
   baseURL: string;
-  /** The node process that runs the app (tsx starts node as a child; this is that child). */
+  /** The node process that runs the app (tsx starts node as a child; under tsx, this is that child). */
   appPid: number;
   log: string;
   stop: () => Promise<void>;
@@ -28,14 +28,15 @@ export function findFreePort(): Promise<number> {
 }
 
 /**
- * Starts `tsx <script>` in `cwd` detached (its own process group, so stopping the group stops tsx and node), with
- * its output in bench-results/<name>.log, and waits until `ready` answers.
+ * Starts `command args…` in `cwd` detached (its own process group, so stopping the group stops tsx and the node it
+ * starts too), with its output in bench-results/<name>.log, and waits until `ready` answers.
  */
 export async function startProcess(options: {
   label: string;
   name: string;
   cwd: string;
-  script: string;
+  command: string;
+  args: string[];
   env: NodeJS.ProcessEnv;
   ready: (baseURL: string) => Promise<boolean>;
 }): Promise<BenchProcess> {
@@ -44,7 +45,7 @@ export async function startProcess(options: {
   mkdirSync(resultsDir, { recursive: true });
   const log = path.join(resultsDir, `${options.name}.log`);
   const logFd = openSync(log, "w");
-  const child = spawn(path.join(repoRoot, "node_modules", ".bin", "tsx"), [options.script], {
+  const child = spawn(options.command, options.args, {
     cwd: options.cwd,
     env: { ...options.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: baseURL },
     stdio: ["ignore", logFd, logFd],
@@ -117,7 +118,8 @@ function alive(pid: number): boolean {
 
 /**
  * The process that runs the app: tsx starts node as a child (and esbuild beside it), so among `pid` and its
- * descendants, the one holding the most memory once the app answers — the app's own node process.
+ * descendants, the one holding the most memory once the app answers — the app's own node process (`pid` itself
+ * when node was started directly).
  */
 function appProcessOf(pid: number): number {
   const parents = new Map<number, number>();

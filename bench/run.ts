@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -24,7 +24,8 @@ import { measureWebSizes, type WebSizes } from "./web-size.js";
 /**
  * `tsx bench/run.ts`: the load runs and the report (data from generate-data.ts must exist).
  *
- * 1. The real server (`tsx src/server.ts`, SEED=none, LOG_LEVEL=warn) on the 100,000-case PostgreSQL database:
+ * 1. The real server as `npm start` runs it (apps/server/dist/server.js, built first; SEED=none, LOG_LEVEL=warn) on
+ *    the 100,000-case PostgreSQL database:
  *    each endpoint flat out (fixed connections, no pipelining, a warm-up then a measured run), the statement and
  *    the report once more on one connection (their own latency), then list and detail endpoints at a fixed 200
  *    requests/s for p99.
@@ -140,6 +141,26 @@ const log = (message: string) => console.log(`[bench ${new Date().toISOString().
 // Servers
 // ---------------------------------------------------------------------------------------------------------------
 
+const serverDir = path.join(repoRoot, "apps", "server");
+
+/** Builds apps/server/dist/server.js from the sources in the tree (`npm run build -w @vigil/server`, ~1 s). */
+function buildServer(): void {
+  execFileSync(process.execPath, ["build.mjs"], { cwd: serverDir, stdio: "inherit" });
+}
+
+/**
+ * The server's own `start` script (apps/server/package.json: `node <flags> dist/server.js`), run with this node and
+ * without npm in between, so the bench measures the process, and the V8 flags, that production runs.
+ */
+function serverStartCommand(): { command: string; args: string[] } {
+  const manifest = JSON.parse(readFileSync(path.join(serverDir, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const [program, ...args] = (manifest.scripts.start ?? "").trim().split(/\s+/);
+  if (program !== "node") throw new Error(`apps/server's start script is not \`node …\`: ${manifest.scripts.start}`);
+  return { command: process.execPath, args };
+}
+
 async function startVigil(label: string, name: string, database: { url?: string; dataDir?: string }) {
   const env: NodeJS.ProcessEnv = { ...process.env, SEED: "none", LOG_LEVEL: "warn", RELEASE_ID: "bench" };
   delete env.DATABASE_URL;
@@ -149,8 +170,8 @@ async function startVigil(label: string, name: string, database: { url?: string;
   return startProcess({
     label,
     name,
-    cwd: path.join(repoRoot, "apps", "server"),
-    script: "src/server.ts",
+    cwd: serverDir,
+    ...serverStartCommand(),
     env,
     ready: async (baseURL) => (await fetch(`${baseURL}/api/config`, { signal: AbortSignal.timeout(5_000) })).ok,
   });
@@ -161,7 +182,8 @@ async function startBaseline() {
     label: "baseline",
     name: "bench-baseline",
     cwd: repoRoot,
-    script: "bench/baseline-server.ts",
+    command: path.join(repoRoot, "node_modules", ".bin", "tsx"),
+    args: ["bench/baseline-server.ts"],
     env: { ...process.env, DATABASE_URL: fullDatabaseUrl, LOG_LEVEL: "warn" },
     ready: async (baseURL) => (await fetch(`${baseURL}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok,
   });
@@ -511,7 +533,7 @@ function evaluate(
         : {
             cause:
               `highest during ${peakLabel} (${peak?.rssMaxMb} MB); ${run.rssIdleMb} MB before any load ` +
-              "(Node with tsx compiling the TypeScript sources in the process, Fastify, the zod schemas)" +
+              "(Node, Fastify, the zod schemas, the database driver)" +
               (run === pglite
                 ? "; the embedded database (PGlite's WASM heap and its buffer cache) lives in the same process"
                 : "") +
@@ -573,6 +595,9 @@ export async function runBench(): Promise<string> {
   log(
     `${fullDatabase}: ${dataset.cases.toLocaleString("en-US")} cases, ${dataset.logs.toLocaleString("en-US")} time logs`,
   );
+
+  log("building the server (apps/server/dist)");
+  buildServer();
 
   log("query plans of the list and detail reads");
   const plans = await checkPlans(fullDatabaseUrl);
