@@ -74,6 +74,14 @@ function instanceEnv(extra: Record<string, string> = {}): Record<string, string>
 
 const cognitoError = (answer: HttpAnswer) => ({ status: answer.status, ...answer.json() });
 
+/** A refresh with `refreshToken` on `server`, as the web app's Amplify makes one. */
+const refreshOn = (server: ServerProcess, refreshToken: string) =>
+  server.cognito(
+    "InitiateAuth",
+    { AuthFlow: "REFRESH_TOKEN_AUTH", ClientId: testClientId, AuthParameters: { REFRESH_TOKEN: refreshToken } },
+    newAddress(),
+  );
+
 describe.skipIf(!postgresUrl)(
   "two server processes on one PostgreSQL database (skipped without DATABASE_URL: PGlite serves one process)",
   () => {
@@ -125,15 +133,7 @@ describe.skipIf(!postgresUrl)(
           __type: "NotAuthorizedException",
           message: "Access Token has been revoked",
         });
-        const refresh = await b.cognito(
-          "InitiateAuth",
-          {
-            AuthFlow: "REFRESH_TOKEN_AUTH",
-            ClientId: testClientId,
-            AuthParameters: { REFRESH_TOKEN: tokens.refreshToken },
-          },
-          newAddress(),
-        );
+        const refresh = await refreshOn(b, tokens.refreshToken);
         expect(cognitoError(refresh)).toEqual({
           status: 400,
           __type: "NotAuthorizedException",
@@ -153,15 +153,7 @@ describe.skipIf(!postgresUrl)(
         expect(revoke.status, revoke.body).toBe(200);
 
         expect((await listClients(a, tokens.idToken)).status).toBe(401);
-        const refresh = await a.cognito(
-          "InitiateAuth",
-          {
-            AuthFlow: "REFRESH_TOKEN_AUTH",
-            ClientId: testClientId,
-            AuthParameters: { REFRESH_TOKEN: tokens.refreshToken },
-          },
-          newAddress(),
-        );
+        const refresh = await refreshOn(a, tokens.refreshToken);
         expect(cognitoError(refresh).__type).toBe("NotAuthorizedException");
       });
 
