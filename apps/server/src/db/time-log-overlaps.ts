@@ -5,8 +5,8 @@ import { caseTimeLogs } from "./schema.js";
 /**
  * Interval queries over `case_time_logs` ("the logs that overlap [from, to)") know `started_at < to`, but a log
  * overlapping `from` may have started any time before it, so an index on `started_at` alone would read every older
- * log. The reach bounds that look-back: no finished log lasted longer than the longest finished one, and no running
- * log started before the oldest running one. Both are single index probes (`case_time_logs_duration_idx`,
+ * log. The reach bounds that look-back: a finished log lasted at most as long as the longest finished one, and a
+ * running log is at most as old as the oldest running one. Both are single index probes (`case_time_logs_duration_idx`,
  * `case_time_logs_running_start_idx`) inside the same statement, so the bound comes from the same snapshot as the
  * rows it selects and can never leave out a log that overlaps. One forgotten log that ran for weeks widens the
  * look-back for everyone — slower, never wrong.
