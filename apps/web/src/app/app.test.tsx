@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createQueryClient } from "../lib/query-client";
 import { pageReloader } from "../lib/reload-guard";
+import { emulateScreen } from "../test/emulate-screen";
 import {
   coordinatorMenu,
   envelope,
@@ -36,22 +37,8 @@ function currentHash() {
   return decodeURIComponent(window.location.hash);
 }
 
-/** jsdom has no layout engine; answer media queries like a desktop browser so the permanent drawer shows. */
-function emulateDesktop() {
-  vi.stubGlobal("matchMedia", (query: string) => ({
-    matches: /min-width/.test(query),
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }));
-}
-
 describe("the web app", () => {
-  beforeEach(emulateDesktop);
+  beforeEach(() => emulateScreen(true));
 
   it("shows Page Not Found followed by the path for an unknown path", async () => {
     startApp("/no/such/page");

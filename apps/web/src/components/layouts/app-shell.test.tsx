@@ -2,23 +2,10 @@ import { ThemeProvider } from "@mui/material/styles";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { theme } from "../../config/theme";
+import { emulateScreen } from "../../test/emulate-screen";
 import { AppShell } from "./app-shell";
-
-/** jsdom has no layout engine; answer media queries as a desktop (`wide`) or a phone would. */
-function emulateScreen(wide: boolean) {
-  vi.stubGlobal("matchMedia", (query: string) => ({
-    matches: wide && /min-width/.test(query),
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }));
-}
 
 function renderShell() {
   const router = createMemoryRouter([
