@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
+import { findFreePort } from "../apps/server/src/testing/free-port.js";
 import { resultsDir } from "./config.js";
 
 /** A server process the bench started: its URL, the pid whose memory is sampled, and how to stop it. */
@@ -13,19 +13,6 @@ export type BenchProcess = {
   log: string;
   stop: () => Promise<void>;
 };
-
-export function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts `command args…` in `cwd` detached (its own process group, so stopping the group stops tsx and the node it

@@ -11,8 +11,8 @@ import { type Database, type Db, openDatabase, queryRows } from "../db/client.js
 import { createUser } from "../identity/user-directory.js";
 import { sampleCase } from "../modules/cases/cases-test-kit.js";
 import { sampleClient } from "../modules/clients/clients-test-kit.js";
+import { findFreePort } from "../testing/free-port.js";
 import {
-  findFreePort,
   type HttpAnswer,
   killAllServers,
   type RequestOptions,
