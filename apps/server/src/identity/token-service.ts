@@ -102,19 +102,24 @@ export class TokenService {
    * (PGlite has a single connection: a read beside an open transaction would wait for it forever).
    */
   private async currentSigningKey(db: Db): Promise<{ kid: string; key: CryptoKey; createdAt: Date }> {
-    if (!this.signing) await this.ensureSigningKey(new Date(), db);
     const active = await findActiveSigningKey(db);
     if (!active) await this.ensureSigningKey(new Date(), db);
     else if (active.kid !== this.signing?.kid) await this.signWith(active);
     return this.signing as NonNullable<typeof this.signing>;
   }
 
+  /**
+   * Signs with `row` from now on, and verifies with it too: a key another instance made may be unknown here, and
+   * the reload on an unknown key id runs at most once a second, so this instance's own fresh tokens could be
+   * refused by itself in that second.
+   */
   private async signWith(row: SigningKeyRow): Promise<void> {
     this.signing = {
       kid: row.kid,
       key: (await importJWK(row.privateJwk as JWK, algorithm)) as CryptoKey,
       createdAt: row.createdAt,
     };
+    this.verificationKeys.set(row.kid, (await importJWK(row.publicJwk as JWK, algorithm)) as CryptoKey);
   }
 
   /** The JWKS document: every key that may have signed a token still alive. */

@@ -424,6 +424,9 @@ describe.skipIf(!postgresUrl)(
       for (const server of [a, b]) {
         const token = (await server.signIn("ti-rotation", passwordOf("ti-rotation"), newAddress())).idToken;
         expect(kidOf(token), `${server.label} signs with the active key, not the one C retired`).toBe(active?.kid);
+        for (const verifier of [a, b, third]) {
+          expect((await listClients(verifier, token)).status, `${server.label}'s token on ${verifier.label}`).toBe(200);
+        }
       }
     }, 240_000);
   },
