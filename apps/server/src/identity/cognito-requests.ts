@@ -21,6 +21,15 @@ export const respondToAuthChallengeSchema = z.object({
 export const accessTokenRequestSchema = z.object({ AccessToken: z.string().min(1) });
 export const revokeTokenSchema = z.object({ Token: z.string().min(1), ClientId: z.string() });
 
+/** Cognito's GetTokensFromRefreshToken (what Amplify v6 refreshes with): the refresh flow under its own name. */
+export const getTokensFromRefreshTokenSchema = z.object({
+  RefreshToken: z.string().min(1),
+  ClientId: z.string(),
+  ClientSecret: z.string().optional(),
+  DeviceKey: z.string().optional(),
+  ClientMetadata: z.record(z.string(), z.string()).optional(),
+});
+
 export const associateSoftwareTokenSchema = z.object({
   AccessToken: z.string().min(1).optional(),
   Session: z.string().min(1).optional(),

@@ -148,6 +148,50 @@ describe("REFRESH_TOKEN_AUTH", () => {
   });
 });
 
+describe("GetTokensFromRefreshToken (how Amplify v6 refreshes)", () => {
+  const refresh = (token: string, clientId = testClientId) =>
+    harness.cognito("GetTokensFromRefreshToken", { ClientId: clientId, RefreshToken: token });
+
+  it("mints new tokens of the same sign-in with the user's current groups", async () => {
+    const signIn = (await passwordAuth("riley", password)).json().AuthenticationResult;
+    const response = await refresh(signIn.RefreshToken);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.ChallengeParameters).toBeUndefined();
+    expect(body.AuthenticationResult).toMatchObject({ TokenType: "Bearer", ExpiresIn: 3600 });
+    expect(body.AuthenticationResult.RefreshToken).toBeUndefined();
+    const id = decodeClaims(body.AuthenticationResult.IdToken);
+    expect(id.origin_jti).toBe(decodeClaims(signIn.IdToken).origin_jti);
+    expect(id["cognito:groups"]).toEqual(["reviewer"]);
+    const me = await harness.cognito("GetUser", { AccessToken: body.AuthenticationResult.AccessToken });
+    expect(me.json().Username).toBe("Riley");
+  });
+
+  it("refuses revoked, unknown and other clients' refresh tokens, and disabled users", async () => {
+    const signIn = (await passwordAuth("riley", password)).json().AuthenticationResult;
+    await harness.cognito("RevokeToken", { ClientId: testClientId, Token: signIn.RefreshToken });
+    const otherPassword = await harness.addUser("ola", ["billing"]);
+    const other = (await passwordAuth("ola", otherPassword)).json().AuthenticationResult;
+    const ola = await findUserByUsername(harness.database.db, "ola");
+    await updateUser(harness.database.db, ola?.sub as string, { enabled: false });
+    for (const token of [signIn.RefreshToken, "made-up-token", other.RefreshToken]) {
+      const response = await refresh(token);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ __type: "NotAuthorizedException", message: "Invalid Refresh Token" });
+    }
+    const live = (await passwordAuth("riley", password)).json().AuthenticationResult;
+    expect((await refresh(live.RefreshToken, "someone-elses-client")).json().__type).toBe(
+      "ResourceNotFoundException",
+    );
+  });
+
+  it("says which field is missing", async () => {
+    const response = await harness.cognito("GetTokensFromRefreshToken", { ClientId: testClientId });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().__type).toBe("InvalidParameterException");
+  });
+});
+
 describe("NEW_PASSWORD_REQUIRED for an administrator-created user", () => {
   let temporaryPassword: string;
   beforeAll(async () => {

@@ -15,6 +15,7 @@ import {
 } from "./cognito-error.js";
 import {
   associateSoftwareTokenSchema,
+  getTokensFromRefreshTokenSchema,
   initiateAuthSchema,
   parseRequest,
   respondToAuthChallengeSchema,
@@ -258,9 +259,27 @@ export class CognitoService {
     return this.runStep((tx) => this.nextStep(tx, user, clientId, now, context, { by: "password" }));
   }
 
+  /**
+   * GetTokensFromRefreshToken: the same refresh as InitiateAuth's REFRESH_TOKEN_AUTH (refresh tokens are not
+   * rotated, so none is returned), answered without ChallengeParameters as Cognito does.
+   */
+  async getTokensFromRefreshToken(input: unknown): Promise<{ AuthenticationResult: AuthenticationResult }> {
+    const request = parseRequest(getTokensFromRefreshTokenSchema, input);
+    this.kit.checkClient(request.ClientId);
+    return this.refreshTokens(request.RefreshToken, request.ClientId);
+  }
+
   private async refreshAuth(parameters: Record<string, string>, clientId: string): Promise<InitiateAuthResponse> {
     const refreshToken = parameters.REFRESH_TOKEN;
     if (!refreshToken) throw invalidParameter("Missing required parameter REFRESH_TOKEN");
+    return { ...(await this.refreshTokens(refreshToken, clientId)), ChallengeParameters: {} };
+  }
+
+  /** New ID and access tokens for a live sign-in; a revoked, expired or foreign token, or a disabled user, is refused. */
+  private async refreshTokens(
+    refreshToken: string,
+    clientId: string,
+  ): Promise<{ AuthenticationResult: AuthenticationResult }> {
     const session = await findAuthSessionByRefreshHash(this.db, digestToken(refreshToken));
     const invalid = () => new CognitoError("NotAuthorizedException", "Invalid Refresh Token");
     if (!session || session.revokedAt || session.expiresAt <= new Date() || session.clientId !== clientId)
@@ -279,7 +298,6 @@ export class CognitoService {
         ExpiresIn: issued.expiresIn,
         TokenType: "Bearer",
       },
-      ChallengeParameters: {},
     };
   }
 

@@ -50,6 +50,7 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
       cognito.account.getUserAttributeVerificationCode(input, context),
     VerifyUserAttribute: (input, context) => cognito.account.verifyUserAttribute(input, context),
     GetUser: (input) => cognito.account.getUser(input),
+    GetTokensFromRefreshToken: (input) => cognito.getTokensFromRefreshToken(input),
     RevokeToken: (input, context) => cognito.revokeToken(input, context),
     GlobalSignOut: (input, context) => cognito.account.globalSignOut(input, context),
   };
