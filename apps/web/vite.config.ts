@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { buildInfoPlugin, createBuildId } from "./build-info-plugin.ts";
+import { precompressPlugin } from "./precompress-plugin.ts";
 
 // The server (apps/server) serves the API, the identity service and the built app on one origin; in development
 // Vite serves the app and forwards everything else there so cookies, CSP and URLs look the same.
@@ -13,7 +14,7 @@ export default defineConfig(({ command }) => {
     builtAt: new Date().toISOString(),
   };
   return {
-    plugins: [react(), buildInfoPlugin(buildInfo)],
+    plugins: [react(), buildInfoPlugin(buildInfo), precompressPlugin()],
     define: {
       __BUILD_ID__: JSON.stringify(buildInfo.buildId),
     },
@@ -26,7 +27,9 @@ export default defineConfig(({ command }) => {
     build: {
       outDir: "dist",
       emptyOutDir: true,
-      sourcemap: true,
+      // Maps stay in dist/ for reading a stack trace, but are neither referenced from the bundle nor served: they
+      // would publish the whole source.
+      sourcemap: "hidden",
       // Amplify's sign-in UI is large; it only loads on /signin, so a bigger lazy chunk is expected there.
       chunkSizeWarningLimit: 900,
       rolldownOptions: {

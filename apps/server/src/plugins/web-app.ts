@@ -14,7 +14,8 @@ export function readBuildInfo(distDir: string): BuildInfo | undefined {
 /**
  * Serves the built web app at `/`. Hashed assets are cached for a year; `index.html` and `build.json` are
  * never cached, so a new release is noticed by the build-update check. Routing is hash-based, so no
- * history fallback is needed: unknown paths are 404s.
+ * history fallback is needed: unknown paths are 404s. Text files go out as the brotli or gzip copy the build wrote
+ * beside them (`precompress-plugin.ts`), whichever the browser accepts; source maps are never served.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   if (!existsSync(path.join(distDir, "index.html"))) {
@@ -32,6 +33,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     index: ["index.html"],
     wildcard: true,
     maxAge: 0,
+    preCompressed: true,
+    allowedPath: (pathName) => !pathName.endsWith(".map"),
     setHeaders: (response, filePath) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       response.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
