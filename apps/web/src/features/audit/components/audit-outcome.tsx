@@ -7,7 +7,7 @@ import type { AuditOutcome as Outcome } from "@vigil/contract";
 import { outcomeLabels } from "../audit-labels";
 
 const outcomeLooks = {
-  success: { Icon: CheckCircleOutlined, color: "success.main" },
+  success: { Icon: CheckCircleOutlined, color: "success.dark" },
   failure: { Icon: ErrorOutlined, color: "error.main" },
   denied: { Icon: Block, color: "warning.dark" },
 } as const;

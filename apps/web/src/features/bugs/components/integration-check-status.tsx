@@ -43,7 +43,7 @@ export function IntegrationCheckStatus({ outcome }: { outcome: CheckOutcome }) {
         gap: 0.75,
         fontWeight: 600,
         whiteSpace: "nowrap",
-        color: outcome === "fail" ? "error.main" : outcome === "pass" ? "success.main" : "text.secondary",
+        color: outcome === "fail" ? "error.main" : outcome === "pass" ? "success.dark" : "text.secondary",
       }}
     >
       {icon}

@@ -34,7 +34,7 @@ function PassMark({ passed, label }: { passed: boolean; label?: string }) {
       ) : (
         <ErrorOutlined fontSize="small" color="error" aria-hidden="true" />
       )}
-      <Typography component="span" sx={{ fontWeight: 600, color: passed ? "success.main" : "error.main" }}>
+      <Typography component="span" sx={{ fontWeight: 600, color: passed ? "success.dark" : "error.main" }}>
         {label ?? (passed ? "Passed" : "Failed")}
       </Typography>
     </Stack>
@@ -156,7 +156,7 @@ function CheckBody({ check }: { check: BillingCheck }) {
                   {cptWarningLabels[warning.id]}
                 </Typography>
                 <Typography variant="body2">{warning.message}</Typography>
-                <Typography variant="body2" color={acknowledged.has(warning.id) ? "success.main" : "warning.dark"}>
+                <Typography variant="body2" color={acknowledged.has(warning.id) ? "success.dark" : "warning.dark"}>
                   {acknowledged.has(warning.id)
                     ? "Acknowledged in a billing note"
                     : "Not acknowledged yet: a billing note must acknowledge it before the case closes"}
