@@ -40,7 +40,7 @@ function EndAssignmentButton({ assignment, technologist }: { assignment: Assignm
         size="small"
         color="error"
         onClick={() => setOpen(true)}
-        aria-label={`End ${technologist}'s assignment to ${assignment.caseNumber}`}
+        aria-label={`End assignment of ${technologist} to ${assignment.caseNumber}`}
       >
         End
       </Button>

@@ -376,7 +376,7 @@ function EndAssignmentButton({ item, assignment }: { item: Case; assignment: Cas
   const name = personName(assignment.technologist);
   return (
     <>
-      <Button size="small" color="error" onClick={() => setOpen(true)} aria-label={`End ${name}'s assignment`}>
+      <Button size="small" color="error" onClick={() => setOpen(true)} aria-label={`End assignment of ${name}`}>
         End assignment
       </Button>
       <ConfirmDialog
