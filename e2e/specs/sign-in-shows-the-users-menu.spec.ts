@@ -13,6 +13,8 @@ test.describe("signing in shows the menu the user's groups allow", () => {
   test("a coordinator sees clients, cases and reporting, but not users, billing or bugs", async ({ page, state }) => {
     await signInToHome(page, seededUser(state, "coordinator"), displayNames.coordinator);
 
+    // Focus lands on the page the user arrived at, not on <body>.
+    await expect(page.getByRole("heading", { level: 1, name: `Welcome, ${displayNames.coordinator}` })).toBeFocused();
     await expect(accountButton(page, displayNames.coordinator)).toBeVisible();
     const menu = mainNavigation(page);
     for (const entry of [

@@ -93,8 +93,10 @@ describe("sign-in", () => {
     await user.paste("correct horse battery staple");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
 
-    expect(await screen.findByRole("heading", { name: "Clients" }, { timeout: 5000 })).toBeInstanceOf(HTMLElement);
+    const heading = await screen.findByRole("heading", { level: 1, name: "Clients" }, { timeout: 5000 });
     expect(decodeURIComponent(window.location.hash)).toBe("#/continuous-monitoring/clients");
+    // Keyboard and screen-reader users land on the page they asked for, not on <body>.
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(calls[0]).toEqual({
       target: "InitiateAuth",
       body: expect.objectContaining({

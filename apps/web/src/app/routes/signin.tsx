@@ -8,6 +8,7 @@ import { I18n } from "aws-amplify/utils";
 import { useEffect, useSyncExternalStore } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
+import { requestArrivalFocus } from "../../components/layouts/arrival-focus";
 import { authenticatorTheme } from "../../config/authenticator-theme";
 import { appName } from "../../config/constants";
 import {
@@ -61,7 +62,9 @@ function SignedInRedirect({ to }: { to: string }) {
   useEffect(() => {
     let active = true;
     void queryClient.fetchQuery({ ...authQueryOptions(), staleTime: 0 }).then(() => {
-      if (active) void navigate(to, { replace: true });
+      if (!active) return;
+      requestArrivalFocus();
+      void navigate(to, { replace: true });
     });
     return () => {
       active = false;

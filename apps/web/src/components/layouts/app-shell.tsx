@@ -9,11 +9,12 @@ import { useTheme } from "@mui/material/styles";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { appName } from "../../config/constants";
 import { ApiErrorStack } from "../feedback/api-error-stack";
 import { NewVersionBanner } from "../feedback/new-version-banner";
+import { arrivalFocusPending } from "./arrival-focus";
 import { mainContentId, SkipLink } from "./skip-link";
 
 const drawerWidth = 264;
@@ -89,6 +90,11 @@ export function AppShell({
   useEffect(() => {
     if (!wide) void loadDrawer().catch(() => {});
   }, [wide]);
+  const main = useRef<HTMLElement>(null);
+  // Right after sign-in, until the page's heading renders and takes it (arrival-focus.ts).
+  useEffect(() => {
+    if (arrivalFocusPending()) main.current?.focus();
+  }, []);
 
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }} data-layout={layout}>
@@ -160,7 +166,13 @@ export function AppShell({
           </Suspense>
         )}
       </Box>
-      <Box component="main" id={mainContentId} tabIndex={-1} sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>
+      <Box
+        component="main"
+        ref={main}
+        id={mainContentId}
+        tabIndex={-1}
+        sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}
+      >
         <Toolbar className="vigil-no-print" />
         {breadcrumbs}
         <Box className="vigil-no-print">
