@@ -120,11 +120,13 @@ function mostly<T>(values: readonly T[]) {
       : fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: schemaArbitrary });
 }
 
+/** Months near now (where the time is), and the calendar's edges (0000-01, 9999-12…), which must be clean 400s. */
 function monthsAround(now: Date): string[] {
-  return [-2, -1, 0, 1].map((offset) => {
+  const near = [-2, -1, 0, 1].map((offset) => {
     const date = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1));
     return date.toISOString().slice(0, 7);
   });
+  return [...near, ...near, "0000-01", "9999-12", "1899-12", "2201-01"];
 }
 
 /**
@@ -273,7 +275,8 @@ export async function currentVersionOf(
     case "setUserAccessGroups":
     case "toggleUser":
     case "setUserSmsMfa":
-      return { etag: (await read(path.replace(/\/(access-groups|toggle|sms-mfa)$/, "")))?.etag };
+    case "setUserContact":
+      return { etag: (await read(path.replace(/\/(access-groups|toggle|sms-mfa|contact)$/, "")))?.etag };
     case "changeBugStatus":
       return { etag: (await read(path))?.etag };
     case "setBillingRate": {

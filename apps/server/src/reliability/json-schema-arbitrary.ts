@@ -39,7 +39,7 @@ export type JsonSchema = {
 export type Hint = (schemaArbitrary: fc.Arbitrary<unknown>, schema: JsonSchema) => fc.Arbitrary<unknown>;
 export type Hints = Record<string, Hint>;
 
-/** Date-times mostly in the recent past (records refuse the future), sometimes anywhere in 1900–2100. */
+/** Date-times mostly in the recent past (records refuse the future), sometimes anywhere in 1900–2100 or at its edges. */
 const anchor = Date.now();
 const day = 86_400_000;
 export const recentDateTime = fc
@@ -49,14 +49,36 @@ const anyDateTime = fc
   .date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("2100-12-31T23:59:59Z"), noInvalidDate: true })
   .map((date) => date.toISOString());
 const offsetDateTime = recentDateTime.map((iso) => `${iso.slice(0, 19)}+05:30`);
+
+/**
+ * The first and last months, days and instants of years at the edges of the calendar the contract accepts
+ * (1900–2200) and of what PostgreSQL can hold (it has no year 0, and the month 9999-12 ends in year 10000): each
+ * must be served or refused with a 400 naming the field, never a failed query (those were 500s).
+ */
+const edgeYears = ["0000", "0001", "1899", "1900", "2200", "2201", "9999"];
+const edgeMonths = edgeYears.flatMap((year) => [`${year}-01`, `${year}-12`]);
+const edgeDays = edgeMonths.map((month) => `${month}-${month.endsWith("-01") ? "01" : "31"}`);
+const edgeDateTimes = edgeDays.flatMap((date) =>
+  date.endsWith("-01")
+    ? [`${date}T00:00:00Z`, `${date}T00:00:00+14:00`]
+    : [`${date}T23:59:59.999Z`, `${date}T23:00:00-12:00`],
+);
+
 export const dateTimeArbitrary = fc.oneof(
   { weight: 6, arbitrary: recentDateTime },
   { weight: 1, arbitrary: anyDateTime },
   { weight: 1, arbitrary: offsetDateTime },
+  { weight: 1, arbitrary: fc.constantFrom(...edgeDateTimes) },
 );
-export const dateArbitrary = fc
-  .date({ min: new Date("1920-01-01T00:00:00Z"), max: new Date("2026-12-31T00:00:00Z"), noInvalidDate: true })
-  .map((date) => date.toISOString().slice(0, 10));
+export const dateArbitrary = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .date({ min: new Date("1920-01-01T00:00:00Z"), max: new Date("2026-12-31T00:00:00Z"), noInvalidDate: true })
+      .map((date) => date.toISOString().slice(0, 10)),
+  },
+  { weight: 1, arbitrary: fc.constantFrom(...edgeDays) },
+);
 
 const emailArbitrary = fc
   .tuple(
@@ -95,10 +117,11 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   // the pattern alone would range over ten thousand years.
   if (schema.pattern?.startsWith("^\\d{4}-")) {
     const length = schema.pattern.includes(")-(") ? 10 : 7;
-    const near = dateTimeArbitrary.map((iso) => iso.slice(0, length));
+    const near = recentDateTime.map((iso) => iso.slice(0, length));
     return fc.oneof(
       { weight: 4, arbitrary: near },
       { weight: 1, arbitrary: fc.stringMatching(new RegExp(schema.pattern)) },
+      { weight: 1, arbitrary: fc.constantFrom(...(length === 10 ? edgeDays : edgeMonths)) },
     );
   }
   if (schema.pattern) {

@@ -1,30 +1,20 @@
 import { z } from "zod";
 import { pageOf, pageQuerySchema } from "../envelope.js";
-import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
+import {
+  authorSchema,
+  calendarDateSchema,
+  derivedDateTimeSchema,
+  derivedMonthSchema,
+  idSchema,
+  isoDateTimeSchema,
+  monthSchema,
+} from "./common.js";
 
 /**
  * Billing and reporting (PRODUCT.md §5, DOMAIN.md §2). Money and hours travel as decimal strings and are computed
  * with decimal arithmetic, never binary floats: a rate is at most 2 decimals, an amount is hours × rate rounded
  * half-up to cents, and every total is the sum of the rounded lines above it (statements say so).
  */
-
-/** A calendar month, cut in the client's time zone. */
-export const monthSchema = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a month as YYYY-MM, e.g. 2026-11");
-export type Month = z.infer<typeof monthSchema>;
-
-/** A calendar day (reporting periods), cut in each client's time zone. */
-export const calendarDateSchema = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "must be a date as YYYY-MM-DD")
-  .refine(
-    (value) =>
-      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-    "must be a real calendar date",
-  );
 
 /** What a user types as an hourly rate: up to 9 whole digits and 2 decimals, no sign, no thousands separators. */
 export const rateInputSchema = z
@@ -179,8 +169,8 @@ export const billingStatementSchema = z.object({
   client: z.object({ id: idSchema, name: z.string(), timezone: z.string() }),
   month: monthSchema,
   /** The month's bounds as instants: local midnight of the 1st to local midnight of the next 1st. */
-  periodStart: isoDateTimeSchema,
-  periodEnd: isoDateTimeSchema,
+  periodStart: derivedDateTimeSchema,
+  periodEnd: derivedDateTimeSchema,
   rate: appliedRateSchema.nullable(),
   ownRate: clientMonthRateSchema.nullable(),
   rateMissing: z.boolean(),
@@ -221,7 +211,7 @@ export const billingCheckSchema = z.object({
     }),
   ),
   /** The client months the case's billable time touches, with the rate each would be billed at. */
-  months: z.array(z.object({ month: monthSchema, hours: hoursSchema, rate: appliedRateSchema.nullable() })),
+  months: z.array(z.object({ month: derivedMonthSchema, hours: hoursSchema, rate: appliedRateSchema.nullable() })),
   cpt: cptSuggestionSchema,
   /** Warnings acknowledged in the case's current billing notes. */
   acknowledgedWarnings: z.array(cptWarningIdSchema),

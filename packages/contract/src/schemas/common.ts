@@ -4,7 +4,64 @@ import { z } from "zod";
 export const idSchema = z.uuid("must be a valid id");
 export const idParamsSchema = z.object({ id: idSchema });
 
-export const isoDateTimeSchema = z.iso.datetime({ offset: true });
+/**
+ * The calendar Vigil handles: every month, day and instant a request names lies in 1900–2200. PostgreSQL has no year
+ * 0 and the month 9999-12 ends in year 10000, so without a bound such requests failed their queries (500s) instead of
+ * being refused with a 400 naming the field; no patient, recording or invoice lies outside this range.
+ */
+export const supportedCalendar = { firstMonth: "1900-01", lastMonth: "2200-12" } as const;
+const { firstMonth, lastMonth } = supportedCalendar;
+const firstDay = `${firstMonth}-01`;
+const lastDay = `${lastMonth}-31`;
+const firstInstant = Date.parse(`${firstDay}T00:00:00Z`);
+const endInstant = Date.parse(`${Number(lastMonth.slice(0, 4)) + 1}-01-01T00:00:00Z`);
+
+const monthPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
+const monthFormat = { message: "must be a month as YYYY-MM, e.g. 2026-11", abort: true } as const;
+const dateTimeFormat = { offset: true, message: "must be a date and time such as 2026-11-05T14:30:00Z", abort: true };
+
+/**
+ * An instant with its offset (`Z` or `±hh:mm`), e.g. 2026-11-05T14:30:00Z. Bounded as an instant (in UTC), not by
+ * the year as written: answers give instants back in UTC, and they must pass the same schema.
+ */
+export const isoDateTimeSchema = z.iso.datetime(dateTimeFormat).refine((value) => {
+  const instant = Date.parse(value);
+  return instant >= firstInstant && instant < endInstant;
+}, `must be between ${firstDay}T00:00:00Z and ${lastDay}T23:59:59Z`);
+
+/** A calendar month (billing is cut in the client's time zone). */
+export const monthSchema = z
+  .string()
+  .trim()
+  .regex(monthPattern, monthFormat)
+  .refine(
+    (value) => value >= firstMonth && value <= lastMonth,
+    `must be a month between ${firstMonth} and ${lastMonth}`,
+  );
+export type Month = z.infer<typeof monthSchema>;
+
+/** A calendar day (a date of birth, a reporting period), without a time or zone. */
+export const calendarDateSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: "must be a date as YYYY-MM-DD", abort: true })
+  .refine((value) => value >= firstDay && value <= lastDay, {
+    message: `must be a date between ${firstDay} and ${lastDay}`,
+    abort: true,
+  })
+  .refine((value) => {
+    // Date.parse rolls 2026-02-30 over to March 2 (or gives NaN): a real day reads back as itself.
+    const instant = Date.parse(`${value}T00:00:00Z`);
+    return !Number.isNaN(instant) && new Date(instant).toISOString().startsWith(value);
+  }, "must be a real calendar date");
+
+/**
+ * For answers only: an instant or month the server derived from supported ones in a client's time zone (a month's
+ * bounds, the month a time log falls in) may lie up to a day past the supported calendar, and an answer must never
+ * fail its own schema. Requests use the bounded schemas above.
+ */
+export const derivedDateTimeSchema = z.iso.datetime(dateTimeFormat);
+export const derivedMonthSchema = z.string().regex(monthPattern, monthFormat);
 
 /** E.164: a plus, the country code and the number, no spaces (PRODUCT.md; spec §5 strips other characters). */
 export const phoneSchema = z

@@ -14,6 +14,7 @@ import {
   type SetRateRequest,
   type StatementCase,
   type setRateRequestSchema,
+  supportedCalendar,
 } from "@vigil/contract";
 import { Temporal } from "temporal-polyfill";
 import type { z } from "zod";
@@ -162,7 +163,9 @@ const day = 86_400_000;
  */
 export async function listBillingMonths(db: Db, query: OverviewQuery, now = new Date()): Promise<BillingOverview> {
   const to = query.to ?? currentMonth("UTC", now);
-  const from = query.from ?? addMonths(to, -11);
+  // Not before the supported calendar's first month: the rows' months must pass the contract's month schema.
+  const yearBefore = addMonths(to, -11);
+  const from = query.from ?? (yearBefore < supportedCalendar.firstMonth ? supportedCalendar.firstMonth : yearBefore);
   if (from > to)
     throw badRequest([{ path: "querystring.from", message: "must not be after the last month of the range (to)" }]);
   const months = monthsBetween(from, to);
