@@ -56,6 +56,7 @@ const knownValues: Record<string, unknown> = {
   month: "2026-01",
   // Billing: a rate is a positive amount; the billable-hours report covers real calendar days, in order.
   hourlyRate: "125.00",
+  phoneNumber: "+15555550100",
   from: "2026-01-01",
   to: "2026-01-31",
 };

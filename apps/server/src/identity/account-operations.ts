@@ -1,6 +1,7 @@
+import { emailSchema, phoneSchema } from "@vigil/contract";
 import { type Message, maskDestination } from "../messaging/message-service.js";
 import {
-  type CognitoError,
+  CognitoError,
   codeMismatch,
   expiredCode,
   incorrectCredentials,
@@ -24,13 +25,13 @@ import {
   type IdentityKit,
   type MfaType,
 } from "./identity-kit.js";
-import { attributeCodeMessage } from "./identity-messages.js";
+import { attributeCodeMessage, contactChangedMessage } from "./identity-messages.js";
 import { type CodePurpose, checkCode, consumeCode, issueCode } from "./one-time-codes.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { hitRateLimit } from "./rate-limits-repository.js";
 import { revokeUserSessions } from "./sessions-repository.js";
 import { clearSignInFailures, reserveSignInAttempt } from "./sign-in-failures-repository.js";
-import { updateUser } from "./users-repository.js";
+import { isEmailTaken, type UserRow, updateUser } from "./users-repository.js";
 
 /** What a signed-in user does with their access token: profile, password, MFA settings, attribute checks. */
 export class AccountOperations {
@@ -104,47 +105,95 @@ export class AccountOperations {
   }
 
   /**
-   * Users may change their name. Email and phone number are set by administrators: a stolen access token must not
-   * be able to redirect password-reset codes or SMS sign-in codes (AUTH.md: SMS MFA needs a phone number set by an
-   * administrator).
+   * Name, email and phone number, as in Cognito. A new email or phone number is stored unverified and a code goes to
+   * the NEW address (`CodeDeliveryDetailsList`); VerifyUserAttribute with it marks it verified. Until then nothing
+   * that proves identity is sent there: password-reset codes go to a verified email only (password-reset.ts) and an
+   * unverified phone receives no SMS sign-in codes (`enabledMfa`). The old email hears of the change, so a stolen
+   * access token cannot quietly redirect the account's codes. Codes sent here count towards the same hourly limit as
+   * GetUserAttributeVerificationCode, so this cannot be used to mail arbitrary addresses.
    */
-  async updateUserAttributes(input: unknown, context: CallContext): Promise<Record<string, never>> {
+  async updateUserAttributes(
+    input: unknown,
+    context: CallContext,
+  ): Promise<{ CodeDeliveryDetailsList?: CodeDeliveryDetails[] }> {
     const request = parseRequest(updateUserAttributesSchema, input);
     const { user } = await this.kit.userFromAccessToken(request.AccessToken);
-    const changes: { name?: string } = {};
-    for (const attribute of request.UserAttributes) {
-      const value = attribute.Value?.trim() ?? "";
-      switch (attribute.Name) {
-        case "name":
-          if (!value || value.length > 200) throw invalidParameter("name must be 1 to 200 characters.");
-          changes.name = value;
-          break;
-        case "email":
-        case "phone_number":
-          if (value !== ((attribute.Name === "email" ? user.email : user.phoneNumber) ?? "")) {
-            throw invalidParameter(`${attribute.Name} is managed by an administrator and cannot be changed here.`);
-          }
-          break;
-        case "sub":
-        case "email_verified":
-        case "phone_number_verified":
-          throw invalidParameter(`Cannot modify the non-mutable attribute ${attribute.Name}`);
-        default:
-          throw invalidParameter(`user.${attribute.Name}: Attribute does not exist in the schema.`);
-      }
-    }
+    const changes = readAttributeChanges(request.UserAttributes, user);
+    const contacts = verifiableAttributes.filter((attribute) => changes[attributeColumn[attribute]] !== undefined);
     if (Object.keys(changes).length === 0) return {};
-    await this.kit.db.transaction(async (tx) => {
-      await updateUser(tx, user.sub, changes);
+    const fail = async (reason: string, error: CognitoError) => {
+      await this.kit.audit(this.kit.db, context, {
+        action: "auth.update-attributes",
+        outcome: "failure",
+        actor: user,
+        target: { type: "user", id: user.username },
+        details: { attributes: Object.keys(changes), reason },
+      });
+      return error;
+    };
+    if (changes.email !== undefined && (await isEmailTaken(this.kit.db, changes.email, user.sub))) {
+      throw await fail(
+        "email taken",
+        new CognitoError("AliasExistsException", "An account with the given email already exists."),
+      );
+    }
+    const now = new Date();
+    // One hit per code about to be sent; refused before anything changes.
+    for (let count = 0; count < contacts.length; count += 1) {
+      if (!(await this.hitCodeLimit(user.sub, now))) throw await fail("hourly code limit reached", limitExceeded());
+    }
+    const sent = await this.kit.db.transaction(async (tx) => {
+      await updateUser(tx, user.sub, {
+        ...changes,
+        ...(changes.email !== undefined ? { emailVerified: false } : {}),
+        ...(changes.phoneNumber !== undefined ? { phoneNumberVerified: false } : {}),
+      });
+      const codes: { attribute: VerifiableAttribute; to: string; code: string; delivery: CodeDeliveryDetails }[] = [];
+      for (const attribute of contacts) {
+        const to = changes[attributeColumn[attribute]] as string;
+        // Replaces any code sent for the old value: only a code that reached the new address can verify it.
+        const { code } = await issueCode(tx, user.sub, `verify-${attribute}`, now);
+        codes.push({ attribute, to, code, delivery: deliveryTo(attribute, to) });
+      }
       await this.kit.audit(tx, context, {
         action: "auth.update-attributes",
         outcome: "success",
         actor: user,
         target: { type: "user", id: user.username },
-        details: { attributes: Object.keys(changes) },
+        details: {
+          attributes: Object.keys(changes),
+          ...(codes.length > 0 ? { codesSentTo: codes.map((sent) => sent.delivery.Destination) } : {}),
+        },
       });
+      return codes;
     });
-    return {};
+    if (contacts.length > 0 && user.emailVerified) {
+      // A notice, not a code: its failure is logged and does not undo the change (`hideTiming` sends it off-line).
+      const notice = contactChangedMessage(
+        user.email,
+        sent.map((entry) => entry.delivery),
+      );
+      await this.kit
+        .deliver(notice, { hideTiming: true })
+        .catch((error: unknown) => this.kit.log?.error({ err: error }, "contact change notice failed"));
+    }
+    for (const entry of sent) {
+      const channel = entry.attribute === "email" ? "email" : "sms";
+      await this.kit.deliver(attributeCodeMessage(channel, entry.to, entry.code), { hideTiming: false });
+    }
+    return sent.length > 0 ? { CodeDeliveryDetailsList: sent.map((entry) => entry.delivery) } : {};
+  }
+
+  /** One code sent to a user's own address; false once the hourly limit is reached. */
+  private async hitCodeLimit(sub: string, now: Date): Promise<boolean> {
+    const limit = await hitRateLimit(
+      this.kit.db,
+      `attribute-code:${sub}`,
+      this.kit.config.identityLimits.codeRequestsPerHour,
+      3600,
+      now,
+    );
+    return limit.allowed;
   }
 
   async getUserAttributeVerificationCode(
@@ -157,20 +206,9 @@ export class AccountOperations {
     const destination = attribute === "email" ? user.email : user.phoneNumber;
     if (!destination) throw invalidParameter(`The user has no ${attribute} to verify.`);
     const now = new Date();
-    const limit = await hitRateLimit(
-      this.kit.db,
-      `attribute-code:${user.sub}`,
-      this.kit.config.identityLimits.codeRequestsPerHour,
-      3600,
-      now,
-    );
-    if (!limit.allowed) throw limitExceeded();
+    if (!(await this.hitCodeLimit(user.sub, now))) throw limitExceeded();
     const channel: Message["channel"] = attribute === "email" ? "email" : "sms";
-    const delivery: CodeDeliveryDetails = {
-      Destination: maskDestination(channel, destination),
-      DeliveryMedium: channel === "email" ? "EMAIL" : "SMS",
-      AttributeName: attribute,
-    };
+    const delivery = deliveryTo(attribute, destination);
     const code = await this.kit.db.transaction(async (tx) => {
       const issued = await issueCode(tx, user.sub, `verify-${attribute}`, now);
       await this.kit.audit(tx, context, {
@@ -244,6 +282,13 @@ export class AccountOperations {
     if (smsEnabled && !user.phoneNumber) {
       throw invalidParameter("User does not have delivery config set to turn on SMS_MFA");
     }
+    // Turning SMS on (or preferring it) needs a number proved to reach the user; one already on stays on, suspended
+    // while its number is unverified (see `enabledMfa`).
+    if (((smsEnabled && !user.smsMfaEnabled) || sms?.PreferredMfa) && !user.phoneNumberVerified) {
+      throw invalidParameter(
+        "User does not have delivery config set to turn on SMS_MFA: verify the phone_number first.",
+      );
+    }
     if (totpEnabled && !user.totpSecret) throw invalidParameter("User has not verified software token mfa");
     if (sms?.PreferredMfa && totp?.PreferredMfa) throw invalidParameter("Only one MFA method can be preferred.");
     let preferred = user.preferredMfa as MfaType | null;
@@ -288,7 +333,61 @@ export class AccountOperations {
   }
 }
 
-function verifiableAttribute(name: string): "email" | "phone_number" {
+type VerifiableAttribute = "email" | "phone_number";
+const verifiableAttributes: VerifiableAttribute[] = ["email", "phone_number"];
+const attributeColumn = { email: "email", phone_number: "phoneNumber" } as const;
+
+function verifiableAttribute(name: string): VerifiableAttribute {
   if (name === "email" || name === "phone_number") return name;
   throw invalidParameter(`${name} cannot be verified: only email and phone_number can.`);
+}
+
+function deliveryTo(attribute: VerifiableAttribute, destination: string): CodeDeliveryDetails {
+  const channel = attribute === "email" ? "email" : "sms";
+  return {
+    Destination: maskDestination(channel, destination),
+    DeliveryMedium: channel === "email" ? "EMAIL" : "SMS",
+    AttributeName: attribute,
+  };
+}
+
+/**
+ * The attributes that really change, checked as Cognito checks them. A value equal to the current one is no change
+ * (a profile form sends every field), so it neither unverifies the address nor sends a code.
+ */
+function readAttributeChanges(
+  attributes: { Name: string; Value?: string | undefined }[],
+  user: UserRow,
+): { name?: string; email?: string; phoneNumber?: string } {
+  const changes: { name?: string; email?: string; phoneNumber?: string } = {};
+  for (const attribute of attributes) {
+    const value = attribute.Value?.trim() ?? "";
+    switch (attribute.Name) {
+      case "name":
+        if (!value || value.length > 200) throw invalidParameter("name must be 1 to 200 characters.");
+        if (value !== user.name) changes.name = value;
+        break;
+      case "email":
+        if (!emailSchema.safeParse(value).success) {
+          throw invalidParameter("Invalid email address format: email must be an address such as name@example.org.");
+        }
+        if (value !== user.email) changes.email = value;
+        break;
+      case "phone_number":
+        if (!phoneSchema.safeParse(value).success) {
+          throw invalidParameter(
+            "Invalid phone number format: phone_number must be in E.164 form, a + and up to 15 digits, e.g. +15555550100.",
+          );
+        }
+        if (value !== user.phoneNumber) changes.phoneNumber = value;
+        break;
+      case "sub":
+      case "email_verified":
+      case "phone_number_verified":
+        throw invalidParameter(`Cannot modify the non-mutable attribute ${attribute.Name}`);
+      default:
+        throw invalidParameter(`user.${attribute.Name}: Attribute does not exist in the schema.`);
+    }
+  }
+  return changes;
 }

@@ -16,10 +16,17 @@ export type MfaType = "SMS_MFA" | "SOFTWARE_TOKEN_MFA";
 
 export type CodeDeliveryDetails = { Destination: string; DeliveryMedium: "EMAIL" | "SMS"; AttributeName: string };
 
-/** The MFA methods a user can be challenged with right now. */
+/**
+ * The MFA methods a user can be challenged with right now. SMS counts only while the phone number is verified: a
+ * number the user (or an administrator) just entered may be mistyped or someone else's, and sending sign-in codes
+ * there would lock the user out or hand their second factor to a stranger. While it is unverified SMS MFA is
+ * suspended, not turned off: with MFA optional the user signs in with their other method (or none) and verifies the
+ * number from their account, then SMS codes resume; with MFA required and no other method they are offered TOTP
+ * setup, as anyone without MFA is.
+ */
 export function enabledMfa(user: UserRow): MfaType[] {
   const methods: MfaType[] = [];
-  if (user.smsMfaEnabled && user.phoneNumber) methods.push("SMS_MFA");
+  if (user.smsMfaEnabled && user.phoneNumber && user.phoneNumberVerified) methods.push("SMS_MFA");
   if (user.totpEnabled && user.totpSecret) methods.push("SOFTWARE_TOKEN_MFA");
   return methods;
 }

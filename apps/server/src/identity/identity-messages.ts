@@ -48,3 +48,23 @@ export function attributeCodeMessage(channel: Message["channel"], to: string, co
     ].join("\n\n"),
   };
 }
+
+/**
+ * Told to the account's verified email when the user changes their email or phone number: whoever holds only an
+ * access token can change them, and the owner must hear of it.
+ */
+export function contactChangedMessage(to: string, changes: { AttributeName: string; Destination: string }[]): Message {
+  const lines = changes.map(
+    (change) => `- ${change.AttributeName === "email" ? "email address" : "phone number"}: now ${change.Destination}`,
+  );
+  return {
+    channel: "email",
+    to,
+    subject: "Your Vigil contact details were changed",
+    body: [
+      "The contact details of your Vigil account were changed:",
+      lines.join("\n"),
+      "If you did not make this change, tell your Vigil administrator at once.",
+    ].join("\n\n"),
+  };
+}

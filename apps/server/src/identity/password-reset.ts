@@ -55,7 +55,13 @@ export class PasswordResetOperations {
         ? "user disabled"
         : user.status === "FORCE_CHANGE_PASSWORD"
           ? "temporary password not yet changed"
-          : undefined;
+          : // A reset code sent to an address nobody proved could hand the account over: a stolen access token can
+            // put any address there (UpdateUserAttributes). After an administrator's reset (RESET_REQUIRED) the code
+            // goes to the address the administrator sees on the account, even unverified: that is how a user whose
+            // address was wrong, corrected by an administrator, gets back in.
+            !user.emailVerified && user.status !== "RESET_REQUIRED"
+            ? "email not verified"
+            : undefined;
     if (!user || reason) {
       const delivery = emailDelivery(user ? user.email : await this.simulatedEmail(username));
       // The same shape of database work as a real code (a transaction replacing codes, an audit event), so the
@@ -72,8 +78,7 @@ export class PasswordResetOperations {
       });
       return { CodeDeliveryDetails: delivery };
     }
-    // The code goes to the email an administrator entered; using it proves the address (ConfirmForgotPassword
-    // marks it verified).
+    // Using the code proves the address (ConfirmForgotPassword marks it verified).
     const delivery = emailDelivery(user.email);
     const code = await this.kit.db.transaction(async (tx) => {
       const issued = await issueCode(tx, user.sub, "forgot-password", now);

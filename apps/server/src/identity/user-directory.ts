@@ -30,6 +30,7 @@ import {
   type UserRow,
   updateUser,
 } from "./users-repository.js";
+import { discardVerificationCodes } from "./verification-codes-repository.js";
 
 /** Admin-created users must change their temporary password within 7 days (AUTH.md). */
 export const temporaryPasswordDays = 7;
@@ -446,6 +447,59 @@ export function setUserSmsMfa(
         ...(!enabled && row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}),
       })) as UserRow,
       details: { enabled, before: row.smsMfaEnabled },
+    };
+  });
+}
+
+/**
+ * `PUT /users/{username}/contact`: an administrator sets a user's email and phone number. A value that changes is
+ * stored unverified and any code sent for the old value is discarded, so only a code sent to the new address can
+ * verify it (GetUserAttributeVerificationCode from the user's account); until then password-reset codes and SMS
+ * sign-in codes are not sent to it. Removing the phone number turns SMS MFA off, as it has nowhere to go.
+ */
+export function setUserContact(
+  db: Db,
+  username: string,
+  contact: { email: string; phoneNumber: string | null },
+  ifMatch: string | null,
+  actor: Actor,
+): Promise<User> {
+  const email = contact.email.trim();
+  const phoneNumber = contact.phoneNumber?.trim() || null;
+  return changeUser(db, { action: "user.set-contact", username, actor, ifMatch }, async (tx, row) => {
+    const emailChanged = email !== row.email;
+    const phoneChanged = phoneNumber !== row.phoneNumber;
+    if (emailChanged && (await isEmailTaken(tx, email, row.sub))) {
+      const message = "Another user already has this email address.";
+      throw new AppError("conflict", message, fieldIssue("body.email", message));
+    }
+    if (emailChanged) await discardVerificationCodes(tx, row.sub, "verify-email");
+    if (phoneChanged) await discardVerificationCodes(tx, row.sub, "verify-phone_number");
+    const updated = await updateUser(tx, row.sub, {
+      ...(emailChanged ? { email, emailVerified: false } : {}),
+      ...(phoneChanged ? { phoneNumber, phoneNumberVerified: false } : {}),
+      ...(phoneChanged && !phoneNumber
+        ? { smsMfaEnabled: false, ...(row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}) }
+        : {}),
+    });
+    return {
+      row: updated as UserRow,
+      // Masked like every delivery in the log: the audit trail says what changed, not the addresses themselves.
+      details: {
+        changed: [...(emailChanged ? ["email"] : []), ...(phoneChanged ? ["phoneNumber"] : [])],
+        ...(emailChanged
+          ? { email: { from: maskDestination("email", row.email), to: maskDestination("email", email) } }
+          : {}),
+        ...(phoneChanged
+          ? {
+              phoneNumber: {
+                from: row.phoneNumber ? maskDestination("sms", row.phoneNumber) : null,
+                to: phoneNumber ? maskDestination("sms", phoneNumber) : null,
+              },
+            }
+          : {}),
+        ...(phoneChanged && !phoneNumber && row.smsMfaEnabled ? { smsMfaTurnedOff: true } : {}),
+      },
     };
   });
 }

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import { and, arrayContains, asc, desc, eq, ilike, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { users } from "../db/schema.js";
 
@@ -122,11 +122,13 @@ export async function lockEnabledAdmins(tx: Db): Promise<string[]> {
   return rows.map((row) => row.sub);
 }
 
-export async function isEmailTaken(db: Db, email: string): Promise<boolean> {
+/** Whether a user (other than `exceptSub`, when given) has this email address, compared case-insensitively. */
+export async function isEmailTaken(db: Db, email: string, exceptSub?: string): Promise<boolean> {
+  const sameEmail = sql`lower(${users.email}) = ${email.trim().toLowerCase()}`;
   const [row] = await db
     .select({ sub: users.sub })
     .from(users)
-    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+    .where(exceptSub ? and(sameEmail, ne(users.sub, exceptSub)) : sameEmail)
     .limit(1);
   return row !== undefined;
 }

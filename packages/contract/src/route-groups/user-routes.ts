@@ -11,6 +11,7 @@ import {
   technologistListQuerySchema,
   technologistPageSchema,
   toggleUserRequestSchema,
+  userContactRequestSchema,
   userListQuerySchema,
   usernameParamsSchema,
   userPageSchema,
@@ -99,6 +100,19 @@ export const userRoutes = {
     params: usernameParamsSchema,
     headers: ifMatchHeadersSchema,
     body: setSmsMfaRequestSchema,
+    response: userSchema,
+  }),
+  setUserContact: route({
+    method: "PUT",
+    path: "/api/users/:username/contact",
+    summary:
+      "Sets a user's email and phone number (null removes it); a changed value is unverified until the user " +
+      "confirms the code sent to it; needs If-Match",
+    tags,
+    access: "users:manage",
+    params: usernameParamsSchema,
+    headers: ifMatchHeadersSchema,
+    body: userContactRequestSchema,
     response: userSchema,
   }),
   resetUserMfa: route({

@@ -104,6 +104,18 @@ export type ToggleUserRequest = z.infer<typeof toggleUserRequestSchema>;
 
 export const setSmsMfaRequestSchema = z.object({ enabled: z.boolean() });
 
+/**
+ * `PUT /users/{username}/contact`: the administrator sets the email address and phone number (`null` removes the
+ * phone number, and with it SMS MFA). A value that changes is stored unverified (`emailVerified` /
+ * `phoneNumberVerified` false) until the user confirms the code sent to it from their account; an unchanged value
+ * keeps its state. An email another user has is a 409 on `body.email`.
+ */
+export const userContactRequestSchema = z.object({
+  email: emailSchema,
+  phoneNumber: phoneSchema.nullable(),
+});
+export type UserContactRequest = z.infer<typeof userContactRequestSchema>;
+
 /** Pickers (assign a technologist to a case): enabled members of the technologist group. */
 export const technologistSchema = z.object({ id: z.uuid(), username: z.string(), name: z.string() });
 export type Technologist = z.infer<typeof technologistSchema>;

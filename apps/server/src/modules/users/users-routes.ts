@@ -16,6 +16,7 @@ import {
   resetUserMfa,
   resetUserPassword,
   setAccessGroups,
+  setUserContact,
   setUserEnabled,
   setUserSmsMfa,
 } from "../../identity/user-directory.js";
@@ -98,6 +99,12 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
       ifMatchOf(request),
       actorOf(principal, request),
     );
+    reply.header("etag", userEtag(user));
+    return user;
+  });
+
+  registerRoute(app, "setUserContact", routes.setUserContact, async ({ params, body, principal, request, reply }) => {
+    const user = await setUserContact(db, params.username, body, ifMatchOf(request), actorOf(principal, request));
     reply.header("etag", userEtag(user));
     return user;
   });
