@@ -57,6 +57,25 @@ describe("configuration", () => {
     );
   });
 
+  it("lets token and sign-in lifetimes be as short as a minute, the sign-in's in fractions of an hour", () => {
+    expect(loadConfig({}).tokens).toMatchObject({ idTokenMinutes: 60, accessTokenMinutes: 60, refreshTokenHours: 12 });
+    expect(
+      loadConfig({ ID_TOKEN_MINUTES: "1", ACCESS_TOKEN_MINUTES: "1", REFRESH_TOKEN_HOURS: "0.05" }).tokens,
+    ).toMatchObject({ idTokenMinutes: 1, accessTokenMinutes: 1, refreshTokenHours: 0.05 });
+    expect(() => loadConfig({ REFRESH_TOKEN_HOURS: "0.01" })).toThrow(
+      /REFRESH_TOKEN_HOURS must be at least one minute/,
+    );
+    expect(() => loadConfig({ ID_TOKEN_MINUTES: "0" })).toThrow(/ID_TOKEN_MINUTES/);
+  });
+
+  it("takes an identity endpoint elsewhere only as an http(s) URL", () => {
+    expect(loadConfig({}).userPoolEndpoint).toBeUndefined();
+    expect(loadConfig({ USER_POOL_ENDPOINT: "https://idp.example.org/pool" }).userPoolEndpoint).toBe(
+      "https://idp.example.org/pool",
+    );
+    expect(() => loadConfig({ USER_POOL_ENDPOINT: "javascript:alert(1)" })).toThrow(/USER_POOL_ENDPOINT/);
+  });
+
   it("names every invalid variable in one error", () => {
     const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", MFA_MODE: "SOMETIMES" });
     expect(attempt).toThrow(ConfigError);

@@ -34,12 +34,13 @@ const configSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** The catalogue of the product's own tests that `npm test` writes (scripts/test-catalogue.mjs), served read-only. */
   TEST_CATALOGUE_FILE: z.string().optional(),
-  ID_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
-  ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  // Down to one minute, so a test can let tokens expire for real and watch the web app refresh them.
+  ID_TOKEN_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  /** How long a sign-in lasts; decimals allowed (0.05 = 3 minutes), at least one minute. */
   REFRESH_TOKEN_HOURS: z.coerce
     .number()
-    .int()
-    .min(1)
+    .min(1 / 60, "REFRESH_TOKEN_HOURS must be at least one minute (0.017)")
     .max(24 * 3650)
     .default(12),
   SIGNING_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -62,6 +63,12 @@ const configSchema = z.object({
     .regex(/^[\w-]+_[0-9a-zA-Z]+$/, "USER_POOL_ID must look like <region>_<id>")
     .default("local-1_vigil"),
   USER_POOL_CLIENT_ID: z.string().min(1).default("vigilweb0000000000000000000"),
+  /**
+   * The identity endpoint the web app calls when it is not this server's own `/cognito` (e.g. a real Cognito
+   * user pool); its origin is then allowed in the CSP's connect-src. Unset: the page calls `/cognito` on
+   * whatever origin it was loaded from.
+   */
+  USER_POOL_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** `smtp://user:password@host:587` or `smtps://…`; without it, mail lands in the outbox table and the log. */
   SMTP_URL: z
     .string()
@@ -76,6 +83,11 @@ const configSchema = z.object({
    * header), a hop count, or comma-separated addresses/CIDRs of the proxies.
    */
   TRUST_PROXY: z.string().default("false"),
+  /**
+   * How long a client may take to send a whole request (headers and body). A client that stops halfway is answered
+   * 408 and disconnected instead of holding a connection open for minutes; uploads here are at most 1 MB.
+   */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /**
    * Most patients one technologist may monitor at once per mode (DOMAIN.md §2.3): 12 intermittent is sourced; the
    * continuous cap of 4 is recalled, not confirmed, hence configuration. Time logs over a cap are flagged.
@@ -124,12 +136,16 @@ export type Config = {
   };
   userPoolId: string;
   userPoolClientId: string;
+  /** An identity endpoint elsewhere than this server (USER_POOL_ENDPOINT); undefined: the page's own `/cognito`. */
+  userPoolEndpoint: string | undefined;
   seed: "demo" | "none";
   /** Concurrent patients per technologist and monitoring mode, against which time logs are flagged. */
   technologistCaps: { intermittent: number; continuous: number };
   /** The unconfirmed CPT rules ([R] in DOMAIN.md §2.3) the billing suggestions follow. */
   cptRules: { finalPartialSegmentShortCode: boolean; professionalReporting: "summary-over-36h" | "daily" };
   trustProxy: boolean | number | string[];
+  /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
+  requestTimeoutMs: number;
   messaging: { smtpUrl: string | undefined; mailFrom: string; smsWebhookUrl: string | undefined };
   /** Federated sign-in through the hosted UI; undefined when OIDC_ISSUER is not set. */
   federation: FederationConfig | undefined;
@@ -189,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     userPoolId: value.USER_POOL_ID,
     userPoolClientId: value.USER_POOL_CLIENT_ID,
+    userPoolEndpoint: value.USER_POOL_ENDPOINT,
     seed: value.SEED,
     technologistCaps: {
       intermittent: value.TECHNOLOGIST_CAP_INTERMITTENT,
@@ -199,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       professionalReporting: value.CPT_PROFESSIONAL_REPORTING,
     },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
+    requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
     ...resolveFederationConfig(value, publicUrl, baseDir),
   };

@@ -8,7 +8,10 @@ import type { FastifyInstance } from "fastify";
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  /** `connectSources`: other origins the app calls with fetch (the hosted UI's token endpoint, when federated). */
+  /**
+   * `connectSources`: other origins the app calls with fetch (the hosted UI's token endpoint when federated, an
+   * identity endpoint elsewhere); each is allowed exactly, nothing wider.
+   */
   options: { https: boolean; connectSources?: string[] },
 ): Promise<void> {
   await app.register(helmet, {
@@ -21,7 +24,7 @@ export async function registerSecurityHeaders(
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         fontSrc: ["'self'", "data:"],
-        connectSrc: ["'self'", ...(options.connectSources ?? [])],
+        connectSrc: ["'self'", ...new Set(options.connectSources)],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -38,6 +38,10 @@ export const publicConfigSchema = z.object({
   identity: z.object({
     userPoolId: z.string(),
     userPoolClientId: z.string(),
+    /**
+     * Where Amplify sends the Cognito calls: a path on the origin the page was loaded from (`/cognito`, Vigil's
+     * own identity service) or an absolute URL (an identity endpoint elsewhere, allowed by the page's CSP).
+     */
     userPoolEndpoint: z.string(),
     loginWith: z.enum(["username", "email"]),
   }),

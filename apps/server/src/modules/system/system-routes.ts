@@ -16,7 +16,9 @@ export function registerSystemRoutes(app: FastifyInstance, database: Database, c
     identity: {
       userPoolId: config.userPoolId,
       userPoolClientId: config.userPoolClientId,
-      userPoolEndpoint: `${config.publicUrl}/cognito`,
+      // A path, not PUBLIC_URL's origin: the page calls the origin it was loaded from (any address of this
+      // server), which its CSP's connect-src 'self' allows. Tokens still name PUBLIC_URL as their issuer.
+      userPoolEndpoint: config.userPoolEndpoint ?? "/cognito",
       loginWith: "username" as const,
     },
     passwordPolicy: config.passwordPolicy,

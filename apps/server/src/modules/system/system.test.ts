@@ -46,6 +46,8 @@ describe("system routes", () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain("unsafe-eval");
     expect(csp).toContain("frame-ancestors 'none'");
+    // The identity endpoint is on the page's own origin: fetch may go nowhere else.
+    expect(csp).toContain("connect-src 'self';");
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
   });
 
@@ -58,13 +60,13 @@ describe("system routes", () => {
     expect((await harness.app.inject({ method: "GET", url: "/nothing-here.txt" })).statusCode).toBe(404);
   });
 
-  it("publishes the identity endpoint and password policy before sign-in", async () => {
+  it("publishes the identity endpoint as a path, so the page calls whichever address it was loaded from", async () => {
     const body = (await harness.app.inject({ method: "GET", url: "/api/config" })).json();
     expect(body.data).toEqual({
       identity: {
         userPoolId: "local-1_vigil",
         userPoolClientId: "vigilweb0000000000000000000",
-        userPoolEndpoint: "http://vigil.test/cognito",
+        userPoolEndpoint: "/cognito",
         loginWith: "username",
       },
       passwordPolicy: {
@@ -79,6 +81,20 @@ describe("system routes", () => {
       // Without OIDC_ISSUER there is no federated sign-in (identity/federation/hosted-ui.test.ts has the rest).
       federation: null,
     });
+  });
+
+  it("publishes an identity endpoint elsewhere when configured, and lets the page's fetch reach exactly its origin", async () => {
+    const elsewhere = await createTestApp({ USER_POOL_ENDPOINT: "https://cognito-idp.eu-west-1.amazonaws.com/" });
+    try {
+      const config = (await elsewhere.app.inject({ method: "GET", url: "/api/config" })).json();
+      expect(config.data.identity.userPoolEndpoint).toBe("https://cognito-idp.eu-west-1.amazonaws.com/");
+      const csp = String(
+        (await elsewhere.app.inject({ method: "GET", url: "/api/health" })).headers["content-security-policy"],
+      );
+      expect(csp).toContain("connect-src 'self' https://cognito-idp.eu-west-1.amazonaws.com;");
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it("generates the OpenAPI document from the contract's route table", async () => {
