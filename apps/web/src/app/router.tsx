@@ -24,6 +24,7 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   "integration-testing": () =>
     import("../features/bugs/components/integration-testing-page").then((module) => module.IntegrationTestingPage),
   users: () => import("./routes/users").then((module) => module.UsersPage),
+  account: () => import("./routes/account").then((module) => module.AccountPage),
   audit: () => import("../features/audit/components/audit-log-page").then((module) => module.AuditLogPage),
   billing: () => import("../features/billing/components/billing-landing").then((module) => module.BillingPage),
   "billing-overview": () =>

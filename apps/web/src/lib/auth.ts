@@ -17,7 +17,8 @@ export type FederatedSignInOptions = {
 let federatedSignIn: FederatedSignInOptions = { socialProviders: [], customProvider: null };
 
 /**
- * With `auth-sign-in.ts` (loaded with the sign-in screen), the only module that talks to Amplify's auth category.
+ * With `auth-sign-in.ts` (loaded with the sign-in screen) and `auth-account.ts` (loaded with the account page), the
+ * only module that talks to Amplify's auth category.
  * Vigil's identity service speaks Cognito's wire protocol (AUTH.md), so Amplify is pointed at it through
  * `userPoolEndpoint`; tokens stay in localStorage (Amplify's default), which is what keeps a user signed in
  * across reloads.
@@ -31,6 +32,7 @@ let federatedSignIn: FederatedSignInOptions = { socialProviders: [], customProvi
 export async function configureAuth(config: PublicConfig): Promise<void> {
   const { identity, passwordPolicy, mfa, federation } = config;
   totpIssuer = config.totpIssuer;
+  accountRules = { passwordPolicy, mfa };
   // Before configure: Amplify completes (or fails) a redirect sign-in as soon as it is configured.
   listenToRedirectFailures();
   if (federation) await import("./auth-sign-in");
@@ -78,6 +80,16 @@ export async function configureAuth(config: PublicConfig): Promise<void> {
 }
 
 let totpIssuer = "AWSCognito";
+let accountRules: Pick<PublicConfig, "passwordPolicy" | "mfa"> | null = null;
+
+/**
+ * The server's password policy and MFA mode as `/api/config` gave them: the account page checks a new password
+ * against the same rules as the Authenticator, and says when a second factor cannot be turned off.
+ */
+export function getAccountRules(): Pick<PublicConfig, "passwordPolicy" | "mfa"> {
+  if (!accountRules) throw new Error("Amplify is not configured yet: the config gate must run first.");
+  return accountRules;
+}
 
 /** The issuer name authenticator apps show for Vigil's TOTP entry (the server's `TOTP_ISSUER`). */
 export function getTotpIssuer(): string {

@@ -1,4 +1,5 @@
 import BugReport from "@mui/icons-material/BugReport";
+import ManageAccounts from "@mui/icons-material/ManageAccounts";
 import { lazy, Suspense, useState } from "react";
 import { Outlet, useLocation, useNavigation } from "react-router";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
@@ -49,6 +50,7 @@ export function ChromeLayout() {
             name={session.user.name || session.user.username}
             email={session.user.email}
             actions={[
+              { label: "Account", icon: <ManageAccounts fontSize="small" />, to: "/account" },
               {
                 label: "Report a bug",
                 icon: <BugReport fontSize="small" />,

@@ -4,6 +4,7 @@ import ListItemIcon from "@mui/material/ListItemIcon";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
+import { Link } from "react-router";
 import type { UserMenuProps } from "./user-menu";
 
 export type UserMenuListProps = UserMenuProps & {
@@ -46,18 +47,30 @@ export function UserMenuList({
         ) : null}
       </MenuItem>
       <Divider />
-      {actions.map((action) => (
-        <MenuItem
-          key={action.label}
-          onClick={() => {
-            onClose();
-            action.onSelect();
-          }}
-        >
-          {action.icon ? <ListItemIcon>{action.icon}</ListItemIcon> : null}
-          {action.label}
-        </MenuItem>
-      ))}
+      {actions.map((action) => {
+        const content = (
+          <>
+            {action.icon ? <ListItemIcon>{action.icon}</ListItemIcon> : null}
+            {action.label}
+          </>
+        );
+        // A page is a real link (opens in a new tab, shows its address); an action is a plain item.
+        return "to" in action ? (
+          <MenuItem key={action.label} component={Link} to={action.to} onClick={onClose}>
+            {content}
+          </MenuItem>
+        ) : (
+          <MenuItem
+            key={action.label}
+            onClick={() => {
+              onClose();
+              action.onSelect();
+            }}
+          >
+            {content}
+          </MenuItem>
+        );
+      })}
       {actions.length > 0 ? <Divider /> : null}
       <MenuItem
         onClick={() => {

@@ -1,6 +1,7 @@
 import BugReport from "@mui/icons-material/BugReport";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { UserMenu } from "./user-menu";
 
@@ -27,6 +28,29 @@ describe("the user menu", () => {
     expect(onSelect).toHaveBeenCalledTimes(1);
     expect(onSignOut).not.toHaveBeenCalled();
     await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+  });
+
+  it("links to a page it is given, closing on the way", async () => {
+    const user = userEvent.setup();
+    const router = createMemoryRouter(
+      [
+        {
+          path: "/",
+          element: (
+            <UserMenu name="Alice Smith" actions={[{ label: "Account", to: "/account" }]} onSignOut={() => {}} />
+          ),
+        },
+        { path: "/account", element: <p>Account page</p> },
+      ],
+      { initialEntries: ["/"] },
+    );
+    render(<RouterProvider router={router} />);
+    await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
+    const link = await screen.findByRole("menuitem", { name: "Account" });
+    expect(link.getAttribute("href")).toBe("/account");
+    await user.click(link);
+    expect(await screen.findByText("Account page")).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/account");
   });
 
   it("has only the user and Sign out without actions", async () => {

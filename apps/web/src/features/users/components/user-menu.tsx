@@ -3,12 +3,14 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { lazy, type ReactNode, Suspense, useId, useState } from "react";
 
-/** An entry another part of the app adds to the account menu ("Report a bug"); the menu closes before it runs. */
+/**
+ * An entry another part of the app adds to the account menu: a page it links to ("Account") or an action it runs
+ * ("Report a bug"); the menu closes before either.
+ */
 export type UserMenuAction = {
   label: string;
   icon?: ReactNode;
-  onSelect: () => void;
-};
+} & ({ to: string } | { onSelect: () => void });
 
 export type UserMenuProps = {
   name: string;
