@@ -1,4 +1,5 @@
 import { emailSchema, phoneSchema } from "@vigil/contract";
+import type { z } from "zod";
 import { type Message, maskDestination } from "../messaging/message-service.js";
 import {
   CognitoError,
@@ -266,41 +267,23 @@ export class AccountOperations {
   async setUserMfaPreference(input: unknown, context: CallContext): Promise<Record<string, never>> {
     const request = parseRequest(setUserMfaPreferenceSchema, input);
     const { user } = await this.kit.userFromAccessToken(request.AccessToken);
-    if (request.EmailMfaSettings?.Enabled || request.EmailMfaSettings?.PreferredMfa) {
-      throw invalidParameter("Email MFA is not available in this user pool.");
+    let decision: ReturnType<typeof decideMfaPreference>;
+    try {
+      decision = decideMfaPreference(request, user, () => this.kit.checkMfaAvailable());
+    } catch (error) {
+      // A refused change of a second factor is worth knowing about (a stolen token probing what it can turn off).
+      if (error instanceof CognitoError) {
+        await this.kit.audit(this.kit.db, context, {
+          action: "auth.mfa-preference",
+          outcome: "failure",
+          actor: user,
+          target: { type: "user", id: user.username },
+          details: { reason: error.message },
+        });
+      }
+      throw error;
     }
-    if (request.WebAuthnMfaSettings?.Enabled || request.WebAuthnMfaSettings?.PreferredMfa) {
-      throw invalidParameter("WebAuthn MFA is not available in this user pool.");
-    }
-    const sms = request.SMSMfaSettings;
-    const totp = request.SoftwareTokenMfaSettings;
-    let smsEnabled = sms?.Enabled ?? user.smsMfaEnabled;
-    let totpEnabled = totp?.Enabled ?? user.totpEnabled;
-    if (sms?.PreferredMfa) smsEnabled = sms.Enabled ?? true;
-    if (totp?.PreferredMfa) totpEnabled = totp.Enabled ?? true;
-    if ((smsEnabled && !user.smsMfaEnabled) || (totpEnabled && !user.totpEnabled)) this.kit.checkMfaAvailable();
-    if (smsEnabled && !user.phoneNumber) {
-      throw invalidParameter("User does not have delivery config set to turn on SMS_MFA");
-    }
-    // Turning SMS on (or preferring it) needs a number proved to reach the user; one already on stays on, suspended
-    // while its number is unverified (see `enabledMfa`).
-    if (((smsEnabled && !user.smsMfaEnabled) || sms?.PreferredMfa) && !user.phoneNumberVerified) {
-      throw invalidParameter(
-        "User does not have delivery config set to turn on SMS_MFA: verify the phone_number first.",
-      );
-    }
-    if (totpEnabled && !user.totpSecret) throw invalidParameter("User has not verified software token mfa");
-    if (sms?.PreferredMfa && totp?.PreferredMfa) throw invalidParameter("Only one MFA method can be preferred.");
-    let preferred = user.preferredMfa as MfaType | null;
-    if (sms?.PreferredMfa) preferred = "SMS_MFA";
-    else if (totp?.PreferredMfa) preferred = "SOFTWARE_TOKEN_MFA";
-    else {
-      if (sms?.PreferredMfa === false && preferred === "SMS_MFA") preferred = null;
-      if (totp?.PreferredMfa === false && preferred === "SOFTWARE_TOKEN_MFA") preferred = null;
-    }
-    if ((preferred === "SMS_MFA" && !smsEnabled) || (preferred === "SOFTWARE_TOKEN_MFA" && !totpEnabled)) {
-      preferred = null;
-    }
+    const { smsEnabled, totpEnabled, preferred } = decision;
     await this.kit.db.transaction(async (tx) => {
       await updateUser(tx, user.sub, { smsMfaEnabled: smsEnabled, totpEnabled, preferredMfa: preferred });
       await this.kit.audit(tx, context, {
@@ -390,4 +373,46 @@ function readAttributeChanges(
     }
   }
   return changes;
+}
+
+/** What SetUserMFAPreference asks for, checked against what the user has; throws the refusal Cognito would give. */
+function decideMfaPreference(
+  request: z.infer<typeof setUserMfaPreferenceSchema>,
+  user: UserRow,
+  checkMfaAvailable: () => void,
+): { smsEnabled: boolean; totpEnabled: boolean; preferred: MfaType | null } {
+  if (request.EmailMfaSettings?.Enabled || request.EmailMfaSettings?.PreferredMfa) {
+    throw invalidParameter("Email MFA is not available in this user pool.");
+  }
+  if (request.WebAuthnMfaSettings?.Enabled || request.WebAuthnMfaSettings?.PreferredMfa) {
+    throw invalidParameter("WebAuthn MFA is not available in this user pool.");
+  }
+  const sms = request.SMSMfaSettings;
+  const totp = request.SoftwareTokenMfaSettings;
+  let smsEnabled = sms?.Enabled ?? user.smsMfaEnabled;
+  let totpEnabled = totp?.Enabled ?? user.totpEnabled;
+  if (sms?.PreferredMfa) smsEnabled = sms.Enabled ?? true;
+  if (totp?.PreferredMfa) totpEnabled = totp.Enabled ?? true;
+  if ((smsEnabled && !user.smsMfaEnabled) || (totpEnabled && !user.totpEnabled)) checkMfaAvailable();
+  if (smsEnabled && !user.phoneNumber) {
+    throw invalidParameter("User does not have delivery config set to turn on SMS_MFA");
+  }
+  // Turning SMS on (or preferring it) needs a number proved to reach the user; one already on stays on, suspended
+  // while its number is unverified (see `enabledMfa`).
+  if (((smsEnabled && !user.smsMfaEnabled) || sms?.PreferredMfa) && !user.phoneNumberVerified) {
+    throw invalidParameter("User does not have delivery config set to turn on SMS_MFA: verify the phone_number first.");
+  }
+  if (totpEnabled && !user.totpSecret) throw invalidParameter("User has not verified software token mfa");
+  if (sms?.PreferredMfa && totp?.PreferredMfa) throw invalidParameter("Only one MFA method can be preferred.");
+  let preferred = user.preferredMfa as MfaType | null;
+  if (sms?.PreferredMfa) preferred = "SMS_MFA";
+  else if (totp?.PreferredMfa) preferred = "SOFTWARE_TOKEN_MFA";
+  else {
+    if (sms?.PreferredMfa === false && preferred === "SMS_MFA") preferred = null;
+    if (totp?.PreferredMfa === false && preferred === "SOFTWARE_TOKEN_MFA") preferred = null;
+  }
+  if ((preferred === "SMS_MFA" && !smsEnabled) || (preferred === "SOFTWARE_TOKEN_MFA" && !totpEnabled)) {
+    preferred = null;
+  }
+  return { smsEnabled, totpEnabled, preferred };
 }

@@ -163,6 +163,11 @@ describe("UpdateUserAttributes", () => {
       SMSMfaSettings: { Enabled: true, PreferredMfa: true },
     });
     expect(turnOn.json().__type).toBe("InvalidParameterException");
+    const [refusal] = await harness.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "auth.mfa-preference"), eq(auditEvents.actorUsername, "texter")));
+    expect(refusal).toMatchObject({ outcome: "failure", details: { reason: turnOn.json().message } });
 
     const verified = await harness.cognito("VerifyUserAttribute", {
       AccessToken: accessToken,
