@@ -5,11 +5,13 @@ import { listenToAuthEvents } from "../lib/auth";
 import { startBuildChecks } from "../lib/build-check";
 import { currentRoutePath } from "../lib/reload-guard";
 import type { AppRouter } from "./router";
-import { authQueryKey, signInPathFor } from "./session";
+import { authQueryKey, forgetPreviousUserOnChange, signInPathFor } from "./session";
+import { IdentityConnectionNotice } from "./session-connection";
 
 /**
  * App-wide reactions outside any one screen: Amplify Hub auth events (a sign-out in this or another code path,
- * a refresh token that stopped working) and the periodic check for a newer build.
+ * a refresh token that stopped working), another user signing in in this tab, the identity service out of reach,
+ * and the periodic check for a newer build.
  */
 export function SessionEvents({ router }: { router: AppRouter }) {
   const queryClient = useQueryClient();
@@ -35,6 +37,7 @@ export function SessionEvents({ router }: { router: AppRouter }) {
       }),
     [queryClient, router],
   );
+  useEffect(() => forgetPreviousUserOnChange(queryClient), [queryClient]);
   useEffect(() => startBuildChecks(), []);
-  return null;
+  return <IdentityConnectionNotice />;
 }

@@ -1,4 +1,4 @@
-import { queryOptions, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { hashKey, type QueryClient, queryOptions, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MenuEntry, User } from "@vigil/contract";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
@@ -27,6 +27,28 @@ export function authQueryOptions() {
   return queryOptions({ queryKey: authQueryKey, queryFn: getSignedInUsername, staleTime: Number.POSITIVE_INFINITY });
 }
 
+/**
+ * Everything in the query cache was read as the user signed in when it was fetched. When the stored session is
+ * replaced outside the app (another tab, storage wiped) and someone else signs in in this tab, none of it is
+ * theirs: it is dropped as soon as the new user is known, before any screen reads it. Returns the unsubscribe.
+ */
+export function forgetPreviousUserOnChange(queryClient: QueryClient): () => void {
+  let previous = queryClient.getQueryData<string | null>(authQueryKey) ?? null;
+  return queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== "updated" || event.action.type !== "success") return;
+    if (event.query.queryHash !== hashKey(authQueryKey)) return;
+    const current = (event.query.state.data as string | null | undefined) ?? null;
+    if (!current) return;
+    if (previous && current !== previous) {
+      // Synchronously, inside the cache's notification: the screens re-render (and start the new user's queries)
+      // only after it.
+      queryClient.removeQueries({ predicate: (query) => query !== event.query });
+      clearApiErrors();
+    }
+    previous = current;
+  });
+}
+
 export function isAccessDenied(error: unknown): boolean {
   return error instanceof ApiRequestError && (error.body.status === 403 || error.body.message === "Access denied");
 }
@@ -39,7 +61,7 @@ export function useSession({ load = true }: { load?: boolean } = {}): Session {
   // a loading state each time, so failed session queries do not retry on mount.
   const [chrome, user] = useQueries({
     queries: [
-      { ...chromeQueryOptions(), enabled: Boolean(username), retryOnMount: false },
+      { ...chromeQueryOptions(username ?? ""), enabled: Boolean(username), retryOnMount: false },
       { ...userQueryOptions(username ?? ""), enabled: Boolean(username), retryOnMount: false },
     ],
   });
@@ -50,7 +72,8 @@ export function useSession({ load = true }: { load?: boolean } = {}): Session {
   // Tokens that can no longer be refreshed: Amplify still names a user, but there is no session to call with.
   if (user.error instanceof NoSessionError || chrome.error instanceof NoSessionError) return { status: "anonymous" };
   if (user.isPending || chrome.isPending) return { status: "loading" };
-  if (user.isError) {
+  // A failed refetch (e.g. the identity service out of reach for a moment) keeps the details already shown.
+  if (user.isError && !user.data) {
     return {
       status: "error",
       retry: () => {
@@ -59,6 +82,7 @@ export function useSession({ load = true }: { load?: boolean } = {}): Session {
       },
     };
   }
+  if (!user.data) return { status: "loading" };
   if (isAccessDenied(chrome.error)) return { status: "denied", username, user: user.data, menu: [] };
   // Any other menu failure is already on the error list; the pages still work without a menu.
   return { status: "ready", username, user: user.data, menu: chrome.data?.items ?? [] };

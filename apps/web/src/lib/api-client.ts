@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { apiBaseUrl } from "../config/constants";
 import { pushApiError } from "./api-errors";
 import { getIdToken } from "./auth";
+import { IdentityUnreachableError } from "./auth-connection";
 import { recordEnoch } from "./enoch-tracker";
 
 export type { ApiResult } from "@vigil/contract";
@@ -25,6 +26,12 @@ export type ApiRequestOptions = {
 export const badRequestError: ErrorBody = { status: 400, code: "bad_request", message: "Bad Request" };
 /** Spec §8: no HTTP answer at all (offline, DNS, CORS, aborted). Status 0 says "no response". */
 export const unexpectedError: ErrorBody = { status: 0, code: "unavailable", message: "An unexpected error occurred" };
+/** The call was not sent: its token needed a refresh and the identity service could not be reached. */
+export const identityUnreachableError: ErrorBody = {
+  status: 0,
+  code: "unavailable",
+  message: "Not sent: the sign-in service cannot be reached. You are still signed in; try again in a moment.",
+};
 
 const statusCodes = new Map<number, ErrorCode>(
   Object.entries(errorStatus).map(([code, status]) => [status, code as ErrorCode]),
@@ -95,7 +102,16 @@ export async function apiRequest<T>(
   const request = { method, path };
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (!options.anonymous) {
-    const token = await getIdToken();
+    let token: string | null;
+    try {
+      token = await getIdToken();
+    } catch (error) {
+      if (!(error instanceof IdentityUnreachableError)) throw error;
+      // Reads are fetched again once the connection is back (app/session-connection.tsx) and the lost connection
+      // is on screen already; a write is not repeated, so the user must learn it was not sent.
+      if (method !== "GET") pushApiError(identityUnreachableError, request);
+      return { success: false, data: null, error: identityUnreachableError };
+    }
     if (!token) return null;
     headers.Authorization = `Bearer ${token}`;
   }

@@ -1,7 +1,9 @@
 import type { PublicConfig } from "@vigil/contract";
 import { Amplify } from "aws-amplify";
 import { fetchAuthSession, getCurrentUser, signOut } from "aws-amplify/auth";
+import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { Hub } from "aws-amplify/utils";
+import { endsSession, IdentityUnreachableError, setIdentityConnection } from "./auth-connection";
 
 /** The providers the Authenticator draws its own button for ("Sign In with Google"), by Amplify's names. */
 const socialProviderNames = { amazon: "Amazon", apple: "Apple", facebook: "Facebook", google: "Google" } as const;
@@ -50,7 +52,9 @@ export async function configureAuth(config: PublicConfig): Promise<void> {
       Cognito: {
         userPoolId: identity.userPoolId,
         userPoolClientId: identity.userPoolClientId,
-        userPoolEndpoint: identity.userPoolEndpoint,
+        // Vigil's own endpoint is published as a path: the page calls the origin it was loaded from, whichever
+        // address of the server that is (its CSP allows only that origin and USER_POOL_ENDPOINT's).
+        userPoolEndpoint: new URL(identity.userPoolEndpoint, window.location.origin).href,
         loginWith: {
           ...(identity.loginWith === "email" ? { email: true } : { username: true }),
           // The hosted UI (spec §7): Amplify always calls https://<domain>/oauth2/authorize and /oauth2/token.
@@ -151,23 +155,38 @@ export function dismissRedirectFailure(): void {
   setRedirectFailure(null);
 }
 
-/** The ID token the API expects in `Authorization`, refreshed by Amplify when expired; null without a session. */
+/**
+ * The ID token the API expects in `Authorization`, refreshed by Amplify when expired; null without a session.
+ * Throws `IdentityUnreachableError` when the tokens expired and the identity service could not be reached to
+ * refresh them: the session still exists (Amplify kept the refresh token), there is just no token right now.
+ */
 export async function getIdToken(): Promise<string | null> {
+  let token: string | null;
   try {
     const session = await fetchAuthSession();
-    return session.tokens?.idToken?.toString() ?? null;
-  } catch {
-    return null;
+    token = session.tokens?.idToken?.toString() ?? null;
+  } catch (error) {
+    if (endsSession(error)) return null;
+    setIdentityConnection("unreachable");
+    throw new IdentityUnreachableError(error);
   }
+  if (token) setIdentityConnection("connected");
+  return token;
 }
 
-/** The signed-in user's username (the key of `GET /users/{username}`), or null when nobody is signed in. */
+/**
+ * The signed-in user's username (the key of `GET /users/{username}`), or null when nobody is signed in. When the
+ * expired tokens cannot be refreshed for want of a connection, the user is still the one the stored tokens name.
+ */
 export async function getSignedInUsername(): Promise<string | null> {
   try {
     const user = await getCurrentUser();
     return user.username;
-  } catch {
-    return null;
+  } catch (error) {
+    if (endsSession(error)) return null;
+    const stored = await cognitoUserPoolsTokenProvider.authTokenStore.loadTokens().catch(() => null);
+    const username = stored?.idToken?.payload["cognito:username"];
+    return typeof username === "string" && stored?.refreshToken ? username : null;
   }
 }
 
@@ -178,11 +197,29 @@ export async function signOutUser(): Promise<void> {
 
 export type AuthEvent = "signedIn" | "signedOut" | "sessionExpired";
 
-/** Amplify Hub auth events, reduced to what the app reacts to. A failed token refresh ends the session. */
+/**
+ * Amplify Hub auth events, reduced to what the app reacts to. A token refresh the identity service refused ends
+ * the session; one that could not reach it leaves the session to the next attempt and marks the identity service
+ * unreachable until a refresh succeeds.
+ */
 export function listenToAuthEvents(handler: (event: AuthEvent) => void): () => void {
   return Hub.listen("auth", ({ payload }) => {
-    if (payload.event === "signedIn") handler("signedIn");
-    else if (payload.event === "signedOut") handler("signedOut");
-    else if (payload.event === "tokenRefresh_failure") handler("sessionExpired");
+    if (payload.event === "signedIn") {
+      setIdentityConnection("connected");
+      handler("signedIn");
+    } else if (payload.event === "signedOut") {
+      setIdentityConnection("connected");
+      handler("signedOut");
+    } else if (payload.event === "tokenRefresh") {
+      setIdentityConnection("connected");
+    } else if (payload.event === "tokenRefresh_failure") {
+      const error = (payload.data as { error?: unknown } | undefined)?.error;
+      if (endsSession(error)) {
+        setIdentityConnection("connected");
+        handler("sessionExpired");
+      } else {
+        setIdentityConnection("unreachable");
+      }
+    }
   });
 }

@@ -9,7 +9,8 @@ export const testConfig: PublicConfig = {
   identity: {
     userPoolId: "local-1_vigiltest",
     userPoolClientId: "vigil-web-test",
-    userPoolEndpoint: "http://localhost:3000/cognito",
+    // As the server publishes it: a path, called on the page's own origin.
+    userPoolEndpoint: "/cognito",
     loginWith: "username",
   },
   passwordPolicy: {

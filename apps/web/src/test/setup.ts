@@ -2,6 +2,7 @@ import { cleanup, configure } from "@testing-library/react";
 import { ConsoleLogger } from "aws-amplify/utils";
 import { afterEach } from "vitest";
 import { clearApiErrors } from "../lib/api-errors";
+import { setIdentityConnection } from "../lib/auth-connection";
 import { clearBuildUpdate } from "../lib/build-check";
 import { resetEnoch } from "../lib/enoch-tracker";
 import { resetReloadState } from "../lib/reload-guard";
@@ -17,6 +18,7 @@ ConsoleLogger.LOG_LEVEL = "ERROR";
 afterEach(() => {
   cleanup();
   clearApiErrors();
+  setIdentityConnection("connected");
   clearBuildUpdate();
   resetEnoch();
   resetReloadState();

@@ -7,16 +7,19 @@ export function fetchChrome(signal?: AbortSignal): Promise<Chrome> {
   return requestData("GET", "/chrome", chromeSchema, { signal, expectedStatuses: [403] });
 }
 
-export const chromeQueryKey = ["chrome", "menu"] as const;
+/** The menu is the signed-in user's own: keyed by username, so another user in the same tab never reads it. */
+export function chromeQueryKey(username: string) {
+  return ["chrome", "menu", username] as const;
+}
 
-export function chromeQueryOptions() {
+export function chromeQueryOptions(username: string) {
   return queryOptions({
-    queryKey: chromeQueryKey,
+    queryKey: chromeQueryKey(username),
     queryFn: ({ signal }) => fetchChrome(signal),
     staleTime: 5 * 60 * 1000,
   });
 }
 
-export function useChrome(options: { enabled?: boolean } = {}) {
-  return useQuery({ ...chromeQueryOptions(), enabled: options.enabled ?? true });
+export function useChrome(username: string, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...chromeQueryOptions(username), enabled: options.enabled ?? true });
 }
