@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
+import { serverTimeouts } from "./http/server-timeouts.js";
 import { CognitoService } from "./identity/cognito-service.js";
 import { hostedUiConnectSources } from "./identity/federation/federation-config.js";
 import { hostedUiRoutes, registerHostedUiRoutes } from "./identity/federation/hosted-ui-routes.js";
@@ -22,7 +23,7 @@ import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
-import { answerFrameworkError, registerEnvelope } from "./plugins/envelope.js";
+import { answerClientError, answerFrameworkError, registerEnvelope } from "./plugins/envelope.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { registerSecurityHeaders } from "./plugins/security.js";
 import { readBuildInfo, registerWebApp } from "./plugins/web-app.js";
@@ -65,6 +66,9 @@ declare module "fastify" {
 }
 
 export async function buildApp({ config, database, logger, transports }: AppOptions): Promise<FastifyInstance> {
+  const buildInfo = readBuildInfo(config.webDistDir);
+  const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
+  const timeouts = serverTimeouts(config);
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     // A hop count means "the nearest n proxies", which Fastify's types only accept as a function.
@@ -81,6 +85,11 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
     // The router's own refusals (a malformed %-escape, an over-long path segment) happen before any route runs and
     // were answered in Fastify's shape, not the API's envelope (found by the same test).
     frameworkErrors: answerFrameworkError,
+    // A request whose body never finishes is answered 408 (in the envelope) within REQUEST_TIMEOUT_SECONDS; Fastify
+    // passes `requestTimeout` to Node itself, so it must be given here as well as in the server's options.
+    requestTimeout: timeouts.requestTimeout,
+    http: timeouts,
+    clientErrorHandler: answerClientError(enoch),
     genReqId: () => crypto.randomUUID(),
   });
   // Every route as the router sees it, for the authorization-matrix test and start-up diagnostics.
@@ -94,8 +103,6 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const buildInfo = readBuildInfo(config.webDistDir);
-  const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
   app.decorate("enoch", enoch);
 
   const tokens = new TokenService(database.db, config);

@@ -28,6 +28,12 @@ describe("configuration", () => {
     expect(loadConfig({ PUBLIC_URL: "https://vigil.example.org/" }).publicUrl).toBe("https://vigil.example.org");
   });
 
+  it("gives a client 30 seconds to send a whole request unless told otherwise, and at least a second", () => {
+    expect(loadConfig({}).requestTimeoutMs).toBe(30_000);
+    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: "5" }).requestTimeoutMs).toBe(5_000);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: "0" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
+  });
+
   it("trusts no proxy's forwarded address unless told to", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);

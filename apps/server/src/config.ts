@@ -84,6 +84,11 @@ const configSchema = z.object({
    */
   TRUST_PROXY: z.string().default("false"),
   /**
+   * How long a client may take to send a whole request (headers and body). A client that stops halfway is answered
+   * 408 and disconnected instead of holding a connection open for minutes; uploads here are at most 1 MB.
+   */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
    * Most patients one technologist may monitor at once per mode (DOMAIN.md §2.3): 12 intermittent is sourced; the
    * continuous cap of 4 is recalled, not confirmed, hence configuration. Time logs over a cap are flagged.
    */
@@ -139,6 +144,8 @@ export type Config = {
   /** The unconfirmed CPT rules ([R] in DOMAIN.md §2.3) the billing suggestions follow. */
   cptRules: { finalPartialSegmentShortCode: boolean; professionalReporting: "summary-over-36h" | "daily" };
   trustProxy: boolean | number | string[];
+  /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
+  requestTimeoutMs: number;
   messaging: { smtpUrl: string | undefined; mailFrom: string; smsWebhookUrl: string | undefined };
   /** Federated sign-in through the hosted UI; undefined when OIDC_ISSUER is not set. */
   federation: FederationConfig | undefined;
@@ -209,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       professionalReporting: value.CPT_PROFESSIONAL_REPORTING,
     },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
+    requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
     ...resolveFederationConfig(value, publicUrl, baseDir),
   };

@@ -6,6 +6,8 @@ export const errorStatus = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  /** The client did not send the whole request in time (REQUEST_TIMEOUT_SECONDS); the connection is closed. */
+  request_timeout: 408,
   conflict: 409,
   precondition_failed: 412,
   unprocessable: 422,

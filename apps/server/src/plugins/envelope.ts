@@ -1,3 +1,5 @@
+import { type ServerResponse, STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import { type ErrorCode, type ErrorIssue, errorStatus } from "@vigil/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
@@ -74,4 +76,33 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   if (status >= 500) request.log.error({ err: error }, "router error");
   const message = status >= 500 ? "Internal Server Error" : error.message;
   reply.status(status).send({ enoch: reply.server.enoch, error: { status, code, message } });
+}
+
+/**
+ * Errors Node's HTTP parser raises on a connection before any request exists to answer (Fastify's
+ * `clientErrorHandler`): a request not received in full within REQUEST_TIMEOUT_SECONDS is a 408, headers too large a
+ * 431, anything else unparsable a 400 — in the envelope, like every other answer; then the connection is closed,
+ * since what the client sends next cannot be trusted to start a request.
+ */
+export function answerClientError(enoch: string) {
+  return (error: Error & { code?: string }, socket: Socket): void => {
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const [status, message] =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "The request was not received in full in time; send it again."]
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? [431, "The request headers are too large."]
+          : [400, "The request is not valid HTTP."];
+    const code = codeByStatus[status] ?? "bad_request";
+    const body = JSON.stringify({ enoch, error: { status, code, message } });
+    // Node's own rule: never write into an answer that has already begun.
+    const answering = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (socket.writable && !answering?.headersSent) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }

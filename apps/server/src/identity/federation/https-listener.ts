@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config.js";
+import { serverTimeouts } from "../../http/server-timeouts.js";
+import { answerClientError } from "../../plugins/envelope.js";
 
 /**
  * A second listener speaking HTTPS (TLS_CERT_FILE/TLS_KEY_FILE on HTTPS_PORT) in front of the same app: Amplify
@@ -22,9 +24,15 @@ export async function listenOnHttps(
     }
   };
   const server: Server = createServer(
-    { cert: read(listener.certFile, "TLS_CERT_FILE"), key: read(listener.keyFile, "TLS_KEY_FILE") },
+    {
+      cert: read(listener.certFile, "TLS_CERT_FILE"),
+      key: read(listener.keyFile, "TLS_KEY_FILE"),
+      // The same limit on slow or unfinished requests as the app's own listener, answered the same way.
+      ...serverTimeouts(config),
+    },
     (request, response) => app.routing(request, response),
   );
+  server.on("clientError", answerClientError(app.enoch));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(listener.port, config.host, () => {
