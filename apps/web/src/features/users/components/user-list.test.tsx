@@ -126,6 +126,15 @@ function fakeUserService(users: User[] = sampleUsers()) {
     routes[`PUT ${path}/access-groups`] = guarded((current, body) =>
       bump(current, { groups: body.groups as User["groups"] }),
     );
+    routes[`PUT ${path}/contact`] = guarded((current, body) => {
+      const phoneNumber = (body.phoneNumber as string | null) ?? null;
+      return bump(current, {
+        email: body.email as string,
+        emailVerified: body.email === current.email ? current.emailVerified : false,
+        phoneNumber,
+        phoneNumberVerified: phoneNumber === current.phoneNumber ? current.phoneNumberVerified : false,
+      });
+    });
     routes[`POST ${path}/reset-password`] = () =>
       envelope({ user: bump(find(user.username), { status: "RESET_REQUIRED" }), delivery: null });
     routes[`PUT ${path}/sms-mfa`] = guarded((current, body) =>
@@ -307,6 +316,53 @@ describe("the users screen", { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole("button", { name: "Save groups" }));
     expect(await screen.findByText("Access groups of ada were saved.")).toBeInstanceOf(HTMLElement);
     expect(service.users[1]?.groups).toEqual(["technologist", "billing", "reviewer"].sort(byGroupOrder));
+  });
+
+  it("changes a user's contact details: checked as typed, the changed email unverified, a taken one refused on its field", async () => {
+    const service = fakeUserService();
+    const taken: Handler = async (request) => {
+      const body = JSON.parse(await request.text());
+      if (body.email === "bert@example.org") {
+        const message = "Another user already has this email address.";
+        return Response.json(
+          {
+            enoch: "release-1",
+            error: { status: 409, code: "conflict", message, details: { issues: [{ path: "body.email", message }] } },
+          },
+          { status: 409 },
+        );
+      }
+      return (service.routes["PUT /api/users/ada/contact"] as Handler)({
+        ...request,
+        text: async () => JSON.stringify(body),
+      });
+    };
+    const { calls } = startUsersScreen("/users", { ...service.routes, "PUT /api/users/ada/contact": taken });
+    await screen.findByRole("rowheader", { name: "ada" });
+    await openAction("ada", "Edit contact details");
+    const dialog = await screen.findByRole("dialog", { name: "Contact details of ada" });
+    const user = userEvent.setup();
+    const email = within(dialog).getByRole("textbox", { name: /^Email/ });
+    const phone = within(dialog).getByRole("textbox", { name: /^Phone/ });
+    expect((phone as HTMLInputElement).value).toBe("+15555550142");
+
+    await user.clear(phone);
+    await user.type(phone, "555");
+    expect(within(dialog).getByText(/must be a phone number in international form/)).toBeInstanceOf(HTMLElement);
+    await user.clear(phone);
+    await user.clear(email);
+    await user.type(email, "bert@example.org");
+    await user.click(within(dialog).getByRole("button", { name: "Save contact details" }));
+    expect(await within(dialog).findByText("Another user already has this email address.")).toBeInstanceOf(HTMLElement);
+    expect(email.getAttribute("aria-invalid")).toBe("true");
+
+    await user.clear(email);
+    await user.type(email, "ada@new.example");
+    await user.click(within(dialog).getByRole("button", { name: "Save contact details" }));
+    expect(await screen.findByText("Contact details of ada were saved.")).toBeInstanceOf(HTMLElement);
+    expect(service.users[1]).toMatchObject({ email: "ada@new.example", emailVerified: false, phoneNumber: null });
+    const put = calls.filter((call) => call.method === "PUT" && call.path === "/api/users/ada/contact");
+    expect(put).toHaveLength(2);
   });
 
   it("resets a password and MFA after confirmation; Reset MFA is off for users without MFA", async () => {

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useUsers } from "../api/list-users";
 import { queryOf, useUserListView } from "../use-user-list-view";
 import { AccessGroupsDialog } from "./access-groups-dialog";
+import { ContactDialog } from "./contact-dialog";
 import { CreateUserDialog } from "./create-user-dialog";
 import { ResetMfaDialog, ResetPasswordDialog, SmsMfaDialog, ToggleUserDialog } from "./user-action-dialogs";
 import { UserFilters } from "./user-filters";
@@ -55,6 +56,13 @@ export function UserList() {
           user={dialog.user}
           onClose={close}
           onSaved={(user) => finish(`Access groups of ${user.username} were saved.`)}
+        />
+      ) : null}
+      {dialog?.action === "contact" ? (
+        <ContactDialog
+          user={dialog.user}
+          onClose={close}
+          onSaved={(user) => finish(`Contact details of ${user.username} were saved.`)}
         />
       ) : null}
       {dialog?.action === "toggle" ? <ToggleUserDialog user={dialog.user} onClose={close} onDone={finish} /> : null}
