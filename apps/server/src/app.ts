@@ -43,6 +43,7 @@ export type AppOptions = {
  */
 export const infrastructureRoutes = [
   "POST /cognito",
+  "POST /cognito/",
   "GET /.well-known/jwks.json",
   "GET /.well-known/openid-configuration",
   "GET /api/openapi.json",

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { findUnstorableText } from "../http/unstorable-text.js";
 import { CognitoError, invalidParameter } from "./cognito-error.js";
 import type { CallContext, CognitoService } from "./cognito-service.js";
@@ -31,9 +31,36 @@ function isAuthenticated(operation: string, body: unknown): boolean {
 }
 
 /**
- * The identity service's HTTP face: Cognito's JSON protocol at `POST /cognito` (the Amplify `userPoolEndpoint`)
- * and the token issuer's discovery documents under `/.well-known/`. These are public by nature and sit outside
- * the `/api` route table; `infrastructureRoutes` in app.ts lists them for the authorization matrix.
+ * Cognito-style names for what Fastify refuses before an operation runs, keeping its status (a 4xx is the client's
+ * to fix, never an `InternalErrorException`). 413 and 415 have no Cognito exception of their own; the names are
+ * those AWS services use for them.
+ */
+const frameworkErrorTypes: Record<number, string> = {
+  400: "SerializationException",
+  413: "RequestEntityTooLargeException",
+  415: "UnsupportedMediaTypeException",
+};
+
+function frameworkRefusal(error: unknown): CognitoError | undefined {
+  const { statusCode: status, code, message: frameworkMessage } = (error ?? {}) as Partial<FastifyError>;
+  if (status === undefined || status < 400 || status >= 500) return undefined;
+  const message =
+    code === "FST_ERR_CTP_BODY_TOO_LARGE"
+      ? "The request body is larger than the 1 MB the identity endpoint accepts."
+      : (frameworkMessage ?? "The request was refused.");
+  return new CognitoError(frameworkErrorTypes[status] ?? "InvalidParameterException", message, status);
+}
+
+function internalError(error: unknown, request: FastifyRequest): CognitoError {
+  request.log.error({ err: error }, "identity operation failed");
+  return new CognitoError("InternalErrorException", "An internal error occurred.", 500);
+}
+
+/**
+ * The identity service's HTTP face: Cognito's JSON protocol at `POST /cognito` and `POST /cognito/` (the Amplify
+ * `userPoolEndpoint`; the AWS SDK adds the slash) and the token issuer's discovery documents under `/.well-known/`.
+ * These are public by nature and sit outside the `/api` route table; `infrastructureRoutes` in app.ts lists them for
+ * the authorization matrix.
  */
 export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoService, tokens: TokenService): void {
   const operations: Record<string, Operation> = {
@@ -72,10 +99,15 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
   });
 
   app.register(async (scope) => {
+    // Cognito's request id, which the AWS SDK reports as `$metadata.requestId`: the id of this request in the server's
+    // log lines (`reqId`), so a client's error can be found there.
+    scope.addHook("onRequest", async (request, reply) => {
+      reply.header("x-amzn-requestid", request.id);
+    });
+
     scope.setErrorHandler((error, request, reply) => {
-      const known = error instanceof CognitoError;
-      if (!known) request.log.error({ err: error }, "identity operation failed");
-      const failure = known ? error : new CognitoError("InternalErrorException", "An internal error occurred.", 500);
+      const failure =
+        error instanceof CognitoError ? error : (frameworkRefusal(error) ?? internalError(error, request));
       reply
         .status(failure.status)
         .headers({ "x-amzn-errortype": failure.type, ...failure.headers })
@@ -83,7 +115,9 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
         .send(JSON.stringify({ __type: failure.type, message: failure.message }));
     });
 
-    scope.post("/cognito", { config: { routeName: "cognito", access: "public" } }, async (request, reply) => {
+    // The AWS SDK posts to the endpoint's path with a trailing slash (`/cognito/`), Amplify without one.
+    const cognitoRoute = { config: { routeName: "cognito", access: "public" } } as const;
+    const handleOperation = async (request: FastifyRequest, reply: FastifyReply) => {
       const target = String(request.headers["x-amz-target"] ?? "");
       const name = target.startsWith(targetPrefix) ? target.slice(targetPrefix.length) : target;
       const userAgent = request.headers["user-agent"];
@@ -99,7 +133,9 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
       const result = await operation(request.body ?? {}, context);
       reply.header("cache-control", "no-store").type("application/x-amz-json-1.1");
       return JSON.stringify(result);
-    });
+    };
+    scope.post("/cognito", cognitoRoute, handleOperation);
+    scope.post("/cognito/", cognitoRoute, handleOperation);
 
     scope.get(
       "/.well-known/jwks.json",

@@ -5,7 +5,7 @@ import type { AccessGroup } from "@vigil/contract";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
-import { buildApp } from "../app.js";
+import { type AppOptions, buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { type Database, openDatabase } from "../db/client.js";
 import { createUser } from "../identity/user-directory.js";
@@ -64,7 +64,7 @@ export type TestApp = {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { webFiles?: Record<string, string> } = {},
+  options: { webFiles?: Record<string, string>; logger?: AppOptions["logger"] } = {},
 ): Promise<TestApp> {
   const webDistDir = mkdtempSync(path.join(tmpdir(), "vigil-web-"));
   for (const [file, content] of Object.entries(options.webFiles ?? {})) {
@@ -81,7 +81,7 @@ export async function createTestApp(
     ...env,
   });
   const { database, drop } = await openTestDatabase();
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: options.logger ?? false });
   await app.ready();
 
   const cognito = (operation: string, body: unknown) =>
