@@ -5,13 +5,15 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 
+const indexHtml = `<!doctype html><title>Vigil</title><div id=root></div>${"<!-- padding -->".repeat(100)}`;
 const chunk = `export const screen = ${JSON.stringify("sign-in ".repeat(400))};`;
 const distDir = mkdtempSync(path.join(tmpdir(), "vigil-web-dist-"));
 let harness: TestApp;
 
 beforeAll(async () => {
   const files: Record<string, string | Buffer> = {
-    "index.html": "<!doctype html><title>Vigil</title><div id=root></div>",
+    "index.html": indexHtml,
+    "index.html.br": brotliCompressSync(indexHtml),
     "assets/signin-9f8e.js": chunk,
     // What the build writes beside each text file (apps/web/precompress-plugin.ts).
     "assets/signin-9f8e.js.br": brotliCompressSync(chunk),
@@ -53,6 +55,16 @@ describe("the web app's static files", () => {
     const plain = await fetchChunk();
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body).toBe(chunk);
+  });
+
+  it("include the app's page at /, compressed and uncompressed", async () => {
+    const compressed = await harness.app.inject({ method: "GET", url: "/", headers: { "accept-encoding": "br" } });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(indexHtml);
+    const plain = await harness.app.inject({ method: "GET", url: "/", headers: { "accept-encoding": "gzip" } });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.body).toBe(indexHtml);
   });
 
   it("never include source maps", async () => {
