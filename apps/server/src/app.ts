@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
 import { serverTimeouts } from "./http/server-timeouts.js";
 import { CognitoService } from "./identity/cognito-service.js";
@@ -101,6 +102,7 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
       if (method !== "HEAD" && method !== "OPTIONS") registeredRoutes.push(`${method} ${route.url}`);
     }
   });
+  registerJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -36,3 +36,21 @@ function unstorable(text: string): string | undefined {
   if (loneSurrogate.test(text)) return "must be valid Unicode text (it has an unpaired surrogate)";
   return undefined;
 }
+
+// `fatal`: a malformed byte sequence is an error, where the lenient default silently replaces it with U+FFFD.
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+export const malformedUtf8Message = "must be valid UTF-8 text (it has a malformed byte sequence)";
+
+/**
+ * A request body's bytes as text, or undefined when they are not UTF-8. Decoded leniently (as Fastify and Node do),
+ * each malformed sequence became U+FFFD and was stored as if the client had sent it, where NUL and lone surrogates
+ * are refused: the client's text is lost either way, so it is refused too. A leading byte-order mark is dropped.
+ */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

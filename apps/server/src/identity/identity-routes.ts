@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { findUnstorableText } from "../http/unstorable-text.js";
+import { decodeUtf8, findUnstorableText, malformedUtf8Message } from "../http/unstorable-text.js";
 import { CognitoError, invalidParameter } from "./cognito-error.js";
 import type { CallContext, CognitoService } from "./cognito-service.js";
 import type { TokenService } from "./token-service.js";
@@ -83,10 +83,13 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
   };
 
   // Amplify posts `application/x-amz-json-1.1`; parse it as JSON.
-  app.addContentTypeParser("application/x-amz-json-1.1", { parseAs: "string" }, (_request, body, done) => {
+  app.addContentTypeParser("application/x-amz-json-1.1", { parseAs: "buffer" }, (_request, bytes, done) => {
+    // Decoded strictly: malformed UTF-8 became U+FFFD in a stored name instead of a refusal.
+    const body = decodeUtf8(bytes as Buffer);
+    if (body === undefined) return done(invalidParameter(`The request body ${malformedUtf8Message}.`));
     let parsed: unknown;
     try {
-      parsed = body === "" ? {} : JSON.parse(body as string);
+      parsed = body === "" ? {} : JSON.parse(body);
     } catch {
       done(new CognitoError("SerializationException", "The request body is not valid JSON."));
       return;
