@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
+import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
 import { serverTimeouts } from "./http/server-timeouts.js";
 import { CognitoService } from "./identity/cognito-service.js";
@@ -114,6 +115,7 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   app.decorateRequest("principal", undefined);
 
   registerEnvelope(app);
+  registerNoStore(app);
   await registerSecurityHeaders(app, {
     https: config.publicUrl.startsWith("https://"),
     connectSources: [

@@ -146,6 +146,11 @@ function expectNoServerError(response: LightMyRequestResponse, label: string): v
   expect(response.statusCode, `${label}: ${response.body}`).toBeLessThan(500);
 }
 
+/** No answer of the API may be kept by a browser or proxy cache: shared workstations, patient data. */
+function expectNoStore(response: LightMyRequestResponse, label: string): void {
+  expect(response.headers["cache-control"], `${label} answered ${response.statusCode}`).toBe("no-store");
+}
+
 describe("the authorization matrix", () => {
   it("finds routes registered by the router", () => {
     expect(registered.length).toBeGreaterThanOrEqual(table.length);
@@ -160,6 +165,24 @@ describe("the authorization matrix", () => {
     expect(unknown).toEqual([]);
     // And the check can fail: a route outside both lists is reported.
     expect(["GET /api/secret-backdoor"].filter((route) => !known.has(route))).toHaveLength(1);
+  });
+
+  it("marks answers no-store where no route answered or the input was refused, and only the API's", async () => {
+    const admin = { authorization: `Bearer ${tokens.get("admin")}` };
+    const unknown = await harness.app.inject({ method: "GET", url: "/api/no-such-thing", headers: admin });
+    expect(unknown.statusCode).toBe(404);
+    expectNoStore(unknown, "an unknown /api path");
+    const malformed = await harness.app.inject({
+      method: "POST",
+      url: "/api/continuous-monitoring/cases",
+      headers: { ...admin, "content-type": "application/json" },
+      payload: '{"clientId":',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expectNoStore(malformed, "malformed JSON");
+    // The static web app keeps its own caching rules (hashed assets are immutable).
+    const page = await harness.app.inject({ method: "GET", url: "/" });
+    expect(page.headers["cache-control"]).not.toBe("no-store");
   });
 
   it("declares an access rule for every route of the table", () => {
@@ -191,19 +214,25 @@ describe("the authorization matrix", () => {
             const response = await call(definition, caller && tokens.get(caller));
             expect(response.statusCode, `${name} as ${caller ?? "anonymous"}`).not.toBe(401);
             expectNoServerError(response, `${name} as ${caller ?? "anonymous"}`);
+            expectNoStore(response, `${name} as ${caller ?? "anonymous"}`);
           }
         });
       } else {
         it("refuses anonymous callers with 401", async () => {
-          expect((await call(definition)).statusCode, name).toBe(401);
+          const response = await call(definition);
+          expect(response.statusCode, name).toBe(401);
+          expectNoStore(response, name);
         });
         it("refuses an expired token with 401", async () => {
           const response = await call(definition, tokens.get("expired"));
           expect(response.statusCode, name).toBe(401);
           expect(response.json().error.code).toBe("unauthorized");
+          expectNoStore(response, name);
         });
         it("refuses the token of a user who has been disabled with 401", async () => {
-          expect((await call(definition, tokens.get("disabled"))).statusCode, name).toBe(401);
+          const response = await call(definition, tokens.get("disabled"));
+          expect(response.statusCode, name).toBe(401);
+          expectNoStore(response, name);
         });
       }
 
@@ -213,6 +242,8 @@ describe("the authorization matrix", () => {
         it(`${allowed ? "lets" : "refuses"} ${caller === "none" ? "a user without groups" : `a ${caller}`}`, async () => {
           const response = await call(definition, tokens.get(caller));
           const who = `${name} as ${caller}`;
+          // Whatever the answer (the data, a refusal, a 4xx about the sample input): never cached.
+          expectNoStore(response, who);
           if (allowed) {
             expect(response.statusCode, who).not.toBe(401);
             // The menu call itself refuses users without groups ("Access denied"), by design (PRODUCT.md §1).
