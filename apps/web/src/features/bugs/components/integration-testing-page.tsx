@@ -9,14 +9,11 @@ import type { IntegrationCheckId } from "@vigil/contract";
 import { useEffect, useMemo } from "react";
 import { QueryError } from "../../../components/feedback/query-error";
 import { PageHeading } from "../../../components/layouts/page-heading";
+import { countOf } from "../../../lib/count-of";
 import { useIntegrationChecks } from "../api/list-integration-checks";
 import { type CheckRuns, useIntegrationCheckRuns } from "../api/run-integration-check";
 import { IntegrationCheckCard } from "./integration-check-card";
 import { outcomeOf } from "./integration-check-status";
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 /** "5 of 8 done" while checks run; then the verdict ("All checks passed", "2 checks failed"). */
 function progressOf(ids: readonly IntegrationCheckId[], runs: CheckRuns) {
@@ -27,7 +24,7 @@ function progressOf(ids: readonly IntegrationCheckId[], runs: CheckRuns) {
   const finished = done === ids.length;
   let message: string;
   if (!finished) message = `${done} of ${ids.length} done`;
-  else if (failed > 0) message = `${plural(failed, "check")} failed`;
+  else if (failed > 0) message = `${countOf(failed, "check")} failed`;
   else message = "All checks passed";
   if (finished && skipped > 0) message += ` (${skipped} skipped as not applicable here)`;
   return { done, failed, finished, message };

@@ -15,6 +15,7 @@ import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { countOf } from "../../../lib/count-of";
 import { fetchUnitTests, useUnitTests } from "../api/list-unit-tests";
 import { UnitTestRunSummary } from "./unit-test-run-summary";
 import { formatTestDuration, testStatusLabels, testSuiteLabels, UnitTestStatusLabel } from "./unit-test-status";
@@ -73,10 +74,6 @@ const columns: ServerTableColumn<Row>[] = [
 /** A URL value among known choices, or no filter (a hand-edited URL, or "all"). */
 function knownOrUndefined<const T extends string>(value: string, allowed: readonly T[]): T | undefined {
   return (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /**
@@ -140,7 +137,7 @@ export function UnitTestsPanel() {
             </Button>
           }
         >
-          {plural(totals.failed, "test")} failed in the last run.
+          {countOf(totals.failed, "test")} failed in the last run.
         </Alert>
       ) : null}
       <UnitTestRunSummary page={data} />
@@ -216,7 +213,7 @@ export function UnitTestsPanel() {
       </Stack>
       {filtered ? (
         <Typography color="text.secondary" sx={{ mb: 1 }}>
-          {matching.total} of {plural(totals.total, "test")} match: {matching.passed} passed, {matching.failed} failed,{" "}
+          {matching.total} of {countOf(totals.total, "test")} match: {matching.passed} passed, {matching.failed} failed,{" "}
           {matching.skipped} skipped.
         </Typography>
       ) : null}

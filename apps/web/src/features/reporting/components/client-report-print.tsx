@@ -13,6 +13,7 @@ import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time"
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
 import { useSearchState } from "../../../components/tables/use-search-state";
+import { countOf } from "../../../lib/count-of";
 import { useBillableHoursReport } from "../api/get-billable-hours-report";
 import { useReportClient } from "../api/get-report-client";
 import type { BillableHoursParams } from "../api/query-keys";
@@ -166,7 +167,8 @@ export function ClientReportPage() {
             Total
           </Typography>
           <Typography component="dd" sx={{ m: 0 }}>
-            {months.totals.hours} hours · {months.totals.caseCount} cases · {months.totals.logCount} time logs
+            {months.totals.hours} hours · {countOf(months.totals.caseCount, "case")} ·{" "}
+            {countOf(months.totals.logCount, "time log")}
           </Typography>
         </Box>
         <ReportSection title="By month" report={months} label="Billable hours by month" />
