@@ -11,9 +11,10 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the account page, the intake case detail and the audit viewer to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the account page, the intake case detail and the audit viewer to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pages.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
+      "/bugs/unit-tests",
       "/account",
       "/audit",
       "/continuous-monitoring/cases/intake/:caseId/:tab",

@@ -68,6 +68,8 @@ export const pages = [
     layout: "app",
     access: "integration:run",
   },
+  /** Not in spec §2: the Unit tests tab of /bugs has this address too (people type or bookmark it). */
+  { id: "unit-tests", path: "/bugs/unit-tests", title: "Unit tests", layout: "app", access: "tests:read" },
   { id: "users", path: "/users", title: "Users", layout: "app", access: "users:manage" },
   /** Not in spec §2: a signed-in user's own password, second factors, contact details and sessions. */
   { id: "account", path: "/account", title: "Account", layout: "app", access: "signed-in" },

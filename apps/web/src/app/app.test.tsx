@@ -97,6 +97,30 @@ describe("the web app", () => {
     expect(calls.map((call) => call.path)).toContain("/api/chrome/breadcrumbs?path=%2Fbugs");
   });
 
+  it("opens the Unit tests tab at the address people type for it, /bugs/unit-tests", async () => {
+    storeSignedInTokens("alice", ["developer"]);
+    startApp("/bugs/unit-tests", {
+      "GET /api/users/alice": () => envelope(testUser({ groups: ["developer"] })),
+      "GET /api/bugs/unit-tests": () =>
+        envelope({
+          items: [],
+          total: 0,
+          limit: 25,
+          offset: 0,
+          available: false,
+          ranAt: null,
+          revision: null,
+          totals: { total: 0, passed: 0, failed: 0, skipped: 0 },
+          matching: { total: 0, passed: 0, failed: 0, skipped: 0 },
+          suites: [],
+        }),
+    });
+    const tab = await screen.findByRole("tab", { name: "Unit tests" });
+    expect(await screen.findByText(/No test results here yet/)).toBeInstanceOf(HTMLElement);
+    await waitFor(() => expect(tab.getAttribute("aria-selected")).toBe("true"));
+    expect(currentHash()).toBe("#/bugs?tab=unit-tests");
+  });
+
   it("sends a user without access groups to /unauthorized when the menu call is denied", async () => {
     storeSignedInTokens("alice", []);
     startApp("/", {

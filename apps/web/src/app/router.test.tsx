@@ -37,10 +37,15 @@ describe("page table → router", () => {
     }
   });
 
-  it("routes no page the spec does not list, except the account page, intake case detail and audit viewer the contract adds", () => {
+  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer and unit-test tab's address the contract adds", () => {
     const { base, chrome, catchAll } = layoutRoutes();
     const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
-    expect(extra.sort()).toEqual(["/account", "/audit", "/continuous-monitoring/cases/intake/:caseId/:tab"]);
+    expect(extra.sort()).toEqual([
+      "/account",
+      "/audit",
+      "/bugs/unit-tests",
+      "/continuous-monitoring/cases/intake/:caseId/:tab",
+    ]);
     expect(catchAll).toBe(true);
   });
 

@@ -23,6 +23,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   bugs: () => import("../features/bugs/components/bugs-page").then((module) => module.BugsPage),
   "integration-testing": () =>
     import("../features/bugs/components/integration-testing-page").then((module) => module.IntegrationTestingPage),
+  "unit-tests": () =>
+    import("../features/bugs/components/unit-tests-address").then((module) => module.UnitTestsAddress),
   users: () => import("./routes/users").then((module) => module.UsersPage),
   account: () => import("./routes/account").then((module) => module.AccountPage),
   audit: () => import("../features/audit/components/audit-log-page").then((module) => module.AuditLogPage),

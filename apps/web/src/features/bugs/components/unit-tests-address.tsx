@@ -1,0 +1,6 @@
+import { Navigate } from "react-router";
+
+/** `/bugs/unit-tests`: the address people type for the Unit tests tab, which lives at `/bugs?tab=unit-tests`. */
+export function UnitTestsAddress() {
+  return <Navigate to="/bugs?tab=unit-tests" replace />;
+}
