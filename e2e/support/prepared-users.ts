@@ -24,8 +24,6 @@ export type PreparedUserSpec = {
     blankName?: true;
     /** SMS MFA on (no administrator path turns it on for a user who never signed in; see the e2e report). */
     smsMfa?: true;
-    /** An email address not verified yet: the Authenticator asks to verify a contact after sign-in. */
-    unverifiedEmail?: true;
   };
 };
 
@@ -49,14 +47,6 @@ export const preparedUserSpecs = {
     phone: "+15555550142",
     groups: ["coordinator"],
     adjust: { smsMfa: true },
-  },
-  /** Verify Contact after sign-in. */
-  unverified: {
-    username: "e2e-unverified",
-    name: "Uma Unverified",
-    email: "e2e-unverified@vigil.example",
-    groups: ["coordinator"],
-    adjust: { unverifiedEmail: true },
   },
 } as const satisfies Record<string, PreparedUserSpec>;
 
@@ -110,7 +100,6 @@ async function adjustUsers(dataDir: string, specs: PreparedUserSpec[]): Promise<
       const changes: string[] = [];
       if (spec.adjust?.blankName) changes.push("name = ''");
       if (spec.adjust?.smsMfa) changes.push("sms_mfa_enabled = true");
-      if (spec.adjust?.unverifiedEmail) changes.push("email_verified = false");
       const result = await database.query(`update users set ${changes.join(", ")} where username_key = $1`, [
         spec.username.toLowerCase(),
       ]);
