@@ -16,9 +16,11 @@ export const permissions = [
   "clients:write",
   "clients:restore",
   "cases:read",
+  /** Create cases, and change their intake details (study type, video). */
   "cases:create",
+  /** Assign technologists and reviewers, and set a case's priority. */
   "cases:assign",
-  /** PATCH a case: study type, video, priority, recording start/end times. */
+  /** Reach `PATCH cases/{id}`; each field needs its own permission as well (`caseFieldRules`). */
   "cases:update",
   /** Reach the workflow routes (actions, transitions, transition actions); each move or action names its own. */
   "cases:workflow",

@@ -401,6 +401,39 @@ export const updateCaseRequestSchema = z
     { message: "must not be before the recording start", path: ["recordingEndedAt"] },
   );
 export type UpdateCaseRequest = z.input<typeof updateCaseRequestSchema>;
+export type CaseField = keyof UpdateCaseRequest;
+
+export type CaseFieldRule = {
+  label: string;
+  /** Needed to change the field (sending its current value is no change); the route itself needs `cases:update`. */
+  permission: Permission;
+  /** Where else the same change is made: its permission is this field's, so one rule holds whichever route is used. */
+  sameAs: { action: CaseActionName } | { transition: TransitionRuleId } | { route: "createCase" };
+};
+
+/**
+ * Who may change each field of a case with `PATCH cases/{id}` (PRODUCT.md §1, §3), read by the server (which refuses
+ * a change with 403 naming the fields) and by the screens (which offer only these). Technologists record when the
+ * recording started and ended, which their moves need; the priority is the coordinators' `set-priority`; study type
+ * and video are intake details, set by whoever creates cases.
+ */
+export const caseFieldRules: Record<CaseField, CaseFieldRule> = {
+  studyType: { label: "study type", permission: "cases:create", sameAs: { route: "createCase" } },
+  hasVideo: { label: "video", permission: "cases:create", sameAs: { route: "createCase" } },
+  priority: { label: "priority", permission: "cases:assign", sameAs: { action: "set-priority" } },
+  recordingStartedAt: {
+    label: "recording start",
+    permission: "cases:monitor",
+    sameAs: { transition: "start-monitoring" },
+  },
+  recordingEndedAt: { label: "recording end", permission: "cases:monitor", sameAs: { transition: "end-monitoring" } },
+};
+export const caseFields = Object.keys(caseFieldRules) as CaseField[];
+
+/** Whether `permissions` (a user's, from their groups) allow changing `field` of a case. */
+export function mayChangeCaseField(field: CaseField, permissions: ReadonlySet<Permission>): boolean {
+  return permissions.has(caseFieldRules[field].permission);
+}
 
 /**
  * `POST cases/{id}/actions`. `version` (optional): the case version the caller saw; a stale one is a 409, so a

@@ -3,12 +3,17 @@ import {
   type AllowedTransition,
   type CaseActionName,
   type CaseCheckId,
+  type CaseField,
   caseActionNames,
   caseActionRules,
+  caseFieldRules,
+  caseFields,
   caseTransitionRules,
   type FailedCheck,
+  mayChangeCaseField,
   type Permission,
   type TransitionRule,
+  type UpdateCaseRequest,
 } from "@vigil/contract";
 import { loadConfig } from "../../config.js";
 import type { Db } from "../../db/client.js";
@@ -182,4 +187,35 @@ export function transitionActionsFor(
   }
   if (user.permissions.has("cases:workflow")) actions.push("comment");
   return actions;
+}
+
+/**
+ * Each field a PATCH would change needs the permission `caseFieldRules` names: the same as the action or move that
+ * makes that change (a technologist set the priority there while `set-priority` refused them). A field sent with the
+ * value it already has is no change, so a form may send every field it shows.
+ */
+export function assertMayChangeFields(
+  row: CaseRow,
+  input: Partial<Record<CaseField, UpdateCaseRequest[CaseField]>>,
+  user: WorkflowUser,
+): void {
+  const refused = caseFields.filter((field) => {
+    const value = input[field];
+    if (value === undefined || mayChangeCaseField(field, user.permissions)) return false;
+    const current = row[field];
+    const unchanged =
+      current instanceof Date
+        ? typeof value === "string" && Date.parse(value) === current.getTime()
+        : value === current;
+    return !unchanged;
+  });
+  if (refused.length === 0) return;
+  const labels = refused.map((field) => caseFieldRules[field].label);
+  const named = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
+  throw new AppError("forbidden", `Your access groups do not allow changing the ${named} of a case.`, {
+    issues: refused.map((field) => ({
+      path: `body.${field}`,
+      message: `may be changed only with the ${caseFieldRules[field].permission} permission`,
+    })),
+  });
 }

@@ -27,6 +27,7 @@ import { getProtocolRevisionById } from "../clients/protocol-service.js";
 import {
   allowedActionsFor,
   allowedTransitionsFor,
+  assertMayChangeFields,
   type CheckContext,
   transitionActionsFor,
   type WorkflowUser,
@@ -325,10 +326,20 @@ export async function updateCase(
     if (locked.stage === "closed") {
       throw new AppError("conflict", `${locked.caseNumber} is closed; it must be re-opened before it changes.`);
     }
+    assertMayChangeFields(locked, input, user);
     const values: Partial<CaseRow> = {};
     if (input.studyType !== undefined) values.studyType = input.studyType;
     if (input.hasVideo !== undefined) values.hasVideo = input.hasVideo;
     if (input.priority !== undefined) values.priority = input.priority;
+    // As the set-priority action does: a case made STAT needs a fresh acknowledgement.
+    if (input.priority === "stat" && locked.priority !== "stat") {
+      Object.assign(values, {
+        acknowledgedAt: null,
+        acknowledgedBySub: null,
+        acknowledgedByUsername: null,
+        acknowledgedByName: null,
+      });
+    }
     if (input.recordingStartedAt !== undefined) {
       values.recordingStartedAt = input.recordingStartedAt ? new Date(input.recordingStartedAt) : null;
     }

@@ -189,7 +189,8 @@ describe("PATCH cases/{id}", () => {
     const created = await openCase(team.coordinator, clientId);
     const startedAt = new Date(Date.now() - 7_200_000).toISOString();
     const endedAt = new Date(Date.now() - 600_000).toISOString();
-    const response = await team.technologist("PATCH", `/cases/${created.id}`, {
+    // A coordinator: the study type is an intake detail, which technologists may not change (case-field-access.test).
+    const response = await team.coordinator("PATCH", `/cases/${created.id}`, {
       ifMatch: '"1"',
       body: { studyType: "ambulatory", recordingStartedAt: startedAt, recordingEndedAt: endedAt },
     });
