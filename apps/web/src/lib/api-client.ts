@@ -1,7 +1,7 @@
 import { type ApiResult, type ErrorBody, type ErrorCode, errorStatus } from "@vigil/contract";
 import type { z } from "zod";
 import { apiBaseUrl } from "../config/constants";
-import { pushApiError } from "./api-errors";
+import { apiErrorPage, pushApiError } from "./api-errors";
 import { getIdToken } from "./auth";
 import { IdentityUnreachableError } from "./auth-connection";
 import { recordEnoch } from "./enoch-tracker";
@@ -100,6 +100,8 @@ export async function apiRequest<T>(
   options: ApiRequestOptions = {},
 ): Promise<ApiResult<T> | null> {
   const request = { method, path };
+  // Its failure is shown on the page that asked, even if the user has gone on by the time it answers.
+  const page = apiErrorPage();
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (!options.anonymous) {
     let token: string | null;
@@ -109,7 +111,7 @@ export async function apiRequest<T>(
       if (!(error instanceof IdentityUnreachableError)) throw error;
       // Reads are fetched again once the connection is back (app/session-connection.tsx) and the lost connection
       // is on screen already; a write is not repeated, so the user must learn it was not sent.
-      if (method !== "GET") pushApiError(identityUnreachableError, request);
+      if (method !== "GET") pushApiError(identityUnreachableError, request, page);
       return { success: false, data: null, error: identityUnreachableError };
     }
     if (!token) return null;
@@ -131,7 +133,7 @@ export async function apiRequest<T>(
   } catch (cause) {
     // An abort is the caller changing its mind (TanStack Query cancelling), not a failure to report.
     if (options.signal?.aborted) throw cause;
-    pushApiError(unexpectedError, request);
+    pushApiError(unexpectedError, request, page);
     return { success: false, data: null, error: unexpectedError };
   }
 
@@ -142,7 +144,7 @@ export async function apiRequest<T>(
     return { success: true, data, error: null };
   }
   const error = errorFromBody(body, response.status);
-  if (!options.expectedStatuses?.includes(error.status)) pushApiError(error, request);
+  if (!options.expectedStatuses?.includes(error.status)) pushApiError(error, request, page);
   return { success: false, data: null, error };
 }
 
