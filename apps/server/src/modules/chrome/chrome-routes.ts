@@ -6,7 +6,7 @@ import { buildBreadcrumbs, buildMenu } from "./chrome-service.js";
 
 export function registerChromeRoutes(app: FastifyInstance, db: Db): void {
   registerRoute(app, "getChrome", routes.getChrome, async ({ principal }) => ({ items: buildMenu(principal) }));
-  registerRoute(app, "getBreadcrumbs", routes.getBreadcrumbs, async ({ query }) => ({
-    items: await buildBreadcrumbs(db, query.path),
+  registerRoute(app, "getBreadcrumbs", routes.getBreadcrumbs, async ({ query, principal }) => ({
+    items: await buildBreadcrumbs(db, query.path, principal),
   }));
 }

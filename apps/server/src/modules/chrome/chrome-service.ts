@@ -52,8 +52,20 @@ function decodedSegment(segment: string): string {
  * The trail for a web path: Home, then one crumb per prefix of the path that means something — a page of the
  * page table, a fixed section word, or an entity (client name, case number, month) resolved from the database.
  * Unknown ids keep their raw value rather than failing: breadcrumbs never block a page.
+ *
+ * A name is resolved only for a caller who may read the thing (`clients:read`, `cases:read`); anyone else sees the
+ * id they already have in the path. Any signed-in user may ask for any path, so this was a way to learn the case
+ * number or client name behind an id (a developer could).
  */
-export async function buildBreadcrumbs(db: Db, path: string): Promise<Breadcrumb[]> {
+export async function buildBreadcrumbs(
+  db: Db,
+  path: string,
+  caller: Pick<Principal, "permissions">,
+): Promise<Breadcrumb[]> {
+  const clientName = async (id: string) =>
+    caller.permissions.has("clients:read") ? ((await getClientName(db, id)) ?? id) : id;
+  const caseNumber = async (id: string) =>
+    caller.permissions.has("cases:read") ? ((await getCaseNumber(db, id)) ?? id) : id;
   const clean = path.split(/[?#]/)[0]?.replace(/\/+$/, "") || "/";
   const trail: Breadcrumb[] = [{ title: "Home", url: "/" }];
   if (clean === "/") return trail;
@@ -68,14 +80,14 @@ export async function buildBreadcrumbs(db: Db, path: string): Promise<Breadcrumb
     let url: string | null = page ? prefix : null;
 
     if (previous === "clients" && segment !== "create" && segments[0] === "continuous-monitoring") {
-      title = (await getClientName(db, segment)) ?? segment;
+      title = await clientName(segment);
       url = `${prefix}/overview`;
     } else if (
       (segments[0] === "billing" || segments[0] === "reporting") &&
       previous === "continuous-monitoring" &&
       index === 2
     ) {
-      title = (await getClientName(db, segment)) ?? segment;
+      title = await clientName(segment);
     } else if (segments[0] === "billing" && index === 3 && /^\d{4}-\d{2}$/.test(segment)) {
       title = monthFormat.format(new Date(`${segment}-01T00:00:00Z`));
     } else if (
@@ -83,7 +95,7 @@ export async function buildBreadcrumbs(db: Db, path: string): Promise<Breadcrumb
       ["intake", "monitoring", "preview", "reviewed", "closed"].includes(previous) &&
       segments[1] === "cases"
     ) {
-      title = (await getCaseNumber(db, segment)) ?? segment;
+      title = await caseNumber(segment);
       url = `${prefix}/overview`;
     } else if (segment === "continuous-monitoring" && index === 0) {
       title = "Continuous monitoring";

@@ -1,4 +1,4 @@
-import type { MenuEntry } from "@vigil/contract";
+import { type AccessGroup, accessGroups, type MenuEntry, permissionsOf } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, clients } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
@@ -145,5 +145,48 @@ describe("GET /api/chrome/breadcrumbs", () => {
       title: "New contact",
       url: `/continuous-monitoring/clients/${clientId}/contacts/create`,
     });
+  });
+});
+
+describe("GET /api/chrome/breadcrumbs for each group", () => {
+  const casePath = () => `/continuous-monitoring/cases/monitoring/${caseId}`;
+  const clientPath = () => `/continuous-monitoring/clients/${clientId}/overview`;
+  const statementPath = () => `/billing/continuous-monitoring/${clientId}/2026-03`;
+
+  async function titlesFor(groups: AccessGroup[], username: string, path: string): Promise<string[]> {
+    const token = await harness.tokenFor(username, groups);
+    const response = await harness.app.inject({
+      method: "GET",
+      url: `/api/chrome/breadcrumbs?path=${encodeURIComponent(path)}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data.items.map((crumb: { title: string }) => crumb.title);
+  }
+
+  for (const group of [...accessGroups, "none"] as const) {
+    const groups: AccessGroup[] = group === "none" ? [] : [group];
+    const permissions = permissionsOf(groups);
+    const readsCases = permissions.has("cases:read");
+    const readsClients = permissions.has("clients:read");
+    it(`${readsCases ? "names" : "does not name"} the case and ${readsClients ? "names" : "does not name"} the client for ${group === "none" ? "a user without groups" : `${group === "admin" ? "an" : "a"} ${group}`}`, async () => {
+      const caseTrail = await titlesFor(groups, `crumbs-case-${group}`, casePath());
+      expect(caseTrail.at(-1)).toBe(readsCases ? "CM-2026-000042" : caseId);
+      const clientTrail = await titlesFor(groups, `crumbs-client-${group}`, clientPath());
+      expect(clientTrail[3]).toBe(readsClients ? "Lakeside Children's Hospital" : clientId);
+      const statementTrail = await titlesFor(groups, `crumbs-statement-${group}`, statementPath());
+      expect(statementTrail[3]).toBe(readsClients ? "Lakeside Children's Hospital" : clientId);
+      // Whatever the trail says, it never names what the caller may not read.
+      const everything = [...caseTrail, ...clientTrail, ...statementTrail].join(" | ");
+      if (!readsCases) expect(everything).not.toContain("CM-2026-000042");
+      if (!readsClients) expect(everything).not.toContain("Lakeside");
+    });
+  }
+
+  it("walks groups that may not read cases or clients, so the refusal is tested", () => {
+    const blind = [...accessGroups, "none" as const].filter(
+      (group) => !permissionsOf(group === "none" ? [] : [group]).has("cases:read"),
+    );
+    expect(blind).toEqual(["developer", "none"]);
   });
 });
