@@ -151,6 +151,16 @@ export const rateLimits = pgTable("rate_limits", {
   count: integer("count").notNull().default(0),
 });
 
+/**
+ * Secrets the server makes for itself on first use and every instance shares (e.g. the key of ForgotPassword's
+ * decoy answers, which must be the same on every instance and across restarts). Never sent anywhere.
+ */
+export const serverSecrets = pgTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
+
 /** A user's identity at an upstream OpenID Connect provider, linked by verified email at first use. */
 export const federatedIdentities = pgTable(
   "federated_identities",

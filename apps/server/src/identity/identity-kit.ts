@@ -60,6 +60,11 @@ export class IdentityKit {
     return { user, originJti: claims.origin_jti };
   }
 
+  /** What `deliver(message, { hideTiming: true })` costs the answer, sending nothing (see `MessageService.sendNothing`). */
+  async deliverNothing(message: Message): Promise<void> {
+    await this.messages.sendNothing(message);
+  }
+
   checkPasswordPolicy(password: string): void {
     const violations = passwordPolicyViolations(password, this.config.passwordPolicy);
     if (violations.length > 0) throw invalidPassword(violations[0] as string);
@@ -86,9 +91,12 @@ export class IdentityKit {
    */
   async deliver(message: Message, options: { hideTiming: boolean }): Promise<void> {
     if (options.hideTiming && this.messages.transportFor(message.channel) !== "outbox") {
-      this.messages
-        .send(message)
-        .catch((error: unknown) => this.log?.error({ err: error, channel: message.channel }, "code delivery failed"));
+      // Started once the answer is on its way: not even the transport's first synchronous steps delay it.
+      setImmediate(() => {
+        this.messages
+          .send(message)
+          .catch((error: unknown) => this.log?.error({ err: error, channel: message.channel }, "code delivery failed"));
+      });
       return;
     }
     try {

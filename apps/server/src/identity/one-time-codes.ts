@@ -10,7 +10,12 @@ import {
 } from "./verification-codes-repository.js";
 
 /** What a one-time code proves; stored in `verification_codes.purpose`. */
-export type CodePurpose = "forgot-password" | "verify-email" | "verify-phone_number" | "sms-mfa";
+export type CodePurpose =
+  | "forgot-password"
+  | "verify-email"
+  | "verify-phone_number"
+  | "sms-mfa"
+  | "forgot-password-decoy";
 
 export const codeLifetimeMs: Record<CodePurpose, number> = {
   "forgot-password": 60 * 60_000,
@@ -18,6 +23,9 @@ export const codeLifetimeMs: Record<CodePurpose, number> = {
   "verify-phone_number": 24 * 60 * 60_000,
   // As long as the sign-in step it belongs to.
   "sms-mfa": 3 * 60_000,
+  // ForgotPassword's stand-in for a code when none is sent (same work on both paths): expired at birth, never
+  // checked by anything, swept with the other expired codes.
+  "forgot-password-decoy": 0,
 };
 
 /** After this many wrong guesses a code is dead even before it expires; the user asks for a new one. */

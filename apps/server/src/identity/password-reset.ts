@@ -1,5 +1,6 @@
 import { type CognitoError, codeMismatch, expiredCode, limitExceeded } from "./cognito-error.js";
 import { confirmForgotPasswordSchema, forgotPasswordSchema, parseRequest } from "./cognito-requests.js";
+import { ForgotPasswordDecoys } from "./forgot-password-decoys.js";
 import { type CallContext, type CodeDeliveryDetails, emailDelivery, type IdentityKit } from "./identity-kit.js";
 import { passwordResetMessage } from "./identity-messages.js";
 import { checkCode, consumeCode, issueCode } from "./one-time-codes.js";
@@ -7,21 +8,25 @@ import { hashPassword } from "./passwords.js";
 import { hitRateLimit } from "./rate-limits-repository.js";
 import { consumeUserChallenges, revokeUserSessions } from "./sessions-repository.js";
 import { clearSignInFailures } from "./sign-in-failures-repository.js";
-import { findCommonEmailDomain, findUserByUsername, normaliseUsername, updateUser } from "./users-repository.js";
-import { discardVerificationCodes } from "./verification-codes-repository.js";
-
-/** A uuid no user has. */
-const nilUuid = "00000000-0000-0000-0000-000000000000";
+import { findUserByUsername, normaliseUsername, updateUser } from "./users-repository.js";
 
 /** ForgotPassword and ConfirmForgotPassword: a code by email, then a new password (AUTH.md sequence 6). */
 export class PasswordResetOperations {
-  private commonDomain: { value: string; at: number } | undefined;
+  private readonly decoys: ForgotPasswordDecoys;
 
-  constructor(private readonly kit: IdentityKit) {}
+  constructor(private readonly kit: IdentityKit) {
+    this.decoys = new ForgotPasswordDecoys(kit.db, new URL(kit.config.publicUrl).hostname);
+  }
 
   /**
-   * Always answers a masked `CodeDeliveryDetails`, simulated when there is no account to send to, so the answer
-   * does not tell who has an account. Limited per username per hour (known or not).
+   * Always answers a masked `CodeDeliveryDetails`, so the answer does not tell who has an account: for a name with no
+   * account a decoy drawn from the real users' addresses (`ForgotPasswordDecoys`). Limited per username per hour
+   * (known or not).
+   *
+   * Both paths do the same work, statement for statement: the rate-limit hit, the user lookup, the decoy (computed
+   * for real users too), one transaction that replaces a code (a real one, or an inert `forgot-password-decoy` row
+   * that expires at once) and writes the audit event, then the delivery: a transport that leaves the system runs after
+   * the answer, and the outbox of a server without one runs the same insert, keeping nothing when there is no code.
    */
   async forgotPassword(input: unknown, context: CallContext): Promise<{ CodeDeliveryDetails: CodeDeliveryDetails }> {
     const request = parseRequest(forgotPasswordSchema, input);
@@ -36,17 +41,17 @@ export class PasswordResetOperations {
       now,
     );
     const user = await findUserByUsername(this.kit.db, username);
-    const fail = async (reason: string) => {
+    const decoy = await this.decoys.destinationFor(username);
+    const actor = { sub: user?.sub ?? null, username: user?.username ?? username };
+    const target = { type: "user", id: user?.username ?? username };
+    if (!limit.allowed) {
       await this.kit.audit(this.kit.db, context, {
         action: "auth.forgot-password",
         outcome: "failure",
-        actor: { sub: user?.sub ?? null, username: user?.username ?? username },
-        target: { type: "user", id: user?.username ?? username },
-        details: { reason },
+        actor,
+        target,
+        details: { reason: "hourly limit reached" },
       });
-    };
-    if (!limit.allowed) {
-      await fail("hourly limit reached");
       throw limitExceeded();
     }
     const reason = !user
@@ -62,36 +67,32 @@ export class PasswordResetOperations {
             !user.emailVerified && user.status !== "RESET_REQUIRED"
             ? "email not verified"
             : undefined;
-    if (!user || reason) {
-      const delivery = emailDelivery(user ? user.email : await this.simulatedEmail(username));
-      // The same shape of database work as a real code (a transaction replacing codes, an audit event), so the
-      // answer takes about as long.
-      await this.kit.db.transaction(async (tx) => {
-        await discardVerificationCodes(tx, user?.sub ?? nilUuid, "forgot-password");
-        await this.kit.audit(tx, context, {
-          action: "auth.forgot-password",
-          outcome: "failure",
-          actor: { sub: user?.sub ?? null, username: user?.username ?? username },
-          target: { type: "user", id: user?.username ?? username },
-          details: { reason: reason ?? "unknown user", simulatedDestination: delivery.Destination },
-        });
-      });
-      return { CodeDeliveryDetails: delivery };
-    }
-    // Using the code proves the address (ConfirmForgotPassword marks it verified).
-    const delivery = emailDelivery(user.email);
+    // A real user's answer is their own masked address whether or not a code goes out.
+    const delivery: CodeDeliveryDetails = user
+      ? emailDelivery(user.email)
+      : { Destination: decoy.destination, DeliveryMedium: "EMAIL", AttributeName: "email" };
+    const codeHolder = reason ? (user?.sub ?? decoy.holder?.sub) : user?.sub;
     const code = await this.kit.db.transaction(async (tx) => {
-      const issued = await issueCode(tx, user.sub, "forgot-password", now);
+      const issued = codeHolder
+        ? await issueCode(tx, codeHolder, reason ? "forgot-password-decoy" : "forgot-password", now)
+        : undefined;
       await this.kit.audit(tx, context, {
         action: "auth.forgot-password",
-        outcome: "success",
-        actor: user,
-        target: { type: "user", id: user.username },
-        details: { codeSent: "EMAIL", destination: delivery.Destination },
+        outcome: reason ? "failure" : "success",
+        actor,
+        target,
+        details: reason
+          ? { reason, simulatedDestination: delivery.Destination }
+          : { codeSent: "EMAIL", destination: delivery.Destination },
       });
-      return issued.code;
+      return issued?.code;
     });
-    await this.kit.deliver(passwordResetMessage(user.email, code), { hideTiming: true });
+    if (user && !reason && code) {
+      // Using the code proves the address (ConfirmForgotPassword marks it verified).
+      await this.kit.deliver(passwordResetMessage(user.email, code), { hideTiming: true });
+    } else {
+      await this.kit.deliverNothing(passwordResetMessage(user?.email ?? decoy.holder?.email ?? username, "000000"));
+    }
     return { CodeDeliveryDetails: delivery };
   }
 
@@ -148,18 +149,5 @@ export class PasswordResetOperations {
       });
     });
     return {};
-  }
-
-  /**
-   * What ForgotPassword shows for a name with no account: the name at the email domain most users share,
-   * masked like a real one (a user named riley at vigil.example shows r***y@vigil.example either way).
-   */
-  private async simulatedEmail(username: string): Promise<string> {
-    if (username.includes("@")) return username;
-    if (!this.commonDomain || Date.now() - this.commonDomain.at > 10 * 60_000) {
-      const domain = (await findCommonEmailDomain(this.kit.db)) ?? new URL(this.kit.config.publicUrl).hostname;
-      this.commonDomain = { value: domain, at: Date.now() };
-    }
-    return `${username}@${this.commonDomain.value}`;
   }
 }

@@ -146,14 +146,7 @@ export async function acceptTotpStep(db: Db, sub: string, step: number): Promise
   return rows.length > 0;
 }
 
-/** The email domain most users share (the simulated ForgotPassword answer for unknown names borrows it). */
-export async function findCommonEmailDomain(db: Db): Promise<string | undefined> {
-  const domain = sql<string>`lower(split_part(${users.email}, '@', 2))`;
-  const [row] = await db
-    .select({ domain })
-    .from(users)
-    .groupBy(domain)
-    .orderBy(desc(sql`count(*)`), asc(domain))
-    .limit(1);
-  return row?.domain || undefined;
+/** Every user's name and email, the population ForgotPassword's decoy answers are drawn from. */
+export function listUserAddresses(db: Db): Promise<{ sub: string; username: string; email: string }[]> {
+  return db.select({ sub: users.sub, username: users.username, email: users.email }).from(users);
 }

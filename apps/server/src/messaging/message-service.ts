@@ -52,6 +52,19 @@ export class MessageService {
     );
   }
 
+  /**
+   * The outbox write `send` would do, keeping nothing (no transport is ever called): for an answer that must take as
+   * long whether or not a message went out. Where a transport is configured, the real send runs after the answer.
+   */
+  async sendNothing(message: Message): Promise<void> {
+    if (this.transports[message.channel]) return;
+    await insertOutboxMessage(
+      this.db,
+      { channel: message.channel, recipient: message.to, subject: message.subject, body: message.body },
+      { keep: false },
+    );
+  }
+
   /** Outbox messages, newest first (admins in development, and tests). */
   listOutbox(filter: { recipient?: string; channel?: string; limit?: number } = {}): Promise<OutboxRow[]> {
     return listOutboxMessages(this.db, { ...filter, limit: filter.limit ?? 50 });

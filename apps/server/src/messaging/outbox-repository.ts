@@ -1,12 +1,22 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { outbox } from "../db/schema.js";
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
-export async function insertOutboxMessage(db: Db, row: typeof outbox.$inferInsert): Promise<OutboxRow> {
-  const [inserted] = await db.insert(outbox).values(row).returning();
-  return inserted as OutboxRow;
+/**
+ * Keeps a message. With `keep: false` the same statement runs and keeps nothing: where an answer must not reveal
+ * whether a message was written (ForgotPassword for a name with no account), both paths then do the same work.
+ */
+export async function insertOutboxMessage(
+  db: Db,
+  row: Pick<typeof outbox.$inferInsert, "channel" | "recipient" | "subject" | "body">,
+  options: { keep: boolean } = { keep: true },
+): Promise<void> {
+  await db.execute(
+    sql`insert into ${outbox} (channel, recipient, subject, body)
+        select ${row.channel}, ${row.recipient}, ${row.subject}, ${row.body} where ${options.keep}`,
+  );
 }
 
 export async function listOutboxMessages(

@@ -1,0 +1,18 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { serverSecrets } from "../db/schema.js";
+
+/**
+ * The secret of this name, made (32 random bytes) by whichever instance asks first: every instance and every restart
+ * then reads the same one.
+ */
+export async function loadServerSecret(db: Db, name: string): Promise<Buffer> {
+  await db
+    .insert(serverSecrets)
+    .values({ name, value: randomBytes(32).toString("base64url") })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name)).limit(1);
+  if (!row) throw new Error(`The server secret ${name} could not be stored.`);
+  return Buffer.from(row.value, "base64url");
+}
