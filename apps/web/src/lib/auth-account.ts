@@ -1,5 +1,7 @@
+import { Amplify } from "aws-amplify";
 import {
   confirmUserAttribute,
+  fetchAuthSession,
   fetchMFAPreference,
   fetchUserAttributes,
   sendUserAttributeVerificationCode,
@@ -109,9 +111,34 @@ export async function resendContactCode(attribute: ContactAttribute): Promise<st
 /**
  * GlobalSignOut: every sign-in of this user ends (refresh tokens revoked, ID tokens refused by the API), then the
  * tokens here are cleared and Amplify announces the sign-out, which takes the app to the sign-in screen.
+ *
+ * Sent here rather than through `signOut({ global: true })`: Amplify swallows a failed GlobalSignOut and clears
+ * the local tokens anyway, so with the identity service unreachable the user would see themselves signed out while
+ * the lost device stayed signed in. Here a failure is an error the page shows, and nothing is cleared.
  */
-export function signOutEverywhere(): Promise<void> {
-  return signOut({ global: true });
+export async function signOutEverywhere(): Promise<void> {
+  const accessToken = (await fetchAuthSession()).tokens?.accessToken?.toString();
+  const endpoint = Amplify.getConfig().Auth?.Cognito?.userPoolEndpoint;
+  if (!accessToken || !endpoint) throw new Error("You are not signed in any more. Sign in again.");
+  let response: Response;
+  try {
+    response = await fetch(endpoint, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-amz-json-1.1",
+        "x-amz-target": "AWSCognitoIdentityProviderService.GlobalSignOut",
+      },
+      body: JSON.stringify({ AccessToken: accessToken }),
+    });
+  } catch {
+    throw new Error("The identity service could not be reached, so your other sessions were not ended. Try again.");
+  }
+  if (!response.ok) {
+    const refusal = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new Error(refusal.message || "The identity service refused to end your sessions. Try again.");
+  }
+  // This sign-in was ended with the others; only its tokens remain to be forgotten here.
+  await signOut();
 }
 
 /** The identity service's own words for a refused call (Amplify keeps them as the error's message). */

@@ -3,7 +3,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import { type PageDefinition, pages } from "@vigil/contract";
 import type { ComponentType } from "react";
-import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
+import { createMemoryRouter, Outlet, type RouteObject, RouterProvider } from "react-router";
 import { AccessProvider } from "../components/access/access-context";
 import { ApiErrorStack } from "../components/feedback/api-error-stack";
 import { theme } from "../config/theme";
@@ -27,14 +27,21 @@ export function renderWithRoutes(
   storeSignedInTokens(username, groups);
   const network = installFetch(handlers);
   const queryClient = createQueryClient();
-  const router = createMemoryRouter([...routes, { path: "*", element: <p>Elsewhere</p> }], {
-    initialEntries: [path],
-  });
+  // The error list sits in the layout around the screens, inside the router, as in the app's layouts.
+  const layout: RouteObject = {
+    element: (
+      <>
+        <ApiErrorStack />
+        <Outlet />
+      </>
+    ),
+    children: [...routes, { path: "*", element: <p>Elsewhere</p> }],
+  };
+  const router = createMemoryRouter([layout], { initialEntries: [path] });
   const view = render(
     <QueryClientProvider client={queryClient}>
       <ThemeProvider theme={theme}>
         <AccessProvider groups={groups}>
-          <ApiErrorStack />
           <RouterProvider router={router} />
         </AccessProvider>
       </ThemeProvider>

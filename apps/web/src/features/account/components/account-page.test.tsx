@@ -303,4 +303,19 @@ describe("the account page", () => {
       expect(Object.keys(window.localStorage).filter((key) => key.endsWith(".refreshToken"))).toEqual([]),
     );
   });
+
+  it("says so and keeps this sign-in when the sessions could not be ended", async () => {
+    const user = userEvent.setup();
+    renderAccount({ email: "alice@example.org", emailVerified: true, mfa: [] }, ({ target }) =>
+      target === "GlobalSignOut"
+        ? { error: "InternalErrorException", message: "An internal error occurred." }
+        : undefined,
+    );
+    const sessions = await screen.findByRole("region", { name: "Sessions" });
+    await user.click(within(sessions).getByRole("button", { name: "Sign out everywhere" }));
+    const confirm = await screen.findByRole("dialog", { name: "Sign out everywhere?" });
+    await user.click(within(confirm).getByRole("button", { name: "Sign out everywhere" }));
+    expect(await within(confirm).findByText("An internal error occurred.")).toBeTruthy();
+    expect(Object.keys(window.localStorage).filter((key) => key.endsWith(".refreshToken"))).toHaveLength(1);
+  });
 });
