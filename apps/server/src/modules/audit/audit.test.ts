@@ -102,7 +102,7 @@ describe("GET /api/audit", () => {
     expect((await entries(`from=${encodeURIComponent(newest)}`)).items.every((entry) => entry.at >= newest)).toBe(true);
     expect((await entries(`to=${encodeURIComponent(newest)}`)).items.every((entry) => entry.at < newest)).toBe(true);
     expect((await entries(`to=${encodeURIComponent(startedAt)}&action=user.disable`)).total).toBe(0);
-    expect((await entries("from=2999-01-01T00:00:00Z")).total).toBe(0);
+    expect((await entries("from=2199-01-01T00:00:00Z")).total).toBe(0);
   });
 
   it("pages with the total", async () => {
