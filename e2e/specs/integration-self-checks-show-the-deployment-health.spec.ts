@@ -75,7 +75,7 @@ test.describe("integration self-checks", () => {
       // The SMTP server goes away: the mail check now fails, saying where and what to do.
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       smtpRunning = false;
-      await page.getByRole("button", { name: "Run Mail delivery again" }).click();
+      await page.getByRole("button", { name: "Run again: Mail delivery" }).click();
       const mail = page.getByRole("listitem", { name: "Mail delivery" });
       await expect(mail).toContainText("Fail", { timeout: 30_000 });
       await expect(mail).toContainText(`127.0.0.1:${smtpPort}`);

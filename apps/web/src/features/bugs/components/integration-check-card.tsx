@@ -101,7 +101,7 @@ export function IntegrationCheckCard({
             startIcon={<Replay />}
             onClick={onRunAgain}
             disabled={running}
-            aria-label={`Run ${check.title} again`}
+            aria-label={`Run again: ${check.title}`}
           >
             Run again
           </Button>

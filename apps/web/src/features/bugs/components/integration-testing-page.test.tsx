@@ -174,7 +174,7 @@ describe("integration testing page", { timeout: 20_000 }, () => {
     await waitFor(() => expect(progress()).toBe("All checks passed (1 skipped as not applicable here)"));
     expect(within(card("Mail transport")).getByText("Skipped")).toBeTruthy();
 
-    await user.click(screen.getByRole("button", { name: "Run Signing keys again" }));
+    await user.click(screen.getByRole("button", { name: "Run again: Signing keys" }));
     await waitFor(() => expect(runCalls()).toHaveLength(7));
     expect(runCalls().at(-1)?.path).toBe("/api/bugs/integration-checks/signing-keys/run");
     expect(within(card("Signing keys")).getByText("Running…")).toBeTruthy();
