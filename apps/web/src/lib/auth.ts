@@ -3,7 +3,7 @@ import { Amplify } from "aws-amplify";
 import { fetchAuthSession, getCurrentUser, signOut } from "aws-amplify/auth";
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { Hub } from "aws-amplify/utils";
-import { endsSession, IdentityUnreachableError, setIdentityConnection } from "./auth-connection";
+import { endsSession, getIdentityConnection, IdentityUnreachableError, setIdentityConnection } from "./auth-connection";
 
 /** The providers the Authenticator draws its own button for ("Sign In with Google"), by Amplify's names. */
 const socialProviderNames = { amazon: "Amazon", apple: "Apple", facebook: "Facebook", google: "Google" } as const;
@@ -37,6 +37,7 @@ export async function configureAuth(config: PublicConfig): Promise<void> {
   accountRules = { passwordPolicy, mfa };
   // Before configure: Amplify completes (or fails) a redirect sign-in as soon as it is configured.
   listenToRedirectFailures();
+  trackIdentityConnection();
   if (federation) await import("./auth-sign-in");
   const social = federation
     ? (Object.keys(socialProviderNames) as SocialProvider[]).find(
@@ -182,8 +183,10 @@ export async function getSignedInUsername(): Promise<string | null> {
   try {
     const user = await getCurrentUser();
     return user.username;
-  } catch (error) {
-    if (endsSession(error)) return null;
+  } catch {
+    // Amplify reports why a refresh failed (Hub, before this rejection): a refusal, or no session at all, is
+    // "nobody"; only a refresh that could not reach the identity service leaves the stored user signed in.
+    if (getIdentityConnection() !== "unreachable") return null;
     const stored = await cognitoUserPoolsTokenProvider.authTokenStore.loadTokens().catch(() => null);
     const username = stored?.idToken?.payload["cognito:username"];
     return typeof username === "string" && stored?.refreshToken ? username : null;
@@ -199,27 +202,37 @@ export type AuthEvent = "signedIn" | "signedOut" | "sessionExpired";
 
 /**
  * Amplify Hub auth events, reduced to what the app reacts to. A token refresh the identity service refused ends
- * the session; one that could not reach it leaves the session to the next attempt and marks the identity service
- * unreachable until a refresh succeeds.
+ * the session; one that could not reach it does not (see `trackIdentityConnection`).
  */
 export function listenToAuthEvents(handler: (event: AuthEvent) => void): () => void {
   return Hub.listen("auth", ({ payload }) => {
-    if (payload.event === "signedIn") {
+    if (payload.event === "signedIn") handler("signedIn");
+    else if (payload.event === "signedOut") handler("signedOut");
+    else if (payload.event === "tokenRefresh_failure" && endsSession(refreshError(payload.data))) {
+      handler("sessionExpired");
+    }
+  });
+}
+
+function refreshError(data: unknown): unknown {
+  return (data as { error?: unknown } | undefined)?.error;
+}
+
+let trackingIdentityConnection = false;
+
+/**
+ * Registered with the configuration, before anything asks for a token: a refresh that fails without a refusal
+ * marks the identity service unreachable (the session stays), any refresh, sign-in, sign-out or refusal marks it
+ * answering again.
+ */
+function trackIdentityConnection(): void {
+  if (trackingIdentityConnection) return;
+  trackingIdentityConnection = true;
+  Hub.listen("auth", ({ payload }) => {
+    if (payload.event === "tokenRefresh_failure") {
+      setIdentityConnection(endsSession(refreshError(payload.data)) ? "connected" : "unreachable");
+    } else if (payload.event === "tokenRefresh" || payload.event === "signedIn" || payload.event === "signedOut") {
       setIdentityConnection("connected");
-      handler("signedIn");
-    } else if (payload.event === "signedOut") {
-      setIdentityConnection("connected");
-      handler("signedOut");
-    } else if (payload.event === "tokenRefresh") {
-      setIdentityConnection("connected");
-    } else if (payload.event === "tokenRefresh_failure") {
-      const error = (payload.data as { error?: unknown } | undefined)?.error;
-      if (endsSession(error)) {
-        setIdentityConnection("connected");
-        handler("sessionExpired");
-      } else {
-        setIdentityConnection("unreachable");
-      }
     }
   });
 }
