@@ -45,6 +45,14 @@ test("with the tokens expired and the identity service out of reach, the user st
   await expect(accountButton(page, displayNames.coordinator)).toBeVisible();
   expect((await readStoredTokens(page)).refreshToken).toBe(signedIn.refreshToken);
 
+  // Reloading meanwhile does not sign them out either: the expired tokens are read afresh, the refresh fails
+  // again, and the page waits for the connection (nothing of the account could be loaded without a token).
+  await page.reload();
+  await expect(notice).toBeVisible();
+  await expect(page.getByText("Your account details could not be loaded.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toHaveCount(0);
+  await expect(page).toHaveURL(/#\/continuous-monitoring\/clients$/);
+
   // The network is back: the next attempt refreshes the tokens and the page that could not load loads.
   await page.unroute("**/cognito");
   await page.clock.runFor(10_000);
@@ -52,6 +60,7 @@ test("with the tokens expired and the identity service out of reach, the user st
   await expect(page.getByRole("heading", { level: 1, name: "Clients" })).toBeVisible();
   // The list that failed while the identity service was away is read again, with the new token.
   await expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible();
+  await expect(accountButton(page, displayNames.coordinator)).toBeVisible();
   await expect(page.getByRole("button", { name: "Sign in", exact: true })).toHaveCount(0);
   expect((await readStoredTokens(page)).idToken).not.toBe(signedIn.idToken);
 });
