@@ -180,9 +180,7 @@ describe("GetTokensFromRefreshToken (how Amplify v6 refreshes)", () => {
       expect(response.json()).toEqual({ __type: "NotAuthorizedException", message: "Invalid Refresh Token" });
     }
     const live = (await passwordAuth("riley", password)).json().AuthenticationResult;
-    expect((await refresh(live.RefreshToken, "someone-elses-client")).json().__type).toBe(
-      "ResourceNotFoundException",
-    );
+    expect((await refresh(live.RefreshToken, "someone-elses-client")).json().__type).toBe("ResourceNotFoundException");
   });
 
   it("says which field is missing", async () => {
