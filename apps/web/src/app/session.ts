@@ -72,8 +72,9 @@ export function useSession({ load = true }: { load?: boolean } = {}): Session {
   // Tokens that can no longer be refreshed: Amplify still names a user, but there is no session to call with.
   if (user.error instanceof NoSessionError || chrome.error instanceof NoSessionError) return { status: "anonymous" };
   if (user.isPending || chrome.isPending) return { status: "loading" };
-  // A failed refetch (e.g. the identity service out of reach for a moment) keeps the details already shown.
-  if (user.isError && !user.data) {
+  // Settled without details: the first read failed. A failed refetch (e.g. the identity service out of reach for
+  // a moment) keeps the details already shown.
+  if (!user.data) {
     return {
       status: "error",
       retry: () => {
@@ -82,7 +83,6 @@ export function useSession({ load = true }: { load?: boolean } = {}): Session {
       },
     };
   }
-  if (!user.data) return { status: "loading" };
   if (isAccessDenied(chrome.error)) return { status: "denied", username, user: user.data, menu: [] };
   // Any other menu failure is already on the error list; the pages still work without a menu.
   return { status: "ready", username, user: user.data, menu: chrome.data?.items ?? [] };
