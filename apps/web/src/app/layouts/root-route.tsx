@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router";
+import { UnsavedChangesGuard } from "../../components/navigation/unsaved-changes-guard";
 import { appName } from "../../config/constants";
 import { isBuildUpdatePending } from "../../lib/build-check";
 import { reloadOnce } from "../../lib/reload-guard";
@@ -32,5 +33,10 @@ function useReloadOnNavigationWhenUpdated() {
 export function RootRoute() {
   useDocumentTitle();
   useReloadOnNavigationWhenUpdated();
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <UnsavedChangesGuard />
+    </>
+  );
 }

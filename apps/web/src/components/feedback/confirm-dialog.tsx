@@ -14,6 +14,8 @@ export type ConfirmDialogProps = {
   /** What will happen, in the user's words. */
   children: ReactNode;
   confirmLabel: string;
+  /** The way back, when "Cancel" would not say it ("Keep editing"). */
+  cancelLabel?: string;
   /** Destructive actions get the error colour. */
   destructive?: boolean;
   pending?: boolean;
@@ -29,6 +31,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel = "Cancel",
   destructive = false,
   pending = false,
   error,
@@ -59,7 +62,7 @@ export function ConfirmDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={pending}>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button
           variant="contained"

@@ -1,13 +1,13 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
 import TextField from "@mui/material/TextField";
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { Dialog } from "./dialog";
 
 export type ReasonDialogProps = {
   open: boolean;
@@ -66,7 +66,14 @@ export function ReasonDialog({
     if (!problem) onConfirm(trimmed);
   };
   return (
-    <Dialog open={open} onClose={pending ? undefined : onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+    <Dialog
+      open={open}
+      onClose={pending ? undefined : onClose}
+      unsavedChanges={trimmed !== ""}
+      aria-labelledby={titleId}
+      maxWidth="sm"
+      fullWidth
+    >
       <form noValidate onSubmit={submit}>
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>

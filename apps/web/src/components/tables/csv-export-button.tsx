@@ -1,13 +1,13 @@
 import FileDownload from "@mui/icons-material/FileDownload";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useId, useRef, useState } from "react";
+import { Dialog } from "../feedback/dialog";
 import { type CsvColumn, downloadText, toCsv } from "./csv";
 import { type FetchPage, fetchAllPages } from "./fetch-all-pages";
 

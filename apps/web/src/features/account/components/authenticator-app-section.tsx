@@ -2,7 +2,6 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
@@ -13,6 +12,7 @@ import QRCode from "qrcode";
 import { useId, useState } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
+import { Dialog } from "../../../components/feedback/dialog";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import {

@@ -154,8 +154,8 @@ describe("the bug report dialog", { timeout: 30_000 }, () => {
     expect((screen.getByLabelText(/^Title/) as HTMLInputElement).value).toBe("Half a thought");
 
     await user.keyboard("{Escape}");
-    const again = await screen.findByRole("dialog", { name: "Discard this bug report?" });
-    await user.click(within(again).getByRole("button", { name: "Discard" }));
+    const again = await screen.findByRole("dialog", { name: "Discard your changes?" });
+    await user.click(within(again).getByRole("button", { name: "Discard changes" }));
     expect(await screen.findByText("Dialog closed")).toBeTruthy();
   });
 

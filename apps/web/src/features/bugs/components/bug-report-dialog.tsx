@@ -1,7 +1,6 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
@@ -19,6 +18,7 @@ import {
 } from "@vigil/contract";
 import { useId, useMemo, useState } from "react";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
+import { Dialog } from "../../../components/feedback/dialog";
 import { apiErrorOf, serverFieldErrors } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
@@ -105,7 +105,14 @@ export function BugReportDialog({ open, onClose }: BugReportDialogProps) {
 
   return (
     <>
-      <Dialog open={open} onClose={requestClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+      {/* Escape and the backdrop: the shared dialog asks first when something was written. */}
+      <Dialog
+        open={open}
+        onClose={create.isPending ? undefined : finish}
+        aria-labelledby={titleId}
+        maxWidth="sm"
+        fullWidth
+      >
         <DialogTitle id={titleId}>Report a bug</DialogTitle>
         <form onSubmit={submit} noValidate>
           <DialogContent>

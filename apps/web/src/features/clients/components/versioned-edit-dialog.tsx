@@ -1,7 +1,6 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
@@ -9,6 +8,7 @@ import { type ReactNode, useId } from "react";
 import type { FieldValues } from "react-hook-form";
 import type { z } from "zod";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
+import { Dialog } from "../../../components/feedback/dialog";
 import { type ContractForm, useContractForm } from "../../../components/forms/use-contract-form";
 import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
 

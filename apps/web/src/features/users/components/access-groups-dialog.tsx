@@ -1,12 +1,12 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import { accessGroupsRequestSchema, type User, userSchema } from "@vigil/contract";
 import { useId, useState } from "react";
+import { Dialog } from "../../../components/feedback/dialog";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useSetUserAccessGroups } from "../api/set-user-access-groups";
 import { errorBodyOf } from "../server-errors";

@@ -1,11 +1,11 @@
 import TaskAlt from "@mui/icons-material/TaskAlt";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import type { Case, EventItem, EventList } from "@vigil/contract";
 import { useId } from "react";
+import { Dialog } from "../../../../components/feedback/dialog";
 import { RecordConflictPanel } from "../../components/record-conflict";
 import { useRecordRevise } from "../../components/use-record-revise";
 import { flattenEvent } from "./event-labels";

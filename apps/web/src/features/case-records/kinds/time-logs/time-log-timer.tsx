@@ -4,7 +4,6 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
 import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
@@ -23,6 +22,7 @@ import {
 } from "@vigil/contract";
 import { type FormEvent, useId, useState } from "react";
 import { ZonedDateTime } from "../../../../components/dates/zoned-date-time";
+import { Dialog } from "../../../../components/feedback/dialog";
 import { apiErrorOf } from "../../../../components/forms/field-messages";
 import { useCreateRecord } from "../../api/create-record";
 import { useReviseLatestTimeLog } from "../../api/revise-record";
