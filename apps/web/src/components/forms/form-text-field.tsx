@@ -20,6 +20,16 @@ export type FormTextFieldProps<V extends FieldValues, T> = Omit<
 };
 
 /**
+ * A select always shows its chosen option, also the empty one ("Choose…"), so its label must sit above the box:
+ * MUI only lifts a label when the value is not empty and otherwise draws it over the option's text.
+ */
+export function withSelectLabelAbove(slotProps: TextFieldProps["slotProps"]): TextFieldProps["slotProps"] {
+  const inputLabel = slotProps?.inputLabel;
+  if (typeof inputLabel === "function") return slotProps;
+  return { ...slotProps, inputLabel: { ...inputLabel, shrink: true } };
+}
+
+/**
  * A MUI TextField bound to a react-hook-form field. Its message (from the schema or the server) replaces the
  * help text, which MUI ties to the input with aria-describedby, and marks the input aria-invalid.
  */
@@ -30,6 +40,7 @@ export function FormTextField<V extends FieldValues, T>({
   help,
   deps,
   plainMessages = false,
+  slotProps,
   ...rest
 }: FormTextFieldProps<V, T>) {
   const { field, fieldState } = useController({ control, name, rules: deps ? { deps } : undefined });
@@ -37,6 +48,7 @@ export function FormTextField<V extends FieldValues, T>({
   return (
     <TextField
       {...rest}
+      slotProps={rest.select ? withSelectLabelAbove(slotProps) : slotProps}
       name={field.name}
       value={field.value ?? ""}
       onChange={field.onChange}
