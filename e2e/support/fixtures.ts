@@ -20,7 +20,10 @@ export { expect };
 
 export const mainNavigation = (page: Page) => page.getByRole("navigation", { name: "Main navigation" });
 export const breadcrumbs = (page: Page) => page.getByRole("navigation", { name: "Breadcrumbs" });
-export const accountButton = (page: Page, name: string) => page.getByRole("button", { name: `Account: ${name}` });
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The app bar's account button: "<initials> <name>, account" (what is visible comes first, WCAG 2.5.3). */
+export const accountButton = (page: Page, name: string) =>
+  page.getByRole("button", { name: new RegExp(`^\\S+ ${escapeRegExp(name)}, account$`) });
 
 /** Fills the Amplify Authenticator's sign-in form (it must be on screen) and submits it. */
 export async function submitSignIn(page: Page, credential: Pick<Credential, "username" | "password">): Promise<void> {

@@ -81,7 +81,7 @@ describe("the web app", () => {
         .getAllByRole("link")
         .map((link) => link.textContent),
     ).toEqual(["Home", "Continuous monitoring", "Clients", "Monitoring", "Reporting"]);
-    expect(screen.getByRole("button", { name: "Account: Alice Smith" })).toBeInstanceOf(HTMLButtonElement);
+    expect(screen.getByRole("button", { name: "AS Alice Smith, account" })).toBeInstanceOf(HTMLButtonElement);
     await waitFor(() => expect(document.title).toBe("Home – Vigil"));
   });
 
@@ -144,7 +144,7 @@ describe("the web app", () => {
     storeSignedInTokens("alice", ["coordinator"]);
     startApp("/");
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Account: Alice Smith" }));
+    await user.click(await screen.findByRole("button", { name: "AS Alice Smith, account" }));
     await user.click(await screen.findByRole("menuitem", { name: "Sign out" }));
     await waitFor(() => expect(currentHash()).toBe("#/signin"));
     expect(await screen.findByRole("button", { name: "Sign in" }, { timeout: 5000 })).toBeInstanceOf(HTMLButtonElement);

@@ -28,7 +28,7 @@ describe("the app chrome", { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     const where = window.location.href;
 
-    await user.click(await screen.findByRole("button", { name: "Account: Alice Smith" }));
+    await user.click(await screen.findByRole("button", { name: "AS Alice Smith, account" }));
     // The menu's popup is its own chunk, loaded on first use.
     await user.click(await screen.findByRole("menuitem", { name: "Report a bug" }));
 

@@ -6,6 +6,15 @@ import { describe, expect, it, vi } from "vitest";
 import { UserMenu } from "./user-menu";
 
 describe("the user menu", () => {
+  it("names the account button starting with what it shows: the initials, then the name", () => {
+    render(<UserMenu name="Dr. Riley Reviewer" onSignOut={() => {}} />);
+    const button = screen.getByRole("button", { name: "DR Dr. Riley Reviewer, account" });
+    // Speech-input users say the visible label (WCAG 2.5.3): the initials on a phone, the name beside them elsewhere.
+    const visible = button.textContent ?? "";
+    expect(visible).toBe("DRDr. Riley Reviewer");
+    expect(button.getAttribute("aria-label")?.startsWith("DR Dr. Riley Reviewer")).toBe(true);
+  });
+
   it("offers the actions it is given between the signed-in user and Sign out, closing before one runs", async () => {
     const user = userEvent.setup();
     const onSelect = vi.fn();
@@ -19,7 +28,7 @@ describe("the user menu", () => {
       />,
     );
 
-    await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
+    await user.click(screen.getByRole("button", { name: "AS Alice Smith, account" }));
     // The popup is its own chunk, loaded on first use.
     const items = (await screen.findAllByRole("menuitem")).map((item) => item.textContent);
     expect(items).toEqual(["Alice Smithalice@example.org", "Report a bug", "Sign out"]);
@@ -45,7 +54,7 @@ describe("the user menu", () => {
       { initialEntries: ["/"] },
     );
     render(<RouterProvider router={router} />);
-    await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
+    await user.click(screen.getByRole("button", { name: "AS Alice Smith, account" }));
     const link = await screen.findByRole("menuitem", { name: "Account" });
     expect(link.getAttribute("href")).toBe("/account");
     await user.click(link);
@@ -56,7 +65,7 @@ describe("the user menu", () => {
   it("has only the user and Sign out without actions", async () => {
     const user = userEvent.setup();
     render(<UserMenu name="Alice Smith" onSignOut={() => {}} />);
-    await user.click(screen.getByRole("button", { name: "Account: Alice Smith" }));
+    await user.click(screen.getByRole("button", { name: "AS Alice Smith, account" }));
     expect((await screen.findAllByRole("menuitem")).map((item) => item.textContent)).toEqual([
       "Alice Smith",
       "Sign out",

@@ -46,7 +46,9 @@ export function UserMenu(props: UserMenuProps) {
       <Button
         id={buttonId}
         color="inherit"
-        aria-label={`Account: ${name}`}
+        // Starts with what is visible (the initials, then the name where there is room): a speech-input user says
+        // what they see (WCAG 2.5.3, label in name).
+        aria-label={`${initialsOf(name)} ${name}, account`}
         aria-haspopup="menu"
         aria-controls={open ? menuId : undefined}
         aria-expanded={open}
