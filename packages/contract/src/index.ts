@@ -21,4 +21,5 @@ export * from "./schemas/common.js";
 export * from "./schemas/records.js";
 export * from "./schemas/system.js";
 export * from "./schemas/users.js";
+export * from "./schemas/wording.js";
 export * from "./spec-routes.js";

@@ -1,7 +1,14 @@
 import { z } from "zod";
+import { contractErrorMap } from "./wording.js";
+
+// The contract's wording is zod's default wherever the contract is loaded: the server's validation (its 400s), the
+// screens' forms and filters, and any schema built beside them. Here, in the module every schema module imports,
+// because a bundler drops a module imported only for its side effects (the web build treats the contract as pure).
+z.config({ customError: contractErrorMap });
 
 /** Shared field rules, so every form and route words the same problem the same way. */
-export const idSchema = z.uuid("must be a valid id");
+// Worded by the contract's map: "is required" when missing, "must be a valid id" when not a UUID.
+export const idSchema = z.uuid();
 export const idParamsSchema = z.object({ id: idSchema });
 
 /**
@@ -69,7 +76,7 @@ export const phoneSchema = z
   .trim()
   .regex(/^\+[1-9]\d{6,14}$/, "must be a phone number in international form, e.g. +15555550100");
 
-export const emailSchema = z.email("must be an email address").max(254);
+export const emailSchema = z.email().max(254);
 
 /** Only http(s): a `javascript:` or `data:` link in a clinical tool is an attack, not a link. */
 export const webUrlSchema = z

@@ -6,9 +6,9 @@ import { emailSchema, isoDateTimeSchema, phoneSchema, sortOrderSchema } from "./
 export const usernameSchema = z
   .string()
   .trim()
-  .min(1, "Username cannot be empty")
+  .min(1, { message: "is required", abort: true })
   .max(128)
-  .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u, "Username may not contain spaces");
+  .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u, "may not contain spaces");
 
 export const userStatusSchema = z.enum(["FORCE_CHANGE_PASSWORD", "CONFIRMED", "RESET_REQUIRED"]);
 export type UserStatus = z.infer<typeof userStatusSchema>;

@@ -211,6 +211,26 @@ describe("POST /api/users", () => {
     );
     expect(await findUserByUsername(harness.database.db, "has space")).toBeUndefined();
   });
+
+  it("words each refusal as the forms do, after the field's name, never in the schema library's words", async () => {
+    const response = await api("/api/users", {
+      method: "POST",
+      body: { username: "has space", email: "not-an-email", name: "N".repeat(201), groups: ["wizard"] },
+    });
+    expect(response.statusCode).toBe(400);
+    const error = response.json().error;
+    expect(error.details.issues).toEqual(
+      expect.arrayContaining([
+        { path: "body.username", message: "may not contain spaces" },
+        { path: "body.email", message: "must be an email address" },
+        { path: "body.name", message: "must be at most 200 characters" },
+        { path: "body.groups.0", message: "is not one of the allowed values" },
+      ]),
+    );
+    expect(error.message).toContain("body.name must be at most 200 characters");
+    const missing = await api("/api/users", { method: "POST", body: { username: "nameless", email: "n@example.org" } });
+    expect(missing.json().error.details.issues).toEqual([{ path: "body.name", message: "is required" }]);
+  });
 });
 
 describe("PUT /api/users/:username/toggle", () => {

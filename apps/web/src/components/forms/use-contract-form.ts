@@ -14,7 +14,7 @@ import {
 } from "react-hook-form";
 import type { z } from "zod";
 import { useUnsavedChanges } from "../../lib/unsaved-changes";
-import { type FieldErrors, fragmentErrorMap, serverFieldErrors } from "./field-messages";
+import { type FieldErrors, serverFieldErrors } from "./field-messages";
 
 /** The error type of a message the server sent (`setError`); see `keepServerMessageOnBlur`. */
 export const serverErrorType = "server";
@@ -22,8 +22,6 @@ export const serverErrorType = "server";
 export type ContractResolverOptions<V> = {
   /** Form values → what the schema checks (and the request sends): empty text → null, text → numbers. */
   toInput?: (values: V) => unknown;
-  /** Word zod's built-in messages as fragments after the label ("is required"); off keeps zod's own words. */
-  fragmentMessages?: boolean;
 };
 
 /**
@@ -33,11 +31,12 @@ export type ContractResolverOptions<V> = {
  */
 export function contractResolver<V extends FieldValues, S extends z.ZodType>(
   schema: S,
-  { toInput, fragmentMessages = true }: ContractResolverOptions<V> = {},
+  { toInput }: ContractResolverOptions<V> = {},
 ): Resolver<V, unknown, z.output<S>> {
+  // The messages are the contract's fragments ("is required"), zod's default wherever the contract is loaded; the
+  // fields put their labels in front.
   const resolve: Resolver<FieldValues, unknown, z.output<S>> = zodResolver(
     schema as unknown as z.ZodType<z.output<S>, FieldValues>,
-    fragmentMessages ? { error: fragmentErrorMap } : undefined,
   );
   // The body's paths are the form's, so the options (field refs, names) and the errors carry over as they are.
   return (values, context, options) =>

@@ -44,7 +44,6 @@ export function ContactDialog({
     schema: userContactRequestSchema,
     defaultValues: valuesOf(initialUser),
     toInput: requestOf,
-    fragmentMessages: false,
   });
   const failure = errorBodyOf(save.error);
   const generalError = failure && Object.keys(fieldErrorsOf(failure)).length === 0 ? failure : null;
@@ -83,7 +82,6 @@ export function ContactDialog({
               name="email"
               label="Email"
               type="email"
-              plainMessages
               required
               fullWidth
               autoComplete="off"
@@ -94,7 +92,6 @@ export function ContactDialog({
               name="phoneNumber"
               label="Phone (optional)"
               type="tel"
-              plainMessages
               fullWidth
               autoComplete="off"
               help={

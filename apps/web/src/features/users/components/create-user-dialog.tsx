@@ -55,13 +55,11 @@ function Created({ created, onClose }: { created: CreatedUser; onClose: () => vo
 export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const titleId = useId();
   const create = useCreateUser();
-  // The contract's own rules, checked as the administrator types (its messages as they are); the server checks
-  // the same again.
+  // The contract's own rules, checked as the administrator types; the server checks the same again.
   const form = useContractForm({
     schema: createUserRequestSchema,
     defaultValues: emptyValues,
     toInput: requestOf,
-    fragmentMessages: false,
   });
   const { control } = form;
 
@@ -94,7 +92,6 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
       control={control}
       name={name}
       label={label}
-      plainMessages
       help={extra.helper ?? " "}
       required={name !== "phoneNumber"}
       type={extra.type ?? "text"}

@@ -244,11 +244,22 @@ describe("the users screen", { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole("dialog", { name: "New user" });
     const field = (name: RegExp) => within(dialog).getByRole("textbox", { name });
 
+    // Every message names its field, in the contract's words (never the schema library's own).
     await user.type(field(/^Email/), "not-an-email");
-    expect(within(dialog).getByText("must be an email address")).toBeInstanceOf(HTMLElement);
+    expect(within(dialog).getByText("Email must be an email address")).toBeInstanceOf(HTMLElement);
     await user.clear(field(/^Email/));
     await user.type(field(/^Email/), "dana@example.org");
-    expect(within(dialog).queryByText("must be an email address")).toBeNull();
+    expect(within(dialog).queryByText(/must be an email address/)).toBeNull();
+    await user.type(field(/^Full name/), "D");
+    await user.clear(field(/^Full name/));
+    expect(within(dialog).getByText("Full name is required")).toBeInstanceOf(HTMLElement);
+    await user.click(field(/^Full name/));
+    await user.paste("D".repeat(201));
+    expect(within(dialog).getByText("Full name must be at most 200 characters")).toBeInstanceOf(HTMLElement);
+    await user.clear(field(/^Full name/));
+    await user.type(field(/^Phone/), "555");
+    expect(within(dialog).getByText(/^Phone must be a phone number in international form/)).toBeInstanceOf(HTMLElement);
+    await user.clear(field(/^Phone/));
 
     await user.type(field(/^Username/), "ada");
     await user.type(field(/^Full name/), "Dana Doe");
@@ -348,7 +359,7 @@ describe("the users screen", { timeout: 30_000 }, () => {
 
     await user.clear(phone);
     await user.type(phone, "555");
-    expect(within(dialog).getByText(/must be a phone number in international form/)).toBeInstanceOf(HTMLElement);
+    expect(within(dialog).getByText(/^Phone must be a phone number in international form/)).toBeInstanceOf(HTMLElement);
     await user.clear(phone);
     await user.clear(email);
     await user.type(email, "bert@example.org");
