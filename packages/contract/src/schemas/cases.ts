@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Permission } from "../access.js";
 import { pageOf, pageQuerySchema } from "../envelope.js";
 import { caseStages } from "../pages.js";
-import { authorSchema, calendarDateSchema, idSchema, isoDateTimeSchema, sortOrderSchema } from "./common.js";
+import { authorSchema, idSchema, isoDateTimeSchema, pastCalendarDateSchema, sortOrderSchema } from "./common.js";
 
 export const caseStageSchema = z.enum(caseStages);
 export const casePrioritySchema = z.enum(["routine", "stat"]);
@@ -211,7 +211,7 @@ export const patientDetailsInputSchema = z.object({
   mrn: z.string().trim().min(1, "is required").max(64),
   firstName: z.string().trim().min(1, "is required").max(100),
   lastName: z.string().trim().min(1, "is required").max(100),
-  dateOfBirth: calendarDateSchema.nullable().optional(),
+  dateOfBirth: pastCalendarDateSchema.nullable().optional(),
   sex: sexSchema.default("unknown"),
   location: z
     .object({ unit: optionalText(100), room: optionalText(50), bed: optionalText(50) })

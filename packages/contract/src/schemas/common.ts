@@ -63,6 +63,21 @@ export const calendarDateSchema = z
   }, "must be a real calendar date");
 
 /**
+ * The latest calendar day that has begun anywhere on Earth (UTC+14), evaluated when called: a date of birth typed in
+ * any client's zone is never "in the future" while it is already that day somewhere, and a day no one has reached
+ * yet is refused.
+ */
+export function latestCalendarDayBegun(now: number = Date.now()): string {
+  return new Date(now + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
+/** A day that has already come (a date of birth): judged at validation time, by the form and by the API alike. */
+export const pastCalendarDateSchema = calendarDateSchema.refine(
+  (value) => value <= latestCalendarDayBegun(),
+  "must not be in the future",
+);
+
+/**
  * For answers only: an instant or month the server derived from supported ones in a client's time zone (a month's
  * bounds, the month a time log falls in) may lie up to a day past the supported calendar, and an answer must never
  * fail its own schema. Requests use the bounded schemas above.

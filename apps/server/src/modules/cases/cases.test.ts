@@ -105,6 +105,28 @@ describe("POST cases", () => {
     expect(await harness.database.db.select().from(cases)).toHaveLength(before.length);
   });
 
+  it("refuses a date of birth that has not come yet, judged on the day of the request", async () => {
+    const body = sampleCase(clientId);
+    const future = await team.coordinator("POST", "/cases", {
+      body: { ...body, patient: { ...body.patient, dateOfBirth: "2099-01-01" } },
+    });
+    expect(future.statusCode).toBe(400);
+    expect(future.json().error.details.issues).toEqual([
+      { path: "body.patient.dateOfBirth", message: "must not be in the future" },
+    ]);
+    // Two days after the UTC date has begun nowhere yet; the UTC date has begun at least in UTC: a birthday.
+    const dayAfterTomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const notYet = await team.coordinator("POST", "/cases", {
+      body: { ...body, patient: { ...body.patient, dateOfBirth: dayAfterTomorrow } },
+    });
+    expect(notYet.statusCode).toBe(400);
+    const today = new Date().toISOString().slice(0, 10);
+    const newborn = await team.coordinator("POST", "/cases", {
+      body: { ...body, patient: { ...body.patient, dateOfBirth: today } },
+    });
+    expect(newborn.statusCode, newborn.body).toBe(201);
+  });
+
   it("is for coordinators and administrators only", async () => {
     for (const group of ["technologist", "reviewer", "billing", "developer"] as const) {
       const response = await team[group]("POST", "/cases", { body: sampleCase(clientId) });

@@ -74,6 +74,20 @@ describe("PUT patient-details", () => {
     expect(JSON.stringify(audit?.details)).not.toContain("MRN-CORRECTED");
   });
 
+  it("refuses a date of birth in the future with 400 on the field, writing no revision", async () => {
+    const subject = await caseIn(harness, team, clientId, "monitoring");
+    const response = await team.technologist("PUT", pathOf(subject.id), {
+      ifMatch: '"1"',
+      body: { ...corrected(), dateOfBirth: "2099-01-01" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details.issues).toEqual([
+      { path: "body.dateOfBirth", message: "must not be in the future" },
+    ]);
+    const current = await team.technologist("GET", pathOf(subject.id));
+    expect(current.json().data.current.revision).toBe(1);
+  });
+
   it("needs If-Match (428) and refuses a stale revision with 412 and the current one, writing nothing", async () => {
     const subject = await caseIn(harness, team, clientId, "monitoring");
     const missing = await team.technologist("PUT", pathOf(subject.id), { body: corrected() });

@@ -30,11 +30,23 @@ describe("new case form", { timeout: 20_000 }, () => {
     expect(mrn.getAttribute("aria-invalid")).toBe("false");
 
     await user.click(screen.getByRole("button", { name: "Create case" }));
-    // The contract words a missing id its own way.
-    expect(messageOf(field(/^Client/))).toMatch(/^Client (is required|must be a valid id)$/);
-    expect(messageOf(field(/^Study type/))).toMatch(/^Study type (is required|is not one of the allowed values)$/);
+    // A choice left empty is missing, in the same words as a text field left empty.
+    expect(messageOf(field(/^Client/))).toBe("Client is required");
+    expect(messageOf(field(/^Study type/))).toBe("Study type is required");
     expect(messageOf(field(/^First name/))).toBe("First name is required");
     expect(calls.some((call) => call.path === "/api/continuous-monitoring/cases")).toBe(false);
+  });
+
+  it("refuses a date of birth that has not come yet, as the server does", async () => {
+    const user = userEvent.setup();
+    renderCaseScreen(createPath);
+    await screen.findByRole("option", { name: "Pacific Neurology Institute (PNI)" });
+    const born = field(/^Date of birth/);
+    await user.type(born, "2099-01-01");
+    expect(messageOf(born)).toBe("Date of birth must not be in the future");
+    await user.clear(born);
+    await user.type(born, "1957-03-14");
+    expect(born.getAttribute("aria-invalid")).toBe("false");
   });
 
   it("shows the server's messages on their fields, and opens the new case's intake page on success", async () => {
