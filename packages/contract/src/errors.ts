@@ -19,6 +19,13 @@ export const errorStatus = {
 export type ErrorCode = keyof typeof errorStatus;
 export const errorCodeSchema = z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]);
 
+/**
+ * `details` of the 401 for a token whose sign-in an administrator ended (the account disabled, or its password
+ * reset): told only to the holder of that sign-in's token, so the app can say why they must sign in again.
+ */
+export const sessionEndedDetailsSchema = z.object({ reason: z.literal("account-changed") });
+export type SessionEndedDetails = z.infer<typeof sessionEndedDetailsSchema>;
+
 export const errorIssueSchema = z.object({
   path: z.string().meta({ description: "Dotted path of the offending field, e.g. body.email" }),
   message: z.string(),

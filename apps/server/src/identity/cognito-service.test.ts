@@ -167,20 +167,58 @@ describe("GetTokensFromRefreshToken (how Amplify v6 refreshes)", () => {
     expect(me.json().Username).toBe("Riley");
   });
 
-  it("refuses revoked, unknown and other clients' refresh tokens, and disabled users", async () => {
+  it("refuses revoked, unknown and other clients' refresh tokens", async () => {
     const signIn = (await passwordAuth("riley", password)).json().AuthenticationResult;
     await harness.cognito("RevokeToken", { ClientId: testClientId, Token: signIn.RefreshToken });
-    const otherPassword = await harness.addUser("ola", ["billing"]);
-    const other = (await passwordAuth("ola", otherPassword)).json().AuthenticationResult;
-    const ola = await findUserByUsername(harness.database.db, "ola");
-    await updateUser(harness.database.db, ola?.sub as string, { enabled: false });
-    for (const token of [signIn.RefreshToken, "made-up-token", other.RefreshToken]) {
+    for (const token of [signIn.RefreshToken, "made-up-token"]) {
       const response = await refresh(token);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ __type: "NotAuthorizedException", message: "Invalid Refresh Token" });
     }
     const live = (await passwordAuth("riley", password)).json().AuthenticationResult;
     expect((await refresh(live.RefreshToken, "someone-elses-client")).json().__type).toBe("ResourceNotFoundException");
+  });
+
+  it("tells the holder of a disabled user's refresh token that the user is disabled, and nobody else", async () => {
+    const olaPassword = await harness.addUser("ola", ["billing"]);
+    const ola = (await passwordAuth("ola", olaPassword)).json().AuthenticationResult;
+    const row = await findUserByUsername(harness.database.db, "ola");
+    await updateUser(harness.database.db, row?.sub as string, { enabled: false });
+    const refused = await refresh(ola.RefreshToken);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ __type: "NotAuthorizedException", message: "User is disabled." });
+    // Without the token the account's state stays unknown: the same answer as any invented token.
+    expect((await refresh("made-up-token")).json()).toEqual({
+      __type: "NotAuthorizedException",
+      message: "Invalid Refresh Token",
+    });
+  });
+
+  it("says a password reset is required to the holder of a sign-in an administrator's reset ended", async () => {
+    const adminToken = await harness.tokenFor("rhea-admin", ["admin"]);
+    const quinnPassword = await harness.addUser("quinn", ["coordinator"]);
+    const quinn = (await passwordAuth("quinn", quinnPassword)).json().AuthenticationResult;
+    const reset = await harness.app.inject({
+      method: "POST",
+      url: "/api/users/quinn/reset-password",
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const refused = await refresh(quinn.RefreshToken);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      __type: "PasswordResetRequiredException",
+      message: "Password reset required for the user",
+    });
+  });
+
+  it("keeps the plain refusal for a sign-in the user ended themselves", async () => {
+    const riley = (await passwordAuth("riley", password)).json().AuthenticationResult;
+    expect((await harness.cognito("GlobalSignOut", { AccessToken: riley.AccessToken })).statusCode).toBe(200);
+    expect((await refresh(riley.RefreshToken)).json()).toEqual({
+      __type: "NotAuthorizedException",
+      message: "Invalid Refresh Token",
+    });
   });
 
   it("says which field is missing", async () => {

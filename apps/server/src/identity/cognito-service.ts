@@ -28,6 +28,7 @@ import { checkCode, consumeCode, issueCode } from "./one-time-codes.js";
 import { PasswordResetOperations } from "./password-reset.js";
 import { digestToken, hashPassword, verifyPassword } from "./passwords.js";
 import { deleteStaleRateLimits, hitRateLimit } from "./rate-limits-repository.js";
+import { isEndedByAdministrator } from "./session-end.js";
 import {
   type AuthChallengeRow,
   consumeAuthChallenge,
@@ -282,10 +283,18 @@ export class CognitoService {
   ): Promise<{ AuthenticationResult: AuthenticationResult }> {
     const session = await findAuthSessionByRefreshHash(this.db, digestToken(refreshToken));
     const invalid = () => new CognitoError("NotAuthorizedException", "Invalid Refresh Token");
-    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.clientId !== clientId)
-      throw invalid();
+    if (!session || session.expiresAt <= new Date() || session.clientId !== clientId) throw invalid();
     const user = await findUserBySub(this.db, session.userSub);
-    if (!user?.enabled) throw invalid();
+    if (!user) throw invalid();
+    // Cognito's own words for an account an administrator shut, said only to the holder of one of its live refresh
+    // tokens: the app tells them their session ended because their account was changed, not because time ran out.
+    if (!user.enabled) throw new CognitoError("NotAuthorizedException", "User is disabled.");
+    if (session.revokedAt) {
+      if (isEndedByAdministrator(user)) {
+        throw new CognitoError("PasswordResetRequiredException", "Password reset required for the user");
+      }
+      throw invalid();
+    }
     const issued = await this.tokens.issue(
       user,
       { originJti: session.originJti, authTime: session.authTime },

@@ -44,6 +44,21 @@ export async function findLiveSessionUser(
   return row;
 }
 
+/** The account a sign-in belongs to, revoked or not: why its token no longer works. */
+export async function findSessionAccount(
+  db: Db,
+  originJti: string,
+  userSub: string,
+): Promise<{ enabled: boolean; status: string } | undefined> {
+  const [row] = await db
+    .select({ enabled: users.enabled, status: users.status })
+    .from(authSessions)
+    .innerJoin(users, eq(users.sub, authSessions.userSub))
+    .where(and(eq(authSessions.originJti, originJti), eq(authSessions.userSub, userSub)))
+    .limit(1);
+  return row;
+}
+
 export async function revokeAuthSession(db: Db, originJti: string, at: Date): Promise<boolean> {
   const rows = await db
     .update(authSessions)

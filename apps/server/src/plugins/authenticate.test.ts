@@ -101,6 +101,51 @@ describe("the API's token check", () => {
     expectUnauthorized(await chrome(`Bearer ${blakeToken}`));
   });
 
+  it("tells the holder of a disabled user's token that an administrator changed their account", async () => {
+    const dalePassword = await harness.addUser("dale", ["billing"]);
+    const { idToken: daleToken } = await harness.signIn("dale", dalePassword);
+    const dale = await findUserByUsername(harness.database.db, "dale");
+    await updateUser(harness.database.db, dale?.sub as string, { enabled: false });
+    const response = await chrome(`Bearer ${daleToken}`);
+    expectUnauthorized(response);
+    expect(response.json().error).toEqual({
+      status: 401,
+      code: "unauthorized",
+      message: "Your session ended: an administrator changed your account.",
+      details: { reason: "account-changed" },
+    });
+  });
+
+  it("tells the holder of a token whose sign-in an administrator's password reset ended", async () => {
+    const adminToken = await harness.tokenFor("ames-admin", ["admin"]);
+    const evaPassword = await harness.addUser("eva", ["coordinator"]);
+    const { idToken: evaToken } = await harness.signIn("eva", evaPassword);
+    const reset = await harness.app.inject({
+      method: "POST",
+      url: "/api/users/eva/reset-password",
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const response = await chrome(`Bearer ${evaToken}`);
+    expectUnauthorized(response);
+    expect(response.json().error.details).toEqual({ reason: "account-changed" });
+  });
+
+  it("gives no reason for a sign-in the user ended or a token past its time", async () => {
+    const tokens = await harness.signIn("casey", password);
+    await harness.cognito("RevokeToken", { ClientId: testClientId, Token: tokens.refreshToken });
+    const revoked = await chrome(`Bearer ${tokens.idToken}`);
+    expectUnauthorized(revoked);
+    expect(revoked.json().error.details).toBeUndefined();
+    const claims = decodeClaims(idToken);
+    const past = Math.floor(Date.now() / 1000) - 7200;
+    const expired = await chrome(
+      `Bearer ${await forgeToken(harness.database.db, { ...claims, iat: past, exp: past + 3600 })}`,
+    );
+    expectUnauthorized(expired);
+    expect(expired.json().error.details).toBeUndefined();
+  });
+
   it("ignores a bad token on a public route rather than failing it", async () => {
     const response = await harness.app.inject({
       method: "GET",

@@ -1,9 +1,10 @@
-import { type AccessGroup, accessGroupSchema, permissionsOf } from "@vigil/contract";
+import { type AccessGroup, accessGroupSchema, permissionsOf, type SessionEndedDetails } from "@vigil/contract";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors/app-error.js";
 import type { Principal } from "../http/principal.js";
-import { findLiveSessionUser } from "../identity/sessions-repository.js";
+import { isEndedByAdministrator } from "../identity/session-end.js";
+import { findLiveSessionUser, findSessionAccount } from "../identity/sessions-repository.js";
 import type { TokenService } from "../identity/token-service.js";
 
 /**
@@ -20,7 +21,16 @@ export function createAuthenticator(db: Db, tokens: TokenService) {
     if (!token) throw new AppError("unauthorized", "The token is not valid.");
     const claims = await tokens.verifyIdToken(token);
     const live = await findLiveSessionUser(db, claims.origin_jti, claims.sub);
-    if (!live) throw new AppError("unauthorized", "The session has been revoked or the user is disabled.");
+    if (!live) {
+      // The token is genuine, so its holder may learn why it stopped working (the app tells them on the sign-in
+      // page); a sign-out or sign-in ended by the user themselves needs no explanation.
+      const account = await findSessionAccount(db, claims.origin_jti, claims.sub);
+      if (account && isEndedByAdministrator(account)) {
+        const details: SessionEndedDetails = { reason: "account-changed" };
+        throw new AppError("unauthorized", "Your session ended: an administrator changed your account.", details);
+      }
+      throw new AppError("unauthorized", "The session has been revoked or the user is disabled.");
+    }
     const groups = live.groups.filter((group): group is AccessGroup => accessGroupSchema.safeParse(group).success);
     return {
       sub: claims.sub,
