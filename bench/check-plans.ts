@@ -18,11 +18,8 @@ import * as schema from "../apps/server/src/db/schema.js";
 import { findLiveSessionUser } from "../apps/server/src/identity/sessions-repository.js";
 import { listAllUsers } from "../apps/server/src/identity/user-directory.js";
 import { listAuditEvents } from "../apps/server/src/modules/audit/audit-service.js";
-import {
-  billingSettingsOf,
-  getBillingStatement,
-  listBillingMonths,
-} from "../apps/server/src/modules/billing/billing-service.js";
+import { billingSettingsOf, listBillingMonths } from "../apps/server/src/modules/billing/billing-service.js";
+import { getBillingStatement } from "../apps/server/src/modules/billing/billing-statements-service.js";
 import { getBillableHoursReport } from "../apps/server/src/modules/billing/reporting-service.js";
 import { configureCaseChecks } from "../apps/server/src/modules/cases/case-workflow.js";
 import {
@@ -299,7 +296,7 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
         ],
       ),
       ["time-log revisions", () => getRecordHistory(ctx, "time-log", f.monitoring.id, f.timeLog.id)],
-      ["billing overview", () => listBillingMonths(db, billingOverviewQuerySchema.parse({}))],
+      ["billing overview", () => listBillingMonths(db, billingOverviewQuerySchema.parse({}), settings.currency)],
       ["billing statement", () => getBillingStatement(db, f.bigClient.id, previousMonth, settings)],
       [
         "billable-hours report by day",

@@ -17,6 +17,29 @@ const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/**
+ * An ISO 4217 code the runtime knows (`Intl.supportedValuesOf("currency")`), upper case. Amounts are computed and
+ * stored to the cent, so a currency whose minor unit is not 2 digits (JPY: 0, KWD: 3) is refused rather than
+ * printed with cents it does not have or without fils it needs.
+ */
+const currencySchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code in capitals, such as USD or EUR")
+  .superRefine((code, context) => {
+    if (!/^[A-Z]{3}$/.test(code)) return; // said above; Intl would throw on a malformed code
+    if (!Intl.supportedValuesOf("currency").includes(code)) {
+      context.addIssue({ code: "custom", message: "is not an ISO 4217 currency code" });
+    } else if (
+      new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits !== 2
+    ) {
+      context.addIssue({
+        code: "custom",
+        message: "must be a currency with 2 decimal places (amounts are computed to the cent)",
+      });
+    }
+  });
+
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -101,6 +124,8 @@ const configSchema = z.object({
    */
   CPT_FINAL_PARTIAL_SEGMENT_SHORT_CODE: booleanFromEnv.default(true),
   CPT_PROFESSIONAL_REPORTING: z.enum(["summary-over-36h", "daily"]).default("summary-over-36h"),
+  /** The ISO 4217 currency of rates and amounts (statements, overview, CSV); see currencySchema. */
+  CURRENCY: currencySchema.default("USD"),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see identity/federation/federation-config.ts. */
@@ -143,6 +168,8 @@ export type Config = {
   technologistCaps: { intermittent: number; continuous: number };
   /** The unconfirmed CPT rules ([R] in DOMAIN.md §2.3) the billing suggestions follow. */
   cptRules: { finalPartialSegmentShortCode: boolean; professionalReporting: "summary-over-36h" | "daily" };
+  /** The ISO 4217 code of rates and amounts (CURRENCY); issued statements keep the code they were issued in. */
+  currency: string;
   trustProxy: boolean | number | string[];
   /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
   requestTimeoutMs: number;
@@ -215,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       finalPartialSegmentShortCode: value.CPT_FINAL_PARTIAL_SEGMENT_SHORT_CODE,
       professionalReporting: value.CPT_PROFESSIONAL_REPORTING,
     },
+    currency: value.CURRENCY,
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },

@@ -8,9 +8,10 @@ import {
   billingOverviewSchema,
   billingStatementSchema,
   clientMonthRateSchema,
+  issuedStatementSchema,
   setRateRequestSchema,
 } from "../schemas/billing.js";
-import { idParamsSchema } from "../schemas/common.js";
+import { idParamsSchema, ifMatchHeadersSchema } from "../schemas/common.js";
 
 function route<const T extends RouteDefinition>(definition: T): T {
   return definition;
@@ -42,6 +43,19 @@ export const billingRoutes = {
     patientData: true,
     params: billingClientMonthParamsSchema,
     response: billingStatementSchema,
+  }),
+  issueBillingStatement: route({
+    method: "POST",
+    path: `${billing}/:client/:month/statement`,
+    summary:
+      "Issue the month's statement: numbered per client and frozen as shown (If-Match: the statement's ETag); a repeat answers the same statement",
+    tags: ["billing"],
+    access: "billing:write",
+    patientData: true,
+    params: billingClientMonthParamsSchema,
+    headers: ifMatchHeadersSchema,
+    response: issuedStatementSchema,
+    successStatus: 201,
   }),
   setBillingRate: route({
     method: "POST",

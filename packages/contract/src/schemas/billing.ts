@@ -8,6 +8,7 @@ import {
   idSchema,
   isoDateTimeSchema,
   monthSchema,
+  orderedRange,
 } from "./common.js";
 
 /**
@@ -27,6 +28,14 @@ export const rateInputSchema = z
 export const moneySchema = z.string().regex(/^-?\d+\.\d{2}$/);
 /** Hours as the server sends them: always 2 decimals ("12.25"), rounded half-up from the exact seconds. */
 export const hoursSchema = z.string().regex(/^\d+\.\d{2}$/);
+/** A difference of hours (later figures minus issued ones): may be negative ("-1.50"). */
+export const hoursDifferenceSchema = z.string().regex(/^-?\d+\.\d{2}$/);
+
+/**
+ * The ISO 4217 code amounts are in (the server's `CURRENCY`; an issued statement keeps the one it was issued in).
+ * Amounts are computed to the cent, so only currencies with 2 minor digits are accepted by the server.
+ */
+export const currencyCodeSchema = z.string().regex(/^[A-Z]{3}$/);
 
 /** Which rate applies to a month: its own, inherited from the latest earlier month that has one, or none. */
 export const appliedRateSchema = z.object({
@@ -53,18 +62,21 @@ export type ClientMonthRate = z.infer<typeof clientMonthRateSchema>;
 // Clients × months
 // ---------------------------------------------------------------------------------------------------------------
 
-export const billingOverviewQuerySchema = pageQuerySchema.extend({
-  /** First month shown (inclusive); default: 11 months before `to`. */
-  from: monthSchema.optional(),
-  /** Last month shown (inclusive); default: the current month in UTC. */
-  to: monthSchema.optional(),
-  clientId: idSchema.optional(),
-  /** Only rows that need attention: months with hours but no rate at all. */
-  missingRate: z
-    .enum(["true", "false"])
-    .transform((value) => value === "true")
-    .optional(),
-});
+export const billingOverviewQuerySchema = orderedRange(
+  pageQuerySchema.extend({
+    /** First month shown (inclusive); default: 11 months before `to`. */
+    from: monthSchema.optional(),
+    /** Last month shown (inclusive); default: the current month in UTC. */
+    to: monthSchema.optional(),
+    clientId: idSchema.optional(),
+    /** Only rows that need attention: months with hours but no rate at all. */
+    missingRate: z
+      .enum(["true", "false"])
+      .transform((value) => value === "true")
+      .optional(),
+  }),
+  { from: "from", to: "to" },
+);
 export type BillingOverviewQuery = z.input<typeof billingOverviewQuerySchema>;
 
 export const billingMonthRowSchema = z.object({
@@ -81,14 +93,18 @@ export const billingMonthRowSchema = z.object({
   /** Sum of the statement's rounded case amounts; null without a rate. */
   amount: moneySchema.nullable(),
   rateMissing: z.boolean(),
-  /** A closed case has billed hours in this month: changing its rate needs a reason. */
+  /** A statement has been issued for this client month: changing the rate it was billed at needs a reason. */
   invoiced: z.boolean(),
+  /** The number of the statement issued for this month (per client), null when none has been. */
+  statementNumber: z.number().int().min(1).nullable(),
   /** A time log touching this month is still running; the month's hours still grow. */
   provisional: z.boolean(),
 });
 export type BillingMonthRow = z.infer<typeof billingMonthRowSchema>;
 
 export const billingOverviewSchema = pageOf(billingMonthRowSchema).extend({
+  /** The currency of every amount and rate (ISO 4217). */
+  currency: currencyCodeSchema,
   from: monthSchema,
   to: monthSchema,
   /** Over every row the filters match, not just this page: sums of the rows' (already rounded) figures. */
@@ -165,22 +181,103 @@ export const statementCaseSchema = z.object({
 });
 export type StatementCase = z.infer<typeof statementCaseSchema>;
 
+/** A case line as issued: frozen with the statement, never recomputed. */
+export const issuedStatementLineSchema = z.object({
+  caseId: idSchema,
+  caseNumber: z.string(),
+  patientName: z.string(),
+  /** The case's stage when the statement was issued. */
+  stage: z.string(),
+  hours: hoursSchema,
+  amount: moneySchema,
+  logCount: z.number().int().min(0),
+  cpt: cptSuggestionSchema,
+});
+export type IssuedStatementLine = z.infer<typeof issuedStatementLineSchema>;
+
+/**
+ * A statement as it was sent to the hospital: numbered per client (1, 2, 3… without gaps, in the order issued),
+ * with its lines, rate, currency and totals stored when it was issued. Nothing later changes it; later changes of
+ * the month are differences to carry to the next statement.
+ */
+export const issuedStatementSchema = z.object({
+  id: idSchema,
+  number: z.number().int().min(1),
+  client: z.object({ id: idSchema, name: z.string(), timezone: z.string() }),
+  month: monthSchema,
+  periodStart: derivedDateTimeSchema,
+  periodEnd: derivedDateTimeSchema,
+  currency: currencyCodeSchema,
+  rate: appliedRateSchema,
+  lines: z.array(issuedStatementLineSchema),
+  totals: z.object({ hours: hoursSchema, amount: moneySchema, caseCount: z.number().int().min(0) }),
+  roundingNote: z.string(),
+  issuedAt: isoDateTimeSchema,
+  issuedBy: authorSchema,
+});
+export type IssuedStatement = z.infer<typeof issuedStatementSchema>;
+
+export const statementChangeKinds = ["added", "removed", "changed"] as const;
+
+/** One case whose figures differ from the issued statement (current minus issued). */
+export const statementDifferenceLineSchema = z.object({
+  caseId: idSchema,
+  caseNumber: z.string(),
+  patientName: z.string(),
+  change: z.enum(statementChangeKinds),
+  issuedHours: hoursSchema.nullable(),
+  currentHours: hoursSchema.nullable(),
+  issuedAmount: moneySchema.nullable(),
+  /** null when the month has no rate now. */
+  currentAmount: moneySchema.nullable(),
+  hours: hoursDifferenceSchema,
+  /** Positive: to bill on the next statement; negative: to credit. null without a current rate. */
+  amount: moneySchema.nullable(),
+});
+export type StatementDifferenceLine = z.infer<typeof statementDifferenceLineSchema>;
+
+/** What changed in the month since its statement was issued: the lines and the sums to bill or credit next time. */
+export const statementDifferencesSchema = z.object({
+  /** The rate now, when it is not the one the statement was issued at. */
+  rateChangedTo: appliedRateSchema.nullable(),
+  lines: z.array(statementDifferenceLineSchema),
+  hours: hoursDifferenceSchema,
+  /** Current total minus issued total: positive to bill, negative to credit; null without a current rate. */
+  amount: moneySchema.nullable(),
+});
+export type StatementDifferences = z.infer<typeof statementDifferencesSchema>;
+
 export const billingStatementSchema = z.object({
   client: z.object({ id: idSchema, name: z.string(), timezone: z.string() }),
   month: monthSchema,
   /** The month's bounds as instants: local midnight of the 1st to local midnight of the next 1st. */
   periodStart: derivedDateTimeSchema,
   periodEnd: derivedDateTimeSchema,
+  /** The currency of the live figures below (the server's current one). */
+  currency: currencyCodeSchema,
   rate: appliedRateSchema.nullable(),
   ownRate: clientMonthRateSchema.nullable(),
   rateMissing: z.boolean(),
+  /** A statement has been issued for this month (`issued`). */
   invoiced: z.boolean(),
   provisional: z.boolean(),
+  /** The live figures: computed now from the time logs and the rate. */
   cases: z.array(statementCaseSchema),
   totals: z.object({ hours: hoursSchema, amount: moneySchema.nullable(), caseCount: z.number().int().min(0) }),
   /** How the totals were made, printed under them. */
   roundingNote: z.string(),
   generatedAt: isoDateTimeSchema,
+  /**
+   * A digest of the live figures (rate, currency and every line), also sent as the ETag: issuing names it in
+   * `If-Match`, so what is issued is exactly what the user looked at.
+   */
+  fingerprint: z.string(),
+  /** The statement issued for this month, as it was sent; null until one is issued. */
+  issued: issuedStatementSchema.nullable(),
+  /** The live figures minus the issued ones; null until a statement is issued. */
+  changesSinceIssue: statementDifferencesSchema.nullable(),
+  /** Why the month cannot be issued now (already issued, no rate, a running log, no hours); null when it can. */
+  issueRefusal: z.string().nullable(),
 });
 export type BillingStatement = z.infer<typeof billingStatementSchema>;
 
@@ -188,7 +285,7 @@ export const setRateRequestSchema = z.object({
   hourlyRate: rateInputSchema,
   /** The version of the month's own rate the user saw; null when it had none. A stale one is refused (409). */
   baseVersion: z.number().int().min(1).nullable(),
-  /** Required when the month is invoiced (a closed case has billed hours in it). */
+  /** Required when the change reaches a month whose statement has been issued (its own or one inheriting it). */
   reason: z.string().trim().max(1000).nullable().default(null),
 });
 export type SetRateRequest = z.input<typeof setRateRequestSchema>;
@@ -229,8 +326,8 @@ export type ReportGrouping = z.infer<typeof reportGroupingSchema>;
 /** Longest period a report covers (grouping by day over more would be a wall of rows). */
 export const reportMaxDays = { day: 92, week: 371, month: 1096, client: 1096, technologist: 1096 } as const;
 
-export const billableHoursQuerySchema = z
-  .object({
+export const billableHoursQuerySchema = orderedRange(
+  z.object({
     /** First day (inclusive), in each client's time zone. */
     from: calendarDateSchema,
     /** Last day (inclusive). */
@@ -239,12 +336,12 @@ export const billableHoursQuerySchema = z
     /** A technologist's username. */
     technologist: z.string().trim().min(1).max(128).optional(),
     groupBy: reportGroupingSchema.default("month"),
-  })
-  .refine((value) => value.from <= value.to, { message: "must not be after the end of the period", path: ["from"] })
-  .refine((value) => daysBetween(value.from, value.to) < reportMaxDays[value.groupBy], {
-    message: "the period is too long for this grouping (by day at most 92 days, by week 371, otherwise 3 years)",
-    path: ["to"],
-  });
+  }),
+  { from: "from", to: "to" },
+).refine((value) => daysBetween(value.from, value.to) < reportMaxDays[value.groupBy], {
+  message: "the period is too long for this grouping (by day at most 92 days, by week 371, otherwise 3 years)",
+  path: ["to"],
+});
 export type BillableHoursQuery = z.input<typeof billableHoursQuerySchema>;
 
 function daysBetween(from: string, to: string): number {

@@ -32,6 +32,11 @@ export function sumDecimals(values: readonly string[]): string {
   return toCents(values.reduce((sum, value) => sum.plus(value), new Big(0)));
 }
 
+/** `value − minus`, exactly, with 2 decimals ("-1.50"): what changed between two printed figures. */
+export function differenceOf(value: string, minus: string): string {
+  return toCents(new Big(value).minus(minus));
+}
+
 /** A rate as typed ("125", "125.5") in the stored form ("125.00", "125.50"); never rounds a third decimal away. */
 export function normalizeRate(input: string): string {
   const trimmed = input.trim();

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingRateChanges, billingRates } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { auditRows, type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
-import { billingBase, clientIn, logTime, monitoredCase, putInStage, reportBase, setRate } from "./billing-test-kit.js";
+import {
+  billingBase,
+  clientIn,
+  issueStatement,
+  logTime,
+  monitoredCase,
+  putInStage,
+  reportBase,
+  setRate,
+} from "./billing-test-kit.js";
 
 let harness: TestApp;
 let team: Team;
@@ -67,41 +76,66 @@ describe("setting a month's rate", () => {
     expect(audits[1]?.details).toMatchObject({ month: "2026-05", hourlyRate: "130.00", previousRate: "120.50" });
   });
 
-  it("needs a reason once a closed case has billed hours in the month, and keeps it with the change", async () => {
+  it("needs a reason once the month's statement is issued, and keeps it with the change", async () => {
     const client = await clientIn(team, "America/Denver");
     const subject = await monitoredCase(harness, team, client.id);
     await logTime(team.technologist, subject.id, "2026-04-10T15:00:00.000Z", "2026-04-10T19:00:00.000Z");
     expect((await setRate(team.billing, client.id, "2026-04", "100")).statusCode).toBe(200);
+    // Closing the case is not invoicing: the rate still changes without a reason until a statement is issued.
     await putInStage(harness, subject.id, "closed");
+    const beforeIssue = await setRate(team.billing, client.id, "2026-04", "100", { baseVersion: 1 });
+    expect(beforeIssue.statusCode, beforeIssue.body).toBe(200);
+    const issued = await issueStatement(team.billing, client.id, "2026-04");
+    expect(issued.statusCode, issued.body).toBe(201);
 
     const overviewRow = (
       await team.billing("GET", `${billingBase}?clientId=${client.id}&from=2026-04&to=2026-04`)
     ).json().data.items[0];
-    expect(overviewRow).toMatchObject({ invoiced: true, amount: "400.00" });
+    expect(overviewRow).toMatchObject({ invoiced: true, statementNumber: 1, amount: "400.00" });
 
-    const silent = await setRate(team.billing, client.id, "2026-04", "110", { baseVersion: 1 });
+    const silent = await setRate(team.billing, client.id, "2026-04", "110", { baseVersion: 2 });
     expect(silent.statusCode).toBe(400);
     expect(silent.json().error).toMatchObject({
       code: "bad_request",
-      message: "A reason is required: this month has been invoiced",
+      message: "A reason is required: this rate applies to months already invoiced: 2026-04 (statement No. 1)",
     });
     expect(silent.json().error.details.issues[0].path).toBe("body.reason");
-    const blank = await setRate(team.billing, client.id, "2026-04", "110", { baseVersion: 1, reason: "   " });
+    const blank = await setRate(team.billing, client.id, "2026-04", "110", { baseVersion: 2, reason: "   " });
     expect(blank.statusCode).toBe(400);
 
     const reason = "Contract amendment signed on 2 May: April re-priced";
-    const explained = await setRate(team.billing, client.id, "2026-04", "110", { baseVersion: 1, reason });
+    const explained = await setRate(team.billing, client.id, "2026-04", "110", { baseVersion: 2, reason });
     expect(explained.statusCode, explained.body).toBe(200);
-    expect(explained.json().data).toMatchObject({ hourlyRate: "110.00", version: 2, reason });
+    expect(explained.json().data).toMatchObject({ hourlyRate: "110.00", version: 3, reason });
     const history = await changesOf(client.id, "2026-04");
     expect(history.map((row) => [row.version, row.invoiced, row.reason])).toEqual([
       [1, false, null],
-      [2, true, reason],
+      [2, false, null],
+      [3, true, reason],
     ]);
     const [audit] = (await auditRows(harness, "billing.rate.set", client.id)).slice(-1);
     expect(audit?.details).toMatchObject({ month: "2026-04", invoiced: true, reason, previousRate: "100.00" });
-    // A month without closed cases needs none.
+    // A month before the issued one needs none: April has a rate of its own, so March's does not reach it.
     expect((await setRate(team.billing, client.id, "2026-03", "90")).statusCode).toBe(200);
+  });
+
+  it("needs a reason for an earlier month's rate that an issued month inherits, and not beyond the next own rate", async () => {
+    const client = await clientIn(team, "UTC");
+    const subject = await monitoredCase(harness, team, client.id);
+    await logTime(team.technologist, subject.id, "2026-02-10T08:00:00.000Z", "2026-02-10T10:00:00.000Z");
+    expect((await setRate(team.billing, client.id, "2026-01", "100")).statusCode).toBe(200);
+    expect((await issueStatement(team.billing, client.id, "2026-02")).statusCode).toBe(201);
+
+    // February inherits January's rate, so changing January's re-prices an issued month.
+    const silent = await setRate(team.billing, client.id, "2026-01", "120", { baseVersion: 1 });
+    expect(silent.statusCode).toBe(400);
+    expect(silent.json().error.details.issues[0]).toEqual({
+      path: "body.reason",
+      message: "is required: this rate applies to issued statements: 2026-02 (statement No. 1)",
+    });
+    // Once March has a rate of its own, a rate for March or later does not reach February.
+    expect((await setRate(team.billing, client.id, "2026-03", "130")).statusCode).toBe(200);
+    expect((await setRate(team.billing, client.id, "2026-03", "135", { baseVersion: 1 })).statusCode).toBe(200);
   });
 
   it("refuses a month more than a year ahead, a client that does not exist, and a malformed rate", async () => {

@@ -5,13 +5,8 @@ import type { Db } from "../../db/client.js";
 import { actorOf } from "../../http/actor.js";
 import { registerRoute } from "../../http/register-route.js";
 import { findUserById } from "../../identity/user-directory.js";
-import {
-  billingSettingsOf,
-  getBillingCheck,
-  getBillingStatement,
-  listBillingMonths,
-  setBillingRate,
-} from "./billing-service.js";
+import { billingSettingsOf, getBillingCheck, listBillingMonths, setBillingRate } from "./billing-service.js";
+import { getBillingStatement, issueBillingStatement } from "./billing-statements-service.js";
 import { getBillableHoursReport } from "./reporting-service.js";
 
 /** Billing and reporting (PRODUCT.md §5): the contract's `billingRoutes`, each one call of a service. */
@@ -19,10 +14,20 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
   const settings = billingSettingsOf(config);
   const routes = billingRoutes;
 
-  registerRoute(app, "listBillingMonths", routes.listBillingMonths, ({ query }) => listBillingMonths(db, query));
-  registerRoute(app, "getBillingStatement", routes.getBillingStatement, ({ params }) =>
-    getBillingStatement(db, params.client, params.month, settings),
+  registerRoute(app, "listBillingMonths", routes.listBillingMonths, ({ query }) =>
+    listBillingMonths(db, query, settings.currency),
   );
+  registerRoute(app, "getBillingStatement", routes.getBillingStatement, async ({ params, reply }) => {
+    const statement = await getBillingStatement(db, params.client, params.month, settings);
+    // Issuing names this in If-Match: only the figures the user looked at are issued.
+    reply.header("etag", `"${statement.fingerprint}"`);
+    return statement;
+  });
+  registerRoute(app, "issueBillingStatement", routes.issueBillingStatement, async ({ params, principal, request }) => {
+    const user = await findUserById(db, principal.sub);
+    const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+    return issueBillingStatement(db, params.client, params.month, request.headers["if-match"], actor, settings);
+  });
   registerRoute(app, "setBillingRate", routes.setBillingRate, async ({ params, body, principal, request }) => {
     // The display name is read outside the transaction (PGlite has one connection, and a transaction holds it).
     const user = await findUserById(db, principal.sub);

@@ -3,7 +3,6 @@ import {
   type BillingCheck,
   type BillingMonthRow,
   type BillingOverview,
-  type BillingStatement,
   type billingOverviewQuerySchema,
   type ClientMonthRate,
   type CptSuggestion,
@@ -12,7 +11,6 @@ import {
   cptWarningLabels,
   type MonitoringMode,
   type SetRateRequest,
-  type StatementCase,
   type setRateRequestSchema,
   supportedCalendar,
 } from "@vigil/contract";
@@ -26,14 +24,7 @@ import { type Actor, auditedWrite } from "../../http/actor.js";
 import { recordAudit } from "../audit/audit-service.js";
 import { capFor, peakConcurrentCases, type TechnologistCaps } from "../records/time-log-rules.js";
 import { addMonths, currentMonth, monthsBetween, monthWindow, splitByMonth } from "./billing-calendar.js";
-import {
-  amountFor,
-  hoursFromSeconds,
-  normalizeRate,
-  rateForMonth,
-  roundingNote,
-  sumDecimals,
-} from "./billing-money.js";
+import { amountFor, hoursFromSeconds, normalizeRate, rateForMonth, sumDecimals } from "./billing-money.js";
 import {
   type BillingCaseRow,
   type BillingClientRow,
@@ -53,6 +44,7 @@ import {
   type TimeLogRow,
   type WindowCaseSeconds,
 } from "./billing-repository.js";
+import { findStatementNumbers } from "./billing-statements-repository.js";
 import { type CptLog, type CptRulesConfig, defaultCptRulesConfig, suggestCpt } from "./cpt-rules.js";
 
 /**
@@ -62,17 +54,20 @@ import { type CptLog, type CptRulesConfig, defaultCptRulesConfig, suggestCpt } f
  * client's time zone, a running log counting to now. Every amount is computed per case from that case's rounded
  * hours, and every total is the sum of rounded lines, so the overview, the statement and a calculator agree.
  *
- * "Invoiced": a client month counts as invoiced as soon as any CLOSED case of the client has billable time in it.
- * Closing is the billing user's "this case is billed" (reviewed → closed needs the billing check), so from then
- * on the month's figures have left the building, and changing the month's rate needs a reason (kept with the
- * change and in the audit log).
+ * "Invoiced": a client month is invoiced once its statement has been issued (billing-statements-service.ts). From
+ * then on, changing the rate it was billed at (its own, or the one it inherits) needs a reason, kept with the change
+ * and in the audit log; the difference is shown against the issued statement, never written into it.
  */
 
-/** The rules billing follows that come from configuration: technologists' caps and the unconfirmed CPT rules. */
-export type BillingSettings = { caps: TechnologistCaps; cpt: CptRulesConfig };
+/**
+ * The rules billing follows that come from configuration: technologists' caps, the unconfirmed CPT rules and the
+ * currency amounts are in.
+ */
+export type BillingSettings = { caps: TechnologistCaps; cpt: CptRulesConfig; currency: string };
 
-export function billingSettingsOf(config: Pick<Config, "technologistCaps" | "cptRules">): BillingSettings {
+export function billingSettingsOf(config: Pick<Config, "technologistCaps" | "cptRules" | "currency">): BillingSettings {
   return {
+    currency: config.currency,
     caps: config.technologistCaps,
     cpt: {
       ...defaultCptRulesConfig,
@@ -101,13 +96,13 @@ function badRequest(issues: { path: string; message: string }[], message?: strin
   );
 }
 
-async function requireBillingClient(db: Db, id: string, lock?: "no key update"): Promise<BillingClientRow> {
+export async function requireBillingClient(db: Db, id: string, lock?: "no key update"): Promise<BillingClientRow> {
   const client = await findBillingClient(db, id, lock);
   if (!client) throw new AppError("not_found", `No client with id ${id}.`);
   return client;
 }
 
-function toClientMonthRate(row: RateRow): ClientMonthRate {
+export function toClientMonthRate(row: RateRow): ClientMonthRate {
   return {
     clientId: row.clientId,
     month: row.month,
@@ -120,18 +115,17 @@ function toClientMonthRate(row: RateRow): ClientMonthRate {
 }
 
 /** One client month from its cases' seconds: each case's hours rounded, then amounts and totals from those. */
-type MonthFigures = {
+export type MonthFigures = {
   caseHours: Map<string, string>;
   caseAmounts: Map<string, string>;
   hours: string;
   amount: string | null;
   caseCount: number;
   rateMissing: boolean;
-  invoiced: boolean;
   provisional: boolean;
 };
 
-function monthFigures(lines: readonly WindowCaseSeconds[], rate: AppliedRate | null): MonthFigures {
+export function monthFigures(lines: readonly WindowCaseSeconds[], rate: AppliedRate | null): MonthFigures {
   const caseHours = new Map(lines.map((line) => [line.caseId, hoursFromSeconds(line.seconds)]));
   const caseAmounts = new Map(
     rate ? [...caseHours].map(([caseId, hours]) => [caseId, amountFor(hours, rate.hourlyRate)] as const) : [],
@@ -144,7 +138,6 @@ function monthFigures(lines: readonly WindowCaseSeconds[], rate: AppliedRate | n
     caseCount: lines.length,
     // A month with billable time and no rate at all is flagged, never billed at zero.
     rateMissing: rate === null && lines.length > 0,
-    invoiced: lines.some((line) => line.stage === "closed"),
     provisional: lines.some((line) => line.running),
   };
 }
@@ -161,7 +154,12 @@ const day = 86_400_000;
  * hours. One query sums the seconds of every (client, month, case); rows are filtered, sorted (month descending,
  * then client name) and paged here, and the totals cover every matching row.
  */
-export async function listBillingMonths(db: Db, query: OverviewQuery, now = new Date()): Promise<BillingOverview> {
+export async function listBillingMonths(
+  db: Db,
+  query: OverviewQuery,
+  currency: string,
+  now = new Date(),
+): Promise<BillingOverview> {
   const to = query.to ?? currentMonth("UTC", now);
   // Not before the supported calendar's first month: the rows' months must pass the contract's month schema.
   const yearBefore = addMonths(to, -11);
@@ -189,14 +187,14 @@ export async function listBillingMonths(db: Db, query: OverviewQuery, now = new 
   const windows: ClientWindow[] = clients.flatMap((client) =>
     months.map((month) => ({ clientId: client.id, key: month, ...monthWindow(month, client.timezone) })),
   );
-  const [seconds, rates] = await Promise.all([
+  const clientIds = clients.map((client) => client.id);
+  const [seconds, rates, statements] = await Promise.all([
     sumBillableSecondsByCase(db, windows, now),
-    findRatesOfClients(
-      db,
-      clients.map((client) => client.id),
-    ),
+    findRatesOfClients(db, clientIds),
+    findStatementNumbers(db, clientIds, { from, to }),
   ]);
   const linesOf = groupBy(seconds, (line) => `${line.clientId}|${line.key}`);
+  const statementOf = new Map(statements.map((statement) => [`${statement.clientId}|${statement.month}`, statement]));
   const ratesOf = groupBy(rates, (rate) => rate.clientId);
 
   let rows: BillingMonthRow[] = clients.flatMap((client) => {
@@ -205,6 +203,7 @@ export async function listBillingMonths(db: Db, query: OverviewQuery, now = new 
       const rate = rateForMonth(month, own);
       const ownRate = own.find((candidate) => candidate.month === month);
       const figures = monthFigures(linesOf.get(`${client.id}|${month}`) ?? [], rate);
+      const statement = statementOf.get(`${client.id}|${month}`);
       return {
         clientId: client.id,
         clientName: client.name,
@@ -216,7 +215,8 @@ export async function listBillingMonths(db: Db, query: OverviewQuery, now = new 
         ownRate: ownRate ? toClientMonthRate(ownRate) : null,
         amount: figures.amount,
         rateMissing: figures.rateMissing,
-        invoiced: figures.invoiced,
+        invoiced: statement !== undefined,
+        statementNumber: statement?.number ?? null,
         provisional: figures.provisional,
       };
     });
@@ -233,6 +233,7 @@ export async function listBillingMonths(db: Db, query: OverviewQuery, now = new 
     total: rows.length,
     limit: query.limit,
     offset: query.offset,
+    currency,
     from,
     to,
     totals: {
@@ -254,70 +255,10 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   return groups;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The monthly statement
-// ---------------------------------------------------------------------------------------------------------------
-
-function patientNameOf(row: BillingCaseRow): string {
+/** "Last, First" as statements print it. */
+export function patientNameOf(row: BillingCaseRow): string {
   const name = [row.patientLastName, row.patientFirstName].filter((part) => part?.trim()).join(", ");
   return name || "(no patient details)";
-}
-
-/**
- * `GET /billing/continuous-monitoring/{client}/{month}`: every case with billable time in the month, its hours and
- * amount, and the CPT suggestion over the case's whole study (codes describe studies, not months).
- */
-export async function getBillingStatement(
-  db: Db,
-  clientId: string,
-  month: string,
-  settings: BillingSettings,
-  now = new Date(),
-): Promise<BillingStatement> {
-  const client = await requireBillingClient(db, clientId);
-  const period = monthWindow(month, client.timezone);
-  const [lines, rates] = await Promise.all([
-    sumBillableSecondsByCase(db, [{ clientId, key: month, ...period }], now),
-    findRatesOfClients(db, [clientId]),
-  ]);
-  const caseIds = lines.map((line) => line.caseId);
-  const [caseRows, suggestions] = await Promise.all([
-    findBillingCases(db, caseIds),
-    suggestCptForCases(db, caseIds, settings, now),
-  ]);
-  const rate = rateForMonth(month, rates);
-  const ownRate = rates.find((candidate) => candidate.month === month);
-  const figures = monthFigures(lines, rate);
-  const lineOf = new Map(lines.map((line) => [line.caseId, line]));
-  const cases = caseRows.map((row): StatementCase => {
-    const line = lineOf.get(row.id) as WindowCaseSeconds;
-    return {
-      caseId: row.id,
-      caseNumber: row.caseNumber,
-      patientName: patientNameOf(row),
-      stage: row.stage,
-      hours: figures.caseHours.get(row.id) ?? "0.00",
-      amount: figures.caseAmounts.get(row.id) ?? null,
-      logCount: line.logCount,
-      running: line.running,
-      cpt: suggestions.get(row.id) as CptSuggestion,
-    };
-  });
-  return {
-    client: { id: client.id, name: client.name, timezone: client.timezone },
-    month,
-    periodStart: period.start.toISOString(),
-    periodEnd: period.end.toISOString(),
-    rate,
-    ownRate: ownRate ? toClientMonthRate(ownRate) : null,
-    rateMissing: figures.rateMissing,
-    invoiced: figures.invoiced,
-    provisional: figures.provisional,
-    cases,
-    totals: { hours: figures.hours, amount: figures.amount, caseCount: figures.caseCount },
-    roundingNote,
-    generatedAt: now.toISOString(),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -399,7 +340,7 @@ function lastStartingBefore(logs: readonly OverlappingLog[], limit: number): num
 }
 
 /** The CPT suggestion of each case, over its whole study (every live log), with its review checks and caps. */
-async function suggestCptForCases(
+export async function suggestCptForCases(
   db: Db,
   caseIds: readonly string[],
   settings: BillingSettings,
@@ -433,11 +374,30 @@ async function suggestCptForCases(
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
+ * The issued months whose rate a new own rate for `month` sets: `month` itself and the later months that inherit
+ * from it (up to the next month with a rate of its own).
+ */
+export function issuedMonthsReached<T extends { month: string }>(
+  month: string,
+  ownRates: readonly { month: string }[],
+  issued: readonly T[],
+): T[] {
+  const nextOwn = ownRates
+    .map((rate) => rate.month)
+    .filter((candidate) => candidate > month)
+    .sort()[0];
+  return issued
+    .filter((statement) => statement.month >= month && (nextOwn === undefined || statement.month < nextOwn))
+    .sort((left, right) => left.month.localeCompare(right.month));
+}
+
+/**
  * `POST …/{client}/{month}/rate`: in one transaction, under a lock on the client row (so two changes of one
  * client's rates run one after the other): the named base version must be the month's current one (null: none
- * yet), a reason is required once the month is invoiced, then the month's own rate is written (version + 1), the
- * change appended to the history and the audit event recorded. Months more than a year ahead are refused: a
- * typo such as 2062 for 2026 would otherwise silently price a month nobody looks at.
+ * yet), a reason is required when the change reaches an issued month (issuedMonthsReached), then the month's own
+ * rate is written (version + 1), the change appended to the history and the audit event recorded. Months more
+ * than a year ahead are refused: a typo such as 2062 for 2026 would otherwise silently price a month nobody
+ * looks at.
  */
 export async function setBillingRate(
   db: Db,
@@ -467,16 +427,17 @@ export async function setBillingRate(
         { current: current ? toClientMonthRate(current) : null, baseVersion: request.baseVersion },
       );
     }
-    const lines = await sumBillableSecondsByCase(
-      tx,
-      [{ clientId, key: month, ...monthWindow(month, client.timezone) }],
-      now,
+    const reached = issuedMonthsReached(
+      month,
+      await findRatesOfClients(tx, [clientId]),
+      await findStatementNumbers(tx, [clientId], { from: month }),
     );
-    const invoiced = lines.some((line) => line.stage === "closed");
+    const invoiced = reached.length > 0;
     if (invoiced && !reason) {
+      const named = reached.map((statement) => `${statement.month} (statement No. ${statement.number})`).join(", ");
       throw badRequest(
-        [{ path: "body.reason", message: "is required: a closed case has billed hours in this month" }],
-        "A reason is required: this month has been invoiced",
+        [{ path: "body.reason", message: `is required: this rate applies to issued statements: ${named}` }],
+        `A reason is required: this rate applies to months already invoiced: ${named}`,
       );
     }
     const version = (current?.version ?? 0) + 1;

@@ -10,6 +10,7 @@ import {
   centiHours,
   centsFor,
   clientIn,
+  issueStatement,
   logTime,
   monitoredCase,
   putInStage,
@@ -148,11 +149,13 @@ describe("a client's monthly statement", () => {
     expect(october).toMatchObject({ rate: null, rateMissing: true, totals: { hours: "6.00", amount: null } });
     expect(october.cases[0]?.amount).toBeNull();
     expect(october.invoiced).toBe(false);
-    // Once the case is closed, both months it has hours in are invoiced.
+    // Closing the case does not invoice a month: issuing its statement does, that month only.
     await putInStage(harness, subject.id, "closed");
+    expect((await statementOf(client.id, "2026-10")).invoiced).toBe(false);
+    expect((await setRate(team.billing, client.id, "2026-10", "100")).statusCode).toBe(200);
+    expect((await issueStatement(team.billing, client.id, "2026-10")).statusCode).toBe(201);
     expect((await statementOf(client.id, "2026-10")).invoiced).toBe(true);
-    expect((await statementOf(client.id, "2026-11")).invoiced).toBe(true);
-    expect((await statementOf(client.id, "2026-09")).invoiced).toBe(false);
+    expect((await statementOf(client.id, "2026-11")).invoiced).toBe(false);
   });
 
   it("counts a running log up to now and marks the month provisional", async () => {

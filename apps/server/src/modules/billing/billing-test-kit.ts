@@ -70,6 +70,15 @@ export async function setRate(
   });
 }
 
+/** Reads the month's statement and issues it with the ETag the read sent (as the screen does). */
+export async function issueStatement(caller: Caller, clientId: string, month: string) {
+  const read = await caller("GET", `${billingBase}/${clientId}/${month}`);
+  expect(read.statusCode, read.body).toBe(200);
+  return caller("POST", `${billingBase}/${clientId}/${month}/statement`, {
+    ifMatch: String(read.headers.etag),
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Expected figures, in integers: whole seconds, hundredths of an hour, cents
 // ---------------------------------------------------------------------------------------------------------------
