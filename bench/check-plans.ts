@@ -209,10 +209,18 @@ async function fixtures(client: pg.Client) {
   );
   const reviewer = await one<{ sub: string }>("select sub from users where 'reviewer' = any(groups) limit 1");
   const bench = await one<{ sub: string }>(`select sub from users where username = '${benchUser.username}'`);
-  const patient = await one<{ last: string }>(
-    `select lower(substr(patient_last_name, 1, 3)) as last from cases where id = '${closed.id}'`,
+  const patient = await one<{ last: string; first: string; fullLast: string; caseDigits: string; mrnDigits: string }>(
+    `select lower(substr(patient_last_name, 1, 3)) as last, patient_first_name as first,
+            patient_last_name as "fullLast", right(case_number, 6) as "caseDigits",
+            substr(regexp_replace(patient_mrn, '[^0-9]', '', 'g'), 3, 4) as "mrnDigits"
+       from cases where id = '${closed.id}'`,
   );
-  return { bigClient, monitoring, closed, timeLog, technologist, reviewer, bench, patient };
+  // A hyphenated (corrected) family name: its second word is what a caller may give.
+  const laterWord = await one<{ word: string }>(
+    `select split_part(patient_last_name, '-', 2) as word from cases
+      where stage = 'closed' and patient_last_name like '%-%' limit 1`,
+  );
+  return { bigClient, monitoring, closed, timeLog, technologist, reviewer, bench, patient, laterWord };
 }
 
 function months(now: Date) {
@@ -266,6 +274,30 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
         "closed queue, patient search",
         () => listCaseQueue(db, "closed", caseQueueQuerySchema.parse({ search: f.patient.last })),
       ],
+      // The search looks for every typed word at the start of any word, and for digits anywhere: each through
+      // the trigram index on search_text, never by reading the queue.
+      [
+        "closed queue, second word of a family name",
+        () => listCaseQueue(db, "closed", caseQueueQuerySchema.parse({ search: f.laterWord.word })),
+      ],
+      [
+        "closed queue, first and last name in any order",
+        () =>
+          listCaseQueue(
+            db,
+            "closed",
+            caseQueueQuerySchema.parse({ search: `${f.patient.fullLast} ${f.patient.first}` }),
+          ),
+      ],
+      [
+        "closed queue, case-number digits",
+        () => listCaseQueue(db, "closed", caseQueueQuerySchema.parse({ search: f.patient.caseDigits })),
+      ],
+      [
+        "monitoring queue, MRN digits",
+        () => listCaseQueue(db, "monitoring", caseQueueQuerySchema.parse({ search: f.patient.mrnDigits })),
+      ],
+      ["intake queue, accented name", () => listCaseQueue(db, "intake", caseQueueQuerySchema.parse({ search: "Zoë" }))],
       [
         "closed queue, technologist filter",
         () => listCaseQueue(db, "closed", caseQueueQuerySchema.parse({ technologistId: f.technologist.sub })),

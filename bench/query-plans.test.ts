@@ -39,6 +39,14 @@ describe.skipIf(!databaseUrl)("query plans at 100,000 cases (PostgreSQL; set DAT
     for (const expected of ["clients list", "closed queue, patient search", "assignments", "case detail"]) {
       expect(scenarios).toContain(expected);
     }
+    for (const expected of [
+      "closed queue, second word of a family name",
+      "closed queue, case-number digits",
+      "monitoring queue, MRN digits",
+      "intake queue, accented name",
+    ]) {
+      expect(scenarios).toContain(expected);
+    }
     for (const expected of ["time-log tab (monitoring case)", "audit log, client filter", "users list"]) {
       expect(scenarios).toContain(expected);
     }

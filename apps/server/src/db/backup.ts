@@ -23,7 +23,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { ConfigError } from "../config.js";
-import { type Db, openDatabase, queryRows } from "./client.js";
+import { type Db, openDatabase, pgliteExtensions, queryRows } from "./client.js";
 import { acquireFolderLock, FolderLockedError } from "./folder-lock.js";
 
 /**
@@ -544,7 +544,7 @@ async function backupPglite(dataDir: string, file: string): Promise<BackupResult
   const lock = acquireFolderLock(dataDir);
   try {
     const partial = prepareBackupFile(file);
-    const client = await PGlite.create({ dataDir: folder });
+    const client = await PGlite.create({ dataDir: folder, extensions: pgliteExtensions });
     try {
       // Flush everything to the data files, so the copy needs no crash recovery when it is opened.
       await client.query("checkpoint");
@@ -621,7 +621,7 @@ async function loadPgliteBackup(
 ): Promise<Omit<RestoreResult, "previousData">> {
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir: staging, loadDataDir: blob });
+    client = await PGlite.create({ dataDir: staging, loadDataDir: blob, extensions: pgliteExtensions });
   } catch (error) {
     throw new BackupError(`Could not open ${file} as an embedded database: ${(error as Error).message}`);
   }

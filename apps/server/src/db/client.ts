@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzleNodePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePostgres } from "drizzle-orm/node-postgres/migrator";
@@ -80,6 +81,12 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
  */
 const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
+/**
+ * The contrib extensions the migrations create (`pg_trgm`: the case search's trigram index). PGlite bundles each
+ * separately; whoever opens a Vigil folder and may write to it or migrate it passes these.
+ */
+export const pgliteExtensions = { pg_trgm };
+
 async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
   let lock: FolderLock | undefined;
   let client: PGlite;
@@ -88,13 +95,21 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
     // PGlite is single-process: a second process on the same folder would corrupt it, so refuse before opening.
     lock = acquireFolderLock(dataDir);
     try {
-      client = await PGlite.create({ dataDir: path.join(dataDir, "pglite"), startParams: pgliteStartParams });
+      client = await PGlite.create({
+        dataDir: path.join(dataDir, "pglite"),
+        startParams: pgliteStartParams,
+        extensions: pgliteExtensions,
+      });
     } catch (error) {
       lock.release();
       throw error;
     }
   } else {
-    client = await PGlite.create({ startParams: pgliteStartParams, ...(template ? { loadDataDir: template } : {}) });
+    client = await PGlite.create({
+      startParams: pgliteStartParams,
+      extensions: pgliteExtensions,
+      ...(template ? { loadDataDir: template } : {}),
+    });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });

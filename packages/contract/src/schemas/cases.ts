@@ -359,7 +359,9 @@ export type CasePage = z.infer<typeof casePageSchema>;
 
 /**
  * Filters of every stage queue. Default order: STAT first, then oldest first (`sort=priority`).
- * `search` matches the start of the case number, the MRN, or the patient's first or last name.
+ * `search`: every word typed must be found, in any order, case- and accent-insensitively: at the start of any word
+ * of the case number, the MRN or the patient's names ("Brien" and "Łukasz" find O'Brien-Łukasz, "zoe" finds Zoë),
+ * or, three or more digits, anywhere in them ("000008" finds CM-2026-000008).
  */
 export const caseQueueQuerySchema = pageQuerySchema.extend({
   clientId: idSchema.optional(),

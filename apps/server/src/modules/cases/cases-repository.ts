@@ -11,7 +11,6 @@ import {
   isNull,
   lte,
   ne,
-  or,
   type SQL,
   sql,
 } from "drizzle-orm";
@@ -24,6 +23,7 @@ import {
   caseTransitionActions,
   caseTransitions,
   clients,
+  searchableText,
 } from "../../db/schema.js";
 
 export type CaseRow = typeof cases.$inferSelect;
@@ -230,16 +230,31 @@ export type QueueFilter = {
   offset: number;
 };
 
-/** `%`, `_` and `\` typed by a user are literal characters, not LIKE wildcards. */
-function prefixPattern(text: string): string {
-  return `${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+/**
+ * What one typed word must match (see `searchText` in db/schema.ts): three or more digits anywhere in a word (the
+ * digits of a case number or an MRN, read out over the phone); anything else at the start of a word, compared as
+ * `searchableText`, so accents, case and punctuation do not matter ("o'brien" is the words "o brien"). Shorter
+ * digit runs match at a word start only: fewer than three characters make no trigram, so "anywhere" would read
+ * every case. `searchableText` turns `%`, `_` and `\` into spaces, so nothing typed is a LIKE wildcard.
+ */
+function searchWordCondition(word: string): SQL {
+  if (/^\p{Nd}{3,}$/u.test(word)) return sql`${cases.searchText} like ${`%${word}%`}`;
+  return sql`${cases.searchText} like '% ' || btrim(${searchableText(sql`${word}::text`)}) || '%'`;
+}
+
+/** The words of a search: split at white space; a word without a letter or digit (a lone "-") matches anything. */
+function searchConditions(search: string): SQL[] {
+  return search
+    .split(/\s+/u)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .map(searchWordCondition);
 }
 
 export type QueueRow = CaseRow & { clientName: string; clientCode: string; clientTimezone: string };
 
 /**
  * One page of a stage queue. The default order (STAT first, then oldest first) walks `cases_queue_idx`;
- * searches are prefix matches on lower(...) text_pattern_ops indexes.
+ * searches go through the trigram index on `search_text` (`cases_search_idx`).
  */
 export async function findCaseQueuePage(db: Db, filter: QueueFilter): Promise<{ rows: QueueRow[]; total: number }> {
   const conditions: (SQL | undefined)[] = [eq(cases.stage, filter.stage), isNull(cases.archivedAt)];
@@ -264,17 +279,8 @@ export async function findCaseQueuePage(db: Db, filter: QueueFilter): Promise<{ 
       ),
     );
   }
-  if (filter.search) {
-    const pattern = prefixPattern(filter.search);
-    conditions.push(
-      or(
-        sql`lower(${cases.caseNumber}) like ${pattern}`,
-        sql`lower(${cases.patientMrn}) like ${pattern}`,
-        sql`lower(${cases.patientLastName}) like ${pattern}`,
-        sql`lower(${cases.patientFirstName}) like ${pattern}`,
-      ),
-    );
-  }
+  // Every word typed must match, in any order: "Łukasz O'Brien", "obrien 0001" and "CM-2026-000008" all narrow.
+  if (filter.search) conditions.push(...searchConditions(filter.search));
   const where = and(...conditions);
   const direction = filter.order === "desc" ? desc : asc;
   const order: SQL[] =

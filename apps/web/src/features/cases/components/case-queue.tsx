@@ -159,7 +159,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
         <SearchField
           urlValue={search.search}
           onSettled={(value) => setSearch({ search: value, page: null }, { replace: true })}
-          placeholder="Case number, MRN or patient name"
+          placeholder="Any word of a name, or case-number or MRN digits"
           minWidth={280}
         />
         <TextField
