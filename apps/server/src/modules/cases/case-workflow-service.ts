@@ -233,7 +233,7 @@ function noSuchMove(row: CaseRow, to: string): AppError {
 }
 
 /** Moves the case (within the caller's transaction) and does what arriving in the new stage means. */
-async function completeMove(tx: Db, locked: CaseRow, ruleId: string): Promise<CaseRow> {
+async function completeMove(tx: Db, locked: CaseRow, ruleId: string, actor: CaseActor): Promise<CaseRow> {
   const rule = caseTransitionRules.find((candidate) => candidate.id === ruleId);
   if (!rule) throw new Error(`unknown transition rule ${ruleId}`);
   const values: Partial<CaseRow> = { stage: rule.to };
@@ -243,9 +243,22 @@ async function completeMove(tx: Db, locked: CaseRow, ruleId: string): Promise<Ca
     values.protocolRevisionId = current?.id ?? null;
     values.recordingStartedAt = locked.recordingStartedAt ?? new Date();
   }
+  // A case returned to monitoring is recording again: its period is open until someone sets a new end, so "End
+  // monitoring" waits for one (`recording-ended`) instead of reusing the end that sent it to preview. The old end
+  // stays in the case's history as the change this move made.
+  const reopensRecording = rule.id === "return-to-monitoring" && locked.recordingEndedAt !== null;
+  if (reopensRecording) values.recordingEndedAt = null;
   // A closed case has no one working on it.
   if (rule.id === "close") await endAssignments(tx, locked.id);
-  return updateCaseRow(tx, locked.id, values);
+  const after = await updateCaseRow(tx, locked.id, values);
+  if (reopensRecording) {
+    await recordCaseAction(tx, actor, after, "update", {
+      version: after.version,
+      changes: { recordingEndedAt: { from: locked.recordingEndedAt?.toISOString() ?? null, to: null } },
+      cause: rule.label,
+    });
+  }
+  return after;
 }
 
 /**
@@ -300,7 +313,7 @@ export async function requestTransition(
       // A pending request changes the case too (its version), so screens showing the old state learn of it.
       const after = rule.needsApproval
         ? await updateCaseRow(tx, locked.id, {})
-        : await completeMove(tx, locked, rule.id);
+        : await completeMove(tx, locked, rule.id, actor);
       await recordAudit(
         tx,
         auditedWrite(
@@ -387,7 +400,7 @@ export async function takeTransitionAction(
       });
       after =
         request.action === "approve"
-          ? await completeMove(tx, locked, found.ruleId)
+          ? await completeMove(tx, locked, found.ruleId, actor)
           : await updateCaseRow(tx, locked.id, {});
     }
     await insertTransitionAction(tx, {

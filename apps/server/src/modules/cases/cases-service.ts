@@ -511,8 +511,9 @@ export async function getCaseTimeline(db: Db, id: string): Promise<CaseTimeline>
       }),
     ),
   ];
-  // Within one transaction now() is constant: a move's own actions sort after the move itself.
-  const rank = { action: 0, transition: 1, "transition-action": 2 } as const;
+  // Within one transaction now() is constant: what a move does (its actions, the case changes it makes) sorts
+  // after the move itself.
+  const rank = { transition: 0, action: 1, "transition-action": 2 } as const;
   entries.sort((left, right) => left.at.localeCompare(right.at) || rank[left.kind] - rank[right.kind]);
   return { caseId: id, items: entries };
 }

@@ -3,15 +3,16 @@ import Chip from "@mui/material/Chip";
 import Paper from "@mui/material/Paper";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
-import type { Case, TimelineEntry } from "@vigil/contract";
+import type { Case, CasePriority, StudyType, TimelineEntry } from "@vigil/contract";
 import type { ReactNode } from "react";
-import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { formatDateTimeInZone, ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { QueryError } from "../../../components/feedback/query-error";
 import { useCaseTimeline } from "../api/get-case-timeline";
 import {
   personName,
   priorityLabels,
   stageLabel,
+  studyTypeLabels,
   timelineActionLabels,
   transitionActionLabels,
   transitionStatusLabels,
@@ -28,10 +29,37 @@ function detailText(details: Record<string, unknown>): string {
   return parts.join(" · ");
 }
 
-function describe(entry: TimelineEntry): { title: ReactNode; body?: ReactNode } {
+const changedFieldLabels: Record<string, string> = {
+  studyType: "Study type",
+  hasVideo: "Video",
+  priority: "Priority",
+  recordingStartedAt: "Recording started",
+  recordingEndedAt: "Recording ended",
+};
+
+function changedValue(field: string, value: unknown, zone: string): string {
+  if (value === null || value === undefined) return "none";
+  if (field.startsWith("recording") && typeof value === "string") return formatDateTimeInZone(value, zone);
+  if (field === "priority") return priorityLabels[value as CasePriority] ?? String(value);
+  if (field === "studyType") return studyTypeLabels[value as StudyType] ?? String(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return String(value);
+}
+
+/** "Recording ended: <old> → none": what a change of the case replaced, so an overwritten time stays readable. */
+function changeLines(details: Record<string, unknown>, zone: string): string[] {
+  const changes = details.changes;
+  if (!changes || typeof changes !== "object") return [];
+  return Object.entries(changes as Record<string, { from?: unknown; to?: unknown } | null>).map(
+    ([field, change]) =>
+      `${changedFieldLabels[field] ?? field}: ${changedValue(field, change?.from, zone)} → ${changedValue(field, change?.to, zone)}`,
+  );
+}
+
+function describe(entry: TimelineEntry, zone: string): { title: ReactNode; body?: ReactNode } {
   if (entry.kind === "action") {
-    const extra = detailText(entry.details);
-    return { title: timelineActionLabels[entry.action] ?? entry.action, body: extra || undefined };
+    const body = [detailText(entry.details), ...changeLines(entry.details, zone)].filter(Boolean).join("\n");
+    return { title: timelineActionLabels[entry.action] ?? entry.action, body: body || undefined };
   }
   if (entry.kind === "transition") {
     const move = entry.transition;
@@ -76,7 +104,7 @@ export function CaseTimelineView({ item }: { item: Case }) {
     <Paper variant="outlined" sx={{ maxWidth: 900 }}>
       <Box component="ol" aria-label="Case timeline" sx={{ listStyle: "none", m: 0, p: 0 }}>
         {items.map((entry) => {
-          const { title, body } = describe(entry);
+          const { title, body } = describe(entry, zone);
           return (
             <Box
               component="li"
