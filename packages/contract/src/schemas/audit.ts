@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, pageQuerySchema } from "../envelope.js";
-import { isoDateTimeSchema } from "./common.js";
+import { isoDateTimeSchema, orderedRange } from "./common.js";
 
 export const auditOutcomeSchema = z.enum(["success", "failure", "denied"]);
 export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
@@ -22,19 +22,22 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 const filterText = z.string().trim().min(1).max(200);
 
 /** `GET /audit`: newest first; `from` is inclusive, `to` exclusive. */
-export const auditQuerySchema = pageQuerySchema.extend({
-  user: filterText.optional().meta({ description: "The actor's username (case-insensitive)" }),
-  action: filterText.optional().meta({ description: "Exact action, e.g. user.disable" }),
-  targetType: filterText.optional(),
-  targetId: filterText.optional(),
-  /** Everything about one case: events whose target is the case, or one of its records (details.caseId). */
-  caseId: z.uuid("must be a valid id").optional(),
-  /** Everything about one client: its own events, and those of its cases and their records (details.clientId). */
-  clientId: z.uuid("must be a valid id").optional(),
-  outcome: auditOutcomeSchema.optional(),
-  from: isoDateTimeSchema.optional(),
-  to: isoDateTimeSchema.optional(),
-});
+export const auditQuerySchema = orderedRange(
+  pageQuerySchema.extend({
+    user: filterText.optional().meta({ description: "The actor's username (case-insensitive)" }),
+    action: filterText.optional().meta({ description: "Exact action, e.g. user.disable" }),
+    targetType: filterText.optional(),
+    targetId: filterText.optional(),
+    /** Everything about one case: events whose target is the case, or one of its records (details.caseId). */
+    caseId: z.uuid("must be a valid id").optional(),
+    /** Everything about one client: its own events, and those of its cases and their records (details.clientId). */
+    clientId: z.uuid("must be a valid id").optional(),
+    outcome: auditOutcomeSchema.optional(),
+    from: isoDateTimeSchema.optional(),
+    to: isoDateTimeSchema.optional(),
+  }),
+  { from: "from", to: "to", endExcluded: true },
+);
 export type AuditQuery = z.output<typeof auditQuerySchema>;
 
 export const auditPageSchema = pageOf(auditEventSchema);

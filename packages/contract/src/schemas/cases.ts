@@ -2,7 +2,14 @@ import { z } from "zod";
 import type { Permission } from "../access.js";
 import { pageOf, pageQuerySchema } from "../envelope.js";
 import { caseStages } from "../pages.js";
-import { authorSchema, idSchema, isoDateTimeSchema, pastCalendarDateSchema, sortOrderSchema } from "./common.js";
+import {
+  authorSchema,
+  idSchema,
+  isoDateTimeSchema,
+  orderedRange,
+  pastCalendarDateSchema,
+  sortOrderSchema,
+} from "./common.js";
 
 export const caseStageSchema = z.enum(caseStages);
 export const casePrioritySchema = z.enum(["routine", "stat"]);
@@ -363,17 +370,22 @@ export type CasePage = z.infer<typeof casePageSchema>;
  * of the case number, the MRN or the patient's names ("Brien" and "Łukasz" find O'Brien-Łukasz, "zoe" finds Zoë),
  * or, three or more digits, anywhere in them ("000008" finds CM-2026-000008).
  */
-export const caseQueueQuerySchema = pageQuerySchema.extend({
-  clientId: idSchema.optional(),
-  priority: casePrioritySchema.optional(),
-  technologistId: idSchema.optional(),
-  reviewerId: idSchema.optional(),
-  createdFrom: isoDateTimeSchema.optional(),
-  createdTo: isoDateTimeSchema.optional(),
-  search: z.string().trim().max(100).optional(),
-  sort: z.enum(["priority", "createdAt", "updatedAt", "caseNumber"]).default("priority"),
-  order: sortOrderSchema.default("asc"),
-});
+export const caseQueueQuerySchema = orderedRange(
+  pageQuerySchema.extend({
+    clientId: idSchema.optional(),
+    priority: casePrioritySchema.optional(),
+    technologistId: idSchema.optional(),
+    reviewerId: idSchema.optional(),
+    /** Opened at or after (inclusive). */
+    createdFrom: isoDateTimeSchema.optional(),
+    /** Opened at or before (inclusive). */
+    createdTo: isoDateTimeSchema.optional(),
+    search: z.string().trim().max(100).optional(),
+    sort: z.enum(["priority", "createdAt", "updatedAt", "caseNumber"]).default("priority"),
+    order: sortOrderSchema.default("asc"),
+  }),
+  { from: "createdFrom", to: "createdTo" },
+);
 export type CaseQueueQuery = z.input<typeof caseQueueQuerySchema>;
 
 /** `POST cases`: the client must be active and not archived; the case starts in intake. */

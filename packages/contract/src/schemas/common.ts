@@ -85,6 +85,38 @@ export const pastCalendarDateSchema = calendarDateSchema.refine(
 export const derivedDateTimeSchema = z.iso.datetime(dateTimeFormat);
 export const derivedMonthSchema = z.string().regex(monthPattern, monthFormat);
 
+/**
+ * One rule for every from/to range a query takes (the case queues, the audit log, the billing overview, the
+ * reporting period): when both ends are given, the start may not lie after the end (or, when the end is excluded,
+ * must lie before it). The refusal names the start field, so the API's 400 says `querystring.<from>` and a screen
+ * shows it beside its "From" field. Ends are months, days (compared as written) or instants (compared as instants).
+ */
+export function orderedRange<T extends z.ZodObject>(
+  schema: T,
+  ends: { from: keyof z.output<T> & string; to: keyof z.output<T> & string; endExcluded?: boolean },
+) {
+  const { from, to, endExcluded = false } = ends;
+  return schema.refine(
+    (value) => {
+      const start = (value as Record<string, unknown>)[from];
+      const end = (value as Record<string, unknown>)[to];
+      if (typeof start !== "string" || typeof end !== "string") return true;
+      const order = start.includes("T") ? Date.parse(start) - Date.parse(end) : start.localeCompare(end);
+      return endExcluded ? order < 0 : order <= 0;
+    },
+    {
+      message: endExcluded ? rangeMessages.endExcluded : rangeMessages.endIncluded,
+      path: [from],
+    },
+  );
+}
+
+/** What `orderedRange` says, for screens that check a range before the schema can (a half-typed field). */
+export const rangeMessages = {
+  endIncluded: "must not be after the end of the period",
+  endExcluded: "must be before the end of the period",
+} as const;
+
 /** E.164: a plus, the country code and the number, no spaces (PRODUCT.md; spec §5 strips other characters). */
 export const phoneSchema = z
   .string()

@@ -10,6 +10,7 @@ import {
   cptWarningIds,
   cptWarningLabels,
   type MonitoringMode,
+  rangeMessages,
   type SetRateRequest,
   type setRateRequestSchema,
   supportedCalendar,
@@ -164,8 +165,7 @@ export async function listBillingMonths(
   // Not before the supported calendar's first month: the rows' months must pass the contract's month schema.
   const yearBefore = addMonths(to, -11);
   const from = query.from ?? (yearBefore < supportedCalendar.firstMonth ? supportedCalendar.firstMonth : yearBefore);
-  if (from > to)
-    throw badRequest([{ path: "querystring.from", message: "must not be after the last month of the range (to)" }]);
+  if (from > to) throw badRequest([{ path: "querystring.from", message: rangeMessages.endIncluded }]);
   const months = monthsBetween(from, to);
   if (months.length > overviewMaxMonths) {
     throw badRequest([

@@ -181,6 +181,20 @@ describe("audit log", { timeout: 20_000 }, () => {
     expect(screen.getByRole("button", { name: "Export CSV" })).toHaveProperty("disabled", true);
   });
 
+  it("marks a From that is not before To, as every date range is marked, and leaves it out of the query", async () => {
+    const from = "2026-11-23T00:00:00.000Z";
+    const to = "2026-11-22T00:00:00.000Z";
+    const { auditQueries } = renderAuditLog(`/audit?from=${from}&to=${to}`, () => envelope(page([])));
+    await screen.findByText("No audit events match these filters.");
+    const field = screen.getByLabelText("From");
+    expect(field.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(field.getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "Must be before the end of the period",
+    );
+    expect(screen.getByLabelText("To").getAttribute("aria-invalid")).toBe("false");
+    expect(auditQueries()).toEqual([{ to, limit: "25", offset: "0" }]);
+  });
+
   it("exports every page of the filtered log as CSV with ISO instants and the details as JSON", async () => {
     const user = userEvent.setup({ delay: null });
     const events = Array.from({ length: 230 }, (_unused, index) =>

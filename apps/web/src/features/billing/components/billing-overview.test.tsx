@@ -146,8 +146,10 @@ describe("billing overview", { timeout: 20_000 }, () => {
     // A first month after the last is not sent; the page says why.
     const sent = listCalls().length;
     fireEvent.change(screen.getByLabelText("From month"), { target: { value: "2026-09" } });
-    expect((await screen.findByRole("alert")).textContent).toMatch(/The first month is after the last month/);
-    expect(screen.getByText("Must not be after the To month")).toBeTruthy();
+    expect((await screen.findByRole("alert")).textContent).toMatch(
+      /From month: Must not be after the end of the period\./,
+    );
+    expect(screen.getByText("Must not be after the end of the period")).toBeTruthy();
     expect(listCalls()).toHaveLength(sent);
   });
 

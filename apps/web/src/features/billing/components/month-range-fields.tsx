@@ -1,18 +1,26 @@
 import TextField from "@mui/material/TextField";
-import { monthSchema } from "@vigil/contract";
+import { billingOverviewQuerySchema, monthSchema } from "@vigil/contract";
 import { useEffect, useState } from "react";
+import { queryProblems, sentence } from "../../../components/tables/query-problems";
 
 /** A month from the URL, or nothing when it is not one (a hand-edited URL is not sent to the server). */
 export function urlMonth(value: string): string | undefined {
   return monthSchema.safeParse(value).success ? value : undefined;
 }
 
+/** The contract's rule for the period's order (`orderedRange`), as shown beside the From month; null when kept. */
+function orderProblem(from: string, to: string): string | null {
+  if (!urlMonth(from) || !urlMonth(to)) return null;
+  const problem = queryProblems(billingOverviewQuerySchema, { from, to }).from;
+  return problem ? sentence(problem) : null;
+}
+
 /** The period filter's check: both ends are months and the first is not after the last. */
 export function monthRangeProblem(from: string, to: string): string | null {
   if (from && !monthSchema.safeParse(from).success) return "The first month must be a month as YYYY-MM.";
   if (to && !monthSchema.safeParse(to).success) return "The last month must be a month as YYYY-MM.";
-  if (from && to && from > to) return "The first month is after the last month.";
-  return null;
+  const order = orderProblem(from, to);
+  return order ? `From month: ${order}.` : null;
 }
 
 /**
@@ -66,7 +74,7 @@ export type MonthRangeFieldsProps = {
 };
 
 export function MonthRangeFields({ from, to, shownFrom = "", shownTo = "", onChange }: MonthRangeFieldsProps) {
-  const afterTo = Boolean(from && to && from > to);
+  const order = orderProblem(from, to);
   return (
     <>
       <MonthField
@@ -74,7 +82,7 @@ export function MonthRangeFields({ from, to, shownFrom = "", shownTo = "", onCha
         urlValue={from}
         shown={shownFrom}
         onSettled={(value) => onChange({ from: value })}
-        error={afterTo ? "Must not be after the To month" : null}
+        error={order}
       />
       <MonthField label="To month" urlValue={to} shown={shownTo} onSettled={(value) => onChange({ to: value })} />
     </>

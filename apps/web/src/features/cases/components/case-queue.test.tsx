@@ -79,6 +79,45 @@ describe("case queues", { timeout: 20_000 }, () => {
     );
   });
 
+  it("marks 'Opened from' when it is after 'Opened to' and asks nothing, as the other date ranges do", async () => {
+    const { calls } = renderCaseScreen("/continuous-monitoring/cases/intake?from=2026-11-20&to=2026-11-01", {
+      routes: { "GET /api/continuous-monitoring/cases/intake": () => envelope(page([routineCase], 1, 25, 0)) },
+    });
+    const from = await screen.findByLabelText("Opened from");
+    expect(from.getAttribute("aria-invalid")).toBe("true");
+    const described = document.getElementById(from.getAttribute("aria-describedby") ?? "");
+    expect(described?.textContent).toBe("Must not be after the end of the period");
+    expect(screen.getByLabelText("Opened to").getAttribute("aria-invalid")).toBe("false");
+    expect(await screen.findByText("No cases are shown until the filters marked above are corrected.")).toBeTruthy();
+    expect(screen.queryByText("No cases match these filters.")).toBeNull();
+    expect(calls.some((call) => call.path.startsWith("/api/continuous-monitoring/cases/intake"))).toBe(false);
+  });
+
+  it("shows the server's refusal of a filter beside its field", async () => {
+    renderCaseScreen("/continuous-monitoring/cases/intake?from=2026-11-01&to=2026-11-20", {
+      routes: {
+        "GET /api/continuous-monitoring/cases/intake": () =>
+          Response.json(
+            {
+              enoch: "release-1",
+              error: {
+                status: 400,
+                code: "bad_request",
+                message: "Invalid request: querystring.createdTo must be between 1900-01-01T00:00:00Z and …",
+                details: { issues: [{ path: "querystring.createdTo", message: "must be on a supported day" }] },
+              },
+            },
+            { status: 400 },
+          ),
+      },
+    });
+    const to = await screen.findByLabelText("Opened to");
+    await waitFor(() => expect(to.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(to.getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "Must be on a supported day",
+    );
+  });
+
   it("offers New case only to users who may create cases", async () => {
     renderCaseScreen("/continuous-monitoring/cases/intake", {
       groups: ["technologist"],

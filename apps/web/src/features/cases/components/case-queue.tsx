@@ -5,7 +5,7 @@ import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type CaseListItem, type CaseStage, caseStages } from "@vigil/contract";
+import { type CaseListItem, type CaseStage, caseQueueQuerySchema, caseStages } from "@vigil/contract";
 import { Link as RouterLink, useLocation } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
@@ -13,6 +13,7 @@ import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { queryProblems, sentence, serverQueryProblems } from "../../../components/tables/query-problems";
 import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
@@ -105,7 +106,16 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
     sort,
     order,
   };
-  const cases = useCaseQueue(stage, { ...filters, limit: pageSize, offset: page * pageSize });
+  // The contract's rules for the filters (the opening dates in order) are checked before anything is asked; what
+  // the server refuses anyway shows beside its field the same way.
+  const localProblems = queryProblems(caseQueueQuerySchema, filters);
+  const valid = Object.keys(localProblems).length === 0;
+  const cases = useCaseQueue(stage, { ...filters, limit: pageSize, offset: page * pageSize }, { enabled: valid });
+  const problems = valid ? serverQueryProblems(cases.error) : localProblems;
+  const dateProps = (field: "createdFrom" | "createdTo") => {
+    const problem = problems[field];
+    return problem ? { error: true, helperText: sentence(problem) } : {};
+  };
   const clients = useClientIds({ enabled: can("clients:read") });
   const technologists = useTechnologists();
   const reviewers = useReviewers();
@@ -230,6 +240,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
           value={search.from}
           onChange={(event) => setSearch({ from: event.target.value, page: null })}
           slotProps={{ inputLabel: { shrink: true } }}
+          {...dateProps("createdFrom")}
         />
         <TextField
           label="Opened to"
@@ -238,6 +249,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
           value={search.to}
           onChange={(event) => setSearch({ to: event.target.value, page: null })}
           slotProps={{ inputLabel: { shrink: true } }}
+          {...dateProps("createdTo")}
         />
         <Stack direction="row" sx={{ gap: 2, ml: { md: "auto" } }}>
           <CsvExportButton
@@ -266,9 +278,9 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
       <ServerTable
         label={title}
         columns={columns}
-        rows={cases.data?.items}
+        rows={valid ? cases.data?.items : []}
         rowKey={(row) => row.id}
-        total={cases.data?.total ?? 0}
+        total={valid ? (cases.data?.total ?? 0) : 0}
         page={page}
         pageSize={pageSize}
         pageSizeOptions={pageSizes}
@@ -276,12 +288,18 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
         onPageSizeChange={(size) => setSearch({ size, page: null })}
         sort={{ key: sort, order }}
         onSortChange={(next) => setSearch({ sort: next.key, order: next.order, page: null })}
-        loading={cases.isPending}
+        loading={valid && cases.isPending}
         fetching={cases.isFetching}
-        error={cases.error}
+        error={valid ? cases.error : null}
         onRetry={() => void cases.refetch()}
         errorMessage="The cases could not be loaded."
-        emptyMessage={anyFilter ? "No cases match these filters." : `No cases in ${stageLabel(stage).toLowerCase()}.`}
+        emptyMessage={
+          !valid
+            ? "No cases are shown until the filters marked above are corrected."
+            : anyFilter
+              ? "No cases match these filters."
+              : `No cases in ${stageLabel(stage).toLowerCase()}.`
+        }
       />
     </>
   );
