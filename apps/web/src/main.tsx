@@ -2,7 +2,6 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { createAppRouter, pageComponents } from "./app/router";
-import { signOutUser } from "./lib/auth";
 import { listenForChunkLoadErrors } from "./lib/chunk-errors";
 import { createQueryClient } from "./lib/query-client";
 import { hasStoredSession } from "./lib/stored-session";
@@ -12,8 +11,8 @@ listenForChunkLoadErrors();
 // Signed out, the sign-in screen comes first: fetch its chunk (the biggest) while /api/config loads, not after.
 if (!hasStoredSession(window.localStorage)) void pageComponents.signin().catch(() => undefined);
 
-// A 401 from the API means the token was revoked (sign-out elsewhere, account disabled): end the session here too.
-const queryClient = createQueryClient({ onUnauthorized: () => void signOutUser() });
+// A 401 from any API call ends the session here too (app/session-refresh.ts), queries and writes alike.
+const queryClient = createQueryClient();
 const router = createAppRouter();
 
 const container = document.getElementById("root");

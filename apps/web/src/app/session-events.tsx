@@ -7,11 +7,12 @@ import { currentRoutePath } from "../lib/reload-guard";
 import type { AppRouter } from "./router";
 import { authQueryKey, forgetPreviousUserOnChange, signInPathFor } from "./session";
 import { IdentityConnectionNotice } from "./session-connection";
+import { useSessionFollowsChanges } from "./session-refresh";
 
 /**
  * App-wide reactions outside any one screen: Amplify Hub auth events (a sign-out in this or another code path,
  * a refresh token that stopped working), another user signing in in this tab, the identity service out of reach,
- * and the periodic check for a newer build.
+ * the API refusing the token or the user's access (session-refresh.ts), and the periodic check for a newer build.
  */
 export function SessionEvents({ router }: { router: AppRouter }) {
   const queryClient = useQueryClient();
@@ -38,6 +39,7 @@ export function SessionEvents({ router }: { router: AppRouter }) {
     [queryClient, router],
   );
   useEffect(() => forgetPreviousUserOnChange(queryClient), [queryClient]);
+  useSessionFollowsChanges();
   useEffect(() => startBuildChecks(), []);
   return <IdentityConnectionNotice />;
 }

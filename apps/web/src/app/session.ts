@@ -2,8 +2,8 @@ import { hashKey, type QueryClient, queryOptions, useQueries, useQuery, useQuery
 import type { MenuEntry, User } from "@vigil/contract";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { chromeQueryOptions } from "../features/chrome/api/get-chrome";
-import { userQueryOptions } from "../features/users/api/get-user";
+import { chromeQueryKey, chromeQueryOptions } from "../features/chrome/api/get-chrome";
+import { userQueryKey, userQueryOptions } from "../features/users/api/get-user";
 import { ApiRequestError, NoSessionError } from "../lib/api-client";
 import { clearApiErrors } from "../lib/api-errors";
 import { getSignedInUsername, signOutUser } from "../lib/auth";
@@ -47,6 +47,36 @@ export function forgetPreviousUserOnChange(queryClient: QueryClient): () => void
     }
     previous = current;
   });
+}
+
+/** A re-read of the session this recent answers for the next one asking (a burst of 403s, a gate re-checking). */
+const sessionRereadReuseMs = 2_000;
+const sessionRereads = new WeakMap<QueryClient, { settledAt: number | null; done: Promise<void> }>();
+
+/**
+ * Reads the signed-in user's details and menu again: an administrator may have changed their access groups since
+ * (the API always decides with the current groups; the screens decide with what they last read). Resolves once
+ * both answered; a re-read already running, or finished a moment ago, is shared rather than repeated.
+ */
+export function rereadSession(queryClient: QueryClient): Promise<void> {
+  const username = queryClient.getQueryData<string | null>(authQueryKey);
+  if (!username) return Promise.resolve();
+  const last = sessionRereads.get(queryClient);
+  if (last && (last.settledAt === null || Date.now() - last.settledAt < sessionRereadReuseMs)) return last.done;
+  const reread: { settledAt: number | null; done: Promise<void> } = { settledAt: null, done: Promise.resolve() };
+  reread.done = Promise.all([
+    queryClient.invalidateQueries({ queryKey: chromeQueryKey(username), exact: true }),
+    queryClient.invalidateQueries({ queryKey: userQueryKey(username), exact: true }),
+  ]).then(
+    () => {
+      reread.settledAt = Date.now();
+    },
+    () => {
+      reread.settledAt = Date.now();
+    },
+  );
+  sessionRereads.set(queryClient, reread);
+  return reread.done;
 }
 
 export function isAccessDenied(error: unknown): boolean {

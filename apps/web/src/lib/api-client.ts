@@ -2,6 +2,7 @@ import { type ApiResult, type ErrorBody, type ErrorCode, errorStatus } from "@vi
 import type { z } from "zod";
 import { apiBaseUrl } from "../config/constants";
 import { apiErrorPage, pushApiError } from "./api-errors";
+import { reportApiRefusal } from "./api-refusals";
 import { getIdToken } from "./auth";
 import { IdentityUnreachableError } from "./auth-connection";
 import { recordEnoch } from "./enoch-tracker";
@@ -145,6 +146,7 @@ export async function apiRequest<T>(
   }
   const error = errorFromBody(body, response.status);
   if (!options.expectedStatuses?.includes(error.status)) pushApiError(error, request, page);
+  if (!options.anonymous) reportApiRefusal({ error, ...request });
   return { success: false, data: null, error };
 }
 

@@ -1,9 +1,10 @@
-import type { PublicConfig } from "@vigil/contract";
+import { type ErrorBody, type PublicConfig, sessionEndedDetailsSchema } from "@vigil/contract";
 import { Amplify } from "aws-amplify";
 import { fetchAuthSession, getCurrentUser, signOut } from "aws-amplify/auth";
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { Hub } from "aws-amplify/utils";
 import { endsSession, getIdentityConnection, IdentityUnreachableError, setIdentityConnection } from "./auth-connection";
+import { createStore } from "./store";
 
 /** The providers the Authenticator draws its own button for ("Sign In with Google"), by Amplify's names. */
 const socialProviderNames = { amazon: "Amazon", apple: "Apple", facebook: "Facebook", google: "Google" } as const;
@@ -198,6 +199,52 @@ export async function signOutUser(): Promise<void> {
   await signOut();
 }
 
+/**
+ * Why the last session ended, when the user could not know: an administrator disabled the account or reset its
+ * password. The sign-in page says so until the user dismisses it or signs in; it lives in memory only, so a
+ * reload, a sign-out of the user's own or tokens running out of time show nothing.
+ */
+export type SessionEnd = "account-changed";
+
+const sessionEndStore = createStore<SessionEnd | null>(null);
+
+export const getSessionEnd = sessionEndStore.get;
+export const subscribeToSessionEnd = sessionEndStore.subscribe;
+
+export function dismissSessionEnd(): void {
+  sessionEndStore.set(null);
+}
+
+/**
+ * What the identity service answers a refresh of a sign-in an administrator ended (AUTH.md: Cognito's words,
+ * told only to the holder of the refresh token); a revoked or expired token is "Invalid Refresh Token".
+ */
+function isEndedByAdministrator(error: unknown): boolean {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (typeof name !== "string") return false;
+  if (name.startsWith("PasswordResetRequiredException")) return true;
+  return name.startsWith("NotAuthorizedException") && message === "User is disabled.";
+}
+
+let endingSession: Promise<void> | null = null;
+
+/**
+ * The API refused the token (401): the sign-in is over (revoked, the account disabled). Amplify still holds the
+ * tokens, so sign out here too; its `signedOut` event takes the user to the sign-in page. Concurrent refusals sign
+ * out once.
+ */
+export function endSessionRefusedByApi(error: ErrorBody): Promise<void> {
+  if (sessionEndedDetailsSchema.safeParse(error.details).success) sessionEndStore.set("account-changed");
+  endingSession ??= signOutUser()
+    .catch(() => {
+      // Amplify clears the stored tokens even when RevokeToken fails; the session is over either way.
+    })
+    .finally(() => {
+      endingSession = null;
+    });
+  return endingSession;
+}
+
 export type AuthEvent = "signedIn" | "signedOut" | "sessionExpired";
 
 /**
@@ -230,9 +277,12 @@ function trackIdentityConnection(): void {
   trackingIdentityConnection = true;
   Hub.listen("auth", ({ payload }) => {
     if (payload.event === "tokenRefresh_failure") {
-      setIdentityConnection(endsSession(refreshError(payload.data)) ? "connected" : "unreachable");
+      const error = refreshError(payload.data);
+      setIdentityConnection(endsSession(error) ? "connected" : "unreachable");
+      if (isEndedByAdministrator(error)) sessionEndStore.set("account-changed");
     } else if (payload.event === "tokenRefresh" || payload.event === "signedIn" || payload.event === "signedOut") {
       setIdentityConnection("connected");
+      if (payload.event === "signedIn") dismissSessionEnd();
     }
   });
 }

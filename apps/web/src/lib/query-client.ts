@@ -1,18 +1,8 @@
-import { QueryCache, QueryClient } from "@tanstack/react-query";
-import { ApiRequestError } from "./api-client";
+import { QueryClient } from "@tanstack/react-query";
 
-export type QueryClientOptions = {
-  /** Called when the API rejects the token (revoked, user disabled): the session is over. */
-  onUnauthorized?: () => void;
-};
-
-export function createQueryClient(options: QueryClientOptions = {}): QueryClient {
+/** A 401 from a query or a write ends the session in one place, whoever made the call (app/session-refresh.ts). */
+export function createQueryClient(): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({
-      onError: (error) => {
-        if (error instanceof ApiRequestError && error.body.status === 401) options.onUnauthorized?.();
-      },
-    }),
     defaultOptions: {
       queries: {
         staleTime: 30_000,

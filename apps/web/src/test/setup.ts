@@ -2,6 +2,7 @@ import { cleanup, configure } from "@testing-library/react";
 import { ConsoleLogger } from "aws-amplify/utils";
 import { afterEach } from "vitest";
 import { clearApiErrors } from "../lib/api-errors";
+import { dismissSessionEnd } from "../lib/auth";
 import { setIdentityConnection } from "../lib/auth-connection";
 import { clearBuildUpdate } from "../lib/build-check";
 import { resetEnoch } from "../lib/enoch-tracker";
@@ -19,6 +20,7 @@ afterEach(() => {
   cleanup();
   clearApiErrors();
   setIdentityConnection("connected");
+  dismissSessionEnd();
   clearBuildUpdate();
   resetEnoch();
   resetReloadState();

@@ -13,10 +13,13 @@ import { authenticatorTheme } from "../../config/authenticator-theme";
 import { appName } from "../../config/constants";
 import {
   dismissRedirectFailure,
+  dismissSessionEnd,
   getFederatedSignInOptions,
   getRedirectFailure,
+  getSessionEnd,
   getTotpIssuer,
   subscribeToRedirectFailure,
+  subscribeToSessionEnd,
 } from "../../lib/auth";
 import { signInWithPassword, signInWithProvider } from "../../lib/auth-sign-in";
 import { authQueryOptions, safeRedirect } from "../session";
@@ -25,17 +28,28 @@ import { authQueryOptions, safeRedirect } from "../session";
 // The Authenticator only calls the one-argument form of `signIn`, so the narrower function stands in for both.
 const services = { handleSignIn: signInWithPassword as typeof signIn };
 
+/** Said to a user an administrator signed out (account disabled, password reset); nothing more than that. */
+export const sessionEndedByAdministratorMessage =
+  "Your session ended: an administrator changed your account. Sign in again or ask them.";
+
 /**
- * Above the sign-in form: why the last sign-in through the provider failed (the hosted UI's own words, e.g. "No
- * Vigil account uses this Google address. Ask an administrator."), and a button for a provider the Authenticator
- * has none for (it draws "Sign In with Google" itself, from `socialProviders`).
+ * Above the sign-in form: why the session just ended when the user could not know (an administrator changed the
+ * account), why the last sign-in through the provider failed (the hosted UI's own words, e.g. "No Vigil account
+ * uses this Google address. Ask an administrator."), and a button for a provider the Authenticator has none for
+ * (it draws "Sign In with Google" itself, from `socialProviders`).
  */
 function SignInHeader() {
   const failure = useSyncExternalStore(subscribeToRedirectFailure, getRedirectFailure);
+  const sessionEnd = useSyncExternalStore(subscribeToSessionEnd, getSessionEnd);
   const { customProvider } = getFederatedSignInOptions();
-  if (!failure && !customProvider) return null;
+  if (!failure && !customProvider && !sessionEnd) return null;
   return (
     <Flex direction="column" padding="var(--amplify-components-authenticator-form-padding)" paddingBottom="0">
+      {sessionEnd === "account-changed" && (
+        <Alert variation="warning" heading="Signed out" isDismissible onDismiss={dismissSessionEnd}>
+          {sessionEndedByAdministratorMessage}
+        </Alert>
+      )}
       {failure && (
         <Alert variation="error" heading="Sign-in failed" isDismissible onDismiss={dismissRedirectFailure}>
           {failure}
