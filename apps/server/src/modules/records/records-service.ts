@@ -26,6 +26,7 @@ import { type Actor, auditedWrite } from "../../http/actor.js";
 import { findUserById } from "../../identity/user-directory.js";
 import { recordAudit } from "../audit/audit-service.js";
 import { getCaseTimeline } from "../cases/cases-service.js";
+import { requireClient } from "../clients/clients-service.js";
 import { getContact } from "../clients/contacts-service.js";
 import { impedanceDue } from "./impedance-rules.js";
 import {
@@ -62,6 +63,7 @@ import {
   saveTimeLog,
   updateRecordRow,
 } from "./records-repository.js";
+import { formatInstantInZone } from "./time-in-zone.js";
 import { currentLoad, futureToleranceMinutes, reviewCheckState, type TechnologistCaps } from "./time-log-rules.js";
 
 /**
@@ -223,15 +225,21 @@ async function assertNoOverlap(tx: Db, ctx: RecordsContext, input: Checked, tech
   if (!overlapping) return;
   const row = await findRecord(tx, { id: overlapping.recordId, caseId: input.state.id, kind: "time-log" });
   const item = row ? await toRecordItem("time-log", row, { ...ctx, db: tx, state: input.state, now: input.now }) : null;
-  const until = overlapping.endedAt ? overlapping.endedAt.toISOString() : "now (it is still running)";
+  const timeZone = await clientTimeZone(tx, input.state);
+  const until = overlapping.endedAt ? formatInstantInZone(overlapping.endedAt, timeZone) : "now (it is still running)";
   throw new AppError(
     "conflict",
-    `This time log overlaps ${technologist}'s log on this case from ${overlapping.startedAt.toISOString()} to ${until}; one technologist's logs on a case may not overlap. End or adjust that log first.`,
+    `This time log overlaps ${technologist}'s log on this case from ${formatInstantInZone(overlapping.startedAt, timeZone)} to ${until}; one technologist's logs on a case may not overlap. End or adjust that log first.`,
     {
       overlapping: item,
       issues: [{ path: `${input.prefix}startedAt`, message: "overlaps another log of the same technologist here" }],
     },
   );
+}
+
+/** The zone of the case's client: refusals name times in it, as the screens do. */
+async function clientTimeZone(db: Db, state: CaseState): Promise<string> {
+  return (await requireClient(db, state.clientId)).timezone;
 }
 
 /** What the server keeps beside a new item's data. */
@@ -424,7 +432,8 @@ async function planRevision(
       notDeleted();
       const data = row.data as TimeLogData;
       if (data.endedAt !== null) {
-        throw conflict(`This time log is not running: it ended at ${data.endedAt}.`, { running: false });
+        const ended = formatInstantInZone(data.endedAt, await clientTimeZone(tx, state));
+        throw conflict(`This time log is not running: it ended at ${ended}.`, { running: false });
       }
       const endedAt = request.endedAt ?? now.toISOString();
       if (Date.parse(endedAt) <= Date.parse(data.startedAt)) {

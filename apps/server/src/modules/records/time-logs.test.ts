@@ -1,7 +1,16 @@
 import type { Case, TimeLogItem, TimeLogList } from "@vigil/contract";
+import { Temporal } from "temporal-polyfill";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Caller, callerFor, caseIn, createClient, type Team, teamFor } from "../cases/cases-test-kit.js";
+import {
+  type Caller,
+  callerFor,
+  caseIn,
+  createClient,
+  setRecordingPeriod,
+  type Team,
+  teamFor,
+} from "../cases/cases-test-kit.js";
 import { collectionOf, createItem, itemPath, minutesAgo, sampleEvent, sampleTimeLog } from "./records-test-kit.js";
 
 let harness: TestApp;
@@ -23,7 +32,24 @@ async function newTechnologist(): Promise<Caller> {
   return callerFor(harness, `logs-tech-${technologistCount}`, ["technologist"]);
 }
 
-const monitoringCase = () => caseIn(harness, team, clientId, "monitoring");
+/**
+ * An instant as refusals name it in the test client's zone, worked out with Temporal (not the server's formatter):
+ * "Nov 25, 2026, 08:05 CST (America/Chicago)", the zone's name being the one in force at that instant.
+ */
+function chicagoText(iso: string): string {
+  const wall = Temporal.Instant.from(iso).toZonedDateTimeISO("America/Chicago");
+  const month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][wall.month - 1];
+  const pad = (value: number) => String(value).padStart(2, "0");
+  const abbreviation = wall.offset === "-05:00" ? "CDT" : "CST";
+  return `${month} ${wall.day}, ${wall.year}, ${pad(wall.hour)}:${pad(wall.minute)} ${abbreviation} (America/Chicago)`;
+}
+
+/** A case being monitored for a month, so the stories' logs, some reaching back days, lie in its recording. */
+async function monitoringCase(): Promise<Case> {
+  const subject = await caseIn(harness, team, clientId, "monitoring");
+  await setRecordingPeriod(harness, subject.id, new Date(Date.now() - 30 * 24 * 3_600_000));
+  return subject;
+}
 const latestPath = (caseId: string) => `${collectionOf("time-log", caseId)}/latest/revisions`;
 
 async function listOf(caller: Caller, caseId: string): Promise<TimeLogList> {
@@ -63,7 +89,9 @@ describe("clocking in and out", () => {
 
     const again = await technologist("POST", latestPath(subject.id), { body: { change: "clock-out" } });
     expect(again.statusCode).toBe(409);
-    expect(again.json().error.message).toMatch(/not running/);
+    expect(again.json().error.message).toBe(
+      `This time log is not running: it ended at ${chicagoText(stopped.data.endedAt as string)}.`,
+    );
   });
 
   it("answers 404 through latest when the caller has no log on the case", async () => {
@@ -143,7 +171,12 @@ describe("overlapping logs of one technologist on one case", () => {
     });
     expect(overlapping.statusCode, overlapping.body).toBe(409);
     expect(overlapping.json().error.details.overlapping.id).toBe(first.id);
-    expect(overlapping.json().error.message).toMatch(/overlaps/);
+    // The other log's times as the screens show them, in the client's zone (America/Chicago) named, never UTC ISO.
+    const message: string = overlapping.json().error.message;
+    expect(message).toContain(
+      `overlaps ${technologist.username}'s log on this case from ${chicagoText(first.data.startedAt as string)} to ${chicagoText(first.data.endedAt as string)};`,
+    );
+    expect(message).not.toMatch(/\d{2}:\d{2}:\d{2}(\.\d+)?Z/);
 
     // [start, end): a log that starts when the other ends does not overlap it.
     await createItem(
