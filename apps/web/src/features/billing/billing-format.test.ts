@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatDecimal, formatMoney, formatMonth, formatPeriod } from "./billing-format";
+import {
+  formatDecimal,
+  formatMoney,
+  formatMoneyDifference,
+  formatMonth,
+  formatPeriod,
+  formatRate,
+} from "./billing-format";
 
 describe("billing figures", () => {
   it("groups the whole part of a decimal string without turning it into a float", () => {
@@ -10,7 +17,20 @@ describe("billing figures", () => {
     expect(formatDecimal("-1200.10")).toBe("-1,200.10");
     // Beyond what a double holds exactly: still every digit as sent.
     expect(formatDecimal("90071992547409931.01")).toBe("90,071,992,547,409,931.01");
-    expect(formatMoney(null)).toBe("—");
+  });
+
+  it("formats money for the reader's locale in the currency the server names, from the decimal string", () => {
+    expect(formatMoney(null, "USD")).toBe("—");
+    expect(formatMoney("1234567.05", "USD")).toBe("$1,234,567.05");
+    expect(formatMoney("0.50", "EUR")).toBe("€0.50");
+    expect(formatMoney("-1200.10", "GBP")).toBe("-£1,200.10");
+    // Beyond what a double holds exactly: every digit as sent (Intl formats the string, not a float).
+    expect(formatMoney("90071992547409931.01", "USD")).toBe("$90,071,992,547,409,931.01");
+    // Intl puts a no-break space between a code and the figure.
+    expect(formatRate("137.50", "CHF")).toBe("CHF\u00a0137.50 per hour");
+    expect(formatMoneyDifference("12.00", "USD")).toBe("+$12.00");
+    expect(formatMoneyDifference("-3.50", "USD")).toBe("-$3.50");
+    expect(formatMoneyDifference("0.00", "USD")).toBe("$0.00");
   });
 
   it("names months and a statement's period in the client's zone, the zone named", () => {

@@ -1,7 +1,8 @@
 /**
  * Money and hours arrive as decimal strings with 2 decimals ("1250.00"); they are shown as the server computed
- * them. Formatting only groups the whole part's digits (string work, never a float), so a total can never drift
- * from the sum the server printed.
+ * them. Hours are grouped by string work; money is formatted by `Intl.NumberFormat` for the reader's locale and
+ * the currency the server names, from the decimal string itself (never a float), with exactly 2 decimals, so a
+ * total can never drift from the sum the server printed.
  */
 function groupDigits(whole: string): string {
   return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -15,17 +16,49 @@ export function formatDecimal(value: string): string {
   return `${sign}${groupDigits(whole)}${fraction}`;
 }
 
-export function formatMoney(value: string | null | undefined): string {
-  return value === null || value === undefined ? "—" : formatDecimal(value);
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    // The reader's locale (the browser's); the server computes to the cent, so always 2 decimals.
+    format = new Intl.NumberFormat(undefined, {
+      style: "currency",
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
+/** "1234.50" in USD → "$1,234.50" (en-US), "-12.00" → "-$12.00"; "—" for no amount. */
+export function formatMoney(value: string | null | undefined, currency: string): string {
+  if (value === null || value === undefined) return "—";
+  if (!/^-?\d+\.\d{2}$/.test(value)) return value;
+  try {
+    return moneyFormat(currency).format(value as `${number}`);
+  } catch {
+    // A code this browser does not know: the figure as sent, the code named.
+    return `${formatDecimal(value)} ${currency}`;
+  }
+}
+
+/** A difference to bill or credit, its sign always shown: "+$12.00", "-$3.50", "$0.00". */
+export function formatMoneyDifference(value: string | null, currency: string): string {
+  if (value === null) return "—";
+  const text = formatMoney(value, currency);
+  return value.startsWith("-") || /^0+\.00$/.test(value) ? text : `+${text}`;
 }
 
 export function formatHours(value: string): string {
   return formatDecimal(value);
 }
 
-/** An hourly rate as people say it: "125.50 per hour". */
-export function formatRate(hourlyRate: string): string {
-  return `${formatDecimal(hourlyRate)} per hour`;
+/** An hourly rate as people say it: "$125.50 per hour". */
+export function formatRate(hourlyRate: string, currency: string): string {
+  return `${formatMoney(hourlyRate, currency)} per hour`;
 }
 
 const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });

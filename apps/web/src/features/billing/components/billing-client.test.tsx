@@ -86,7 +86,7 @@ describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
 
     const dialog = await openDialog(user, "October 2026");
     expect(
-      within(dialog).getByText(/Current rate \(this month's own\): 120\.00 per hour, set by Bailey Biller/),
+      within(dialog).getByText(/Current rate \(this month's own\): \$120\.00 per hour, set by Bailey Biller/),
     ).toBeTruthy();
     const rate = within(dialog).getByLabelText(/Hourly rate/) as HTMLInputElement;
     expect(rate.value).toBe("120.00");
@@ -109,7 +109,7 @@ describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
       path: `${billingApi}/${clientId}/2026-10/rate`,
       body: { hourlyRate: "12.34", baseVersion: 2, reason: null },
     });
-    expect(await screen.findByText("The rate for October 2026 is now 12.34 per hour.")).toBeTruthy();
+    expect(await screen.findByText("The rate for October 2026 is now $12.34 per hour.")).toBeTruthy();
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
@@ -118,7 +118,7 @@ describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
     const { posted, routes } = routesWith((body) => savedRate(body, { month: "2026-11" }));
     renderBillingScreen(clientPath, { routes });
     const dialog = await openDialog(user, "November 2026");
-    expect(within(dialog).getByText(/inherits 120\.00 per hour from October 2026/)).toBeTruthy();
+    expect(within(dialog).getByText(/inherits \$120\.00 per hour from October 2026/)).toBeTruthy();
     await user.paste("125.5");
     await user.click(within(dialog).getByRole("button", { name: "Save rate" }));
     await waitFor(() => expect(posted).toHaveLength(1));
@@ -130,7 +130,7 @@ describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
     const { posted, routes } = routesWith((body) => savedRate(body, { month: "2026-09" }));
     renderBillingScreen(clientPath, { routes });
     const dialog = await openDialog(user, "September 2026");
-    expect(within(dialog).getByText(/This month is invoiced: a closed case has billed hours in it/)).toBeTruthy();
+    expect(within(dialog).getByText(/This month is invoiced: its statement has been issued/)).toBeTruthy();
     const rate = within(dialog).getByLabelText(/Hourly rate/);
     await user.clear(rate);
     await user.paste("115");
@@ -196,7 +196,7 @@ describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
     const conflict = await within(dialog).findByRole("alert");
     expect(within(conflict).getByText("Someone changed this month's rate first")).toBeTruthy();
     expect(conflict.textContent).toMatch(
-      /It is now 135\.00 per hour, set by Robin Rates on Nov 2, 2026, 10:00 EST \(America\/New_York\)/,
+      /It is now \$135\.00 per hour, set by Robin Rates on Nov 2, 2026, 10:00 EST \(America\/New_York\)/,
     );
     expect((rate as HTMLInputElement).value).toBe("140");
     expect(posted[0]?.body).toMatchObject({ baseVersion: 2 });
@@ -204,6 +204,6 @@ describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
     await user.click(within(conflict).getByRole("button", { name: "Save my rate on top of theirs" }));
     await waitFor(() => expect(posted).toHaveLength(2));
     expect(posted[1]?.body).toEqual({ hourlyRate: "140", baseVersion: 3, reason: null });
-    expect(await screen.findByText("The rate for October 2026 is now 140.00 per hour.")).toBeTruthy();
+    expect(await screen.findByText("The rate for October 2026 is now $140.00 per hour.")).toBeTruthy();
   });
 });

@@ -68,6 +68,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
   const clientName = client.data?.name ?? firstRow?.clientName ?? "This client";
   const timeZone = client.data?.timezone ?? firstRow?.clientTimezone ?? "UTC";
   const canWrite = can("billing:write");
+  const currency = months.data?.currency ?? "";
   // The row as the table shows it now (read again after a conflict), else as it was when the dialog opened.
   const editedRow: BillingMonthRow | null =
     editing?.kind === "row" ? (months.data?.items.find((row) => row.month === editing.row.month) ?? editing.row) : null;
@@ -87,8 +88,8 @@ function ClientBilling({ clientId }: { clientId: string }) {
       ),
     },
     { id: "hours", header: "Hours", align: "right", cell: (row) => formatHours(row.hours) },
-    { id: "rate", header: "Rate", cell: (row) => <RateSummary row={row} /> },
-    { id: "amount", header: "Amount", align: "right", cell: (row) => formatMoney(row.amount) },
+    { id: "rate", header: "Rate", cell: (row) => <RateSummary row={row} currency={currency} /> },
+    { id: "amount", header: `Amount (${currency})`, align: "right", cell: (row) => formatMoney(row.amount, currency) },
     { id: "cases", header: "Cases", align: "right", cell: (row) => row.caseCount },
     { id: "status", header: "Status", cell: (row) => <MonthStatus row={row} /> },
     ...(canWrite
@@ -125,7 +126,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
       </Typography>
       {saved ? (
         <Alert severity="success" role="status" sx={{ mb: 2 }} onClose={() => setSaved(null)}>
-          The rate for {formatMonth(saved.month)} is now {formatRate(saved.hourlyRate)}.
+          The rate for {formatMonth(saved.month)} is now {formatRate(saved.hourlyRate, currency)}.
         </Alert>
       ) : null}
       <Stack
@@ -145,7 +146,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
           <CsvExportButton
             noun="billing months"
             filename={`billing-${clientId}-${months.data?.from ?? "from"}-to-${months.data?.to ?? "to"}.csv`}
-            columns={billingMonthCsvColumns}
+            columns={billingMonthCsvColumns(currency)}
             fetchPage={({ offset, limit, signal }) => fetchBillingMonths({ ...filters, offset, limit }, signal)}
             disabled={rangeProblem !== null || !months.data || months.data.total === 0}
           />
@@ -193,6 +194,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
           clientId={clientId}
           clientName={clientName}
           timeZone={timeZone}
+          currency={currency}
           row={editedRow}
           onSaved={(rate) => {
             setEditing(null);

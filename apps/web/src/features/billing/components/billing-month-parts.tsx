@@ -14,7 +14,13 @@ export function NoRateChip() {
 }
 
 /** A month's applied rate with its origin; the warning chip when none applies. */
-export function RateSummary({ row }: { row: Pick<BillingMonthRow, "rate" | "rateMissing"> }) {
+export function RateSummary({
+  row,
+  currency,
+}: {
+  row: Pick<BillingMonthRow, "rate" | "rateMissing">;
+  currency: string;
+}) {
   if (!row.rate) {
     return row.rateMissing ? (
       <NoRateChip />
@@ -26,7 +32,7 @@ export function RateSummary({ row }: { row: Pick<BillingMonthRow, "rate" | "rate
   }
   return (
     <Stack direction="row" sx={{ gap: 1, alignItems: "center", flexWrap: "wrap" }}>
-      <span>{formatRate(row.rate.hourlyRate)}</span>
+      <span>{formatRate(row.rate.hourlyRate, currency)}</span>
       {row.rate.inherited ? (
         <Chip size="small" variant="outlined" label={`Inherited from ${formatMonth(row.rate.fromMonth)}`} />
       ) : null}
@@ -34,8 +40,8 @@ export function RateSummary({ row }: { row: Pick<BillingMonthRow, "rate" | "rate
   );
 }
 
-/** Invoiced and provisional as words (with an icon), never colour alone. */
-export function MonthStatus({ row }: { row: Pick<BillingMonthRow, "invoiced" | "provisional"> }) {
+/** Invoiced (with the statement's number) and provisional as words (with an icon), never colour alone. */
+export function MonthStatus({ row }: { row: Pick<BillingMonthRow, "invoiced" | "statementNumber" | "provisional"> }) {
   if (!row.invoiced && !row.provisional) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -46,7 +52,12 @@ export function MonthStatus({ row }: { row: Pick<BillingMonthRow, "invoiced" | "
   return (
     <Stack direction="row" sx={{ gap: 1, flexWrap: "wrap" }}>
       {row.invoiced ? (
-        <Chip size="small" color="primary" icon={<ReceiptLong aria-hidden="true" />} label="Invoiced" />
+        <Chip
+          size="small"
+          color="primary"
+          icon={<ReceiptLong aria-hidden="true" />}
+          label={row.statementNumber === null ? "Invoiced" : `Invoiced: statement No. ${row.statementNumber}`}
+        />
       ) : null}
       {row.provisional ? (
         <Chip
@@ -64,18 +75,23 @@ export function MonthStatus({ row }: { row: Pick<BillingMonthRow, "invoiced" | "
 
 const yesNo = (value: boolean) => (value ? "Yes" : "No");
 
-/** The CSV of clients × months: the figures exactly as the server sent them (no grouping), ready to sum again. */
-export const billingMonthCsvColumns: CsvColumn<BillingMonthRow>[] = [
+/**
+ * The CSV of clients × months: the figures exactly as the server sent them (no grouping, no symbol), ready to sum
+ * again, with the currency they are in named in the money columns' headers and on every row.
+ */
+export const billingMonthCsvColumns = (currency: string): CsvColumn<BillingMonthRow>[] => [
   { header: "Client", value: (row) => row.clientName },
   { header: "Client time zone", value: (row) => row.clientTimezone },
   { header: "Month", value: (row) => row.month },
   { header: "Hours", value: (row) => row.hours },
-  { header: "Hourly rate", value: (row) => row.rate?.hourlyRate ?? "" },
+  { header: `Hourly rate (${currency})`, value: (row) => row.rate?.hourlyRate ?? "" },
   { header: "Rate from month", value: (row) => row.rate?.fromMonth ?? "" },
   { header: "Rate inherited", value: (row) => (row.rate ? yesNo(row.rate.inherited) : "") },
   { header: "Rate missing", value: (row) => yesNo(row.rateMissing) },
-  { header: "Amount", value: (row) => row.amount ?? "" },
+  { header: `Amount (${currency})`, value: (row) => row.amount ?? "" },
+  { header: "Currency", value: () => currency },
   { header: "Cases", value: (row) => row.caseCount },
   { header: "Invoiced", value: (row) => yesNo(row.invoiced) },
+  { header: "Statement number", value: (row) => row.statementNumber ?? "" },
   { header: "Provisional", value: (row) => yesNo(row.provisional) },
 ];

@@ -25,6 +25,7 @@ const inherited = testRow({
   ownRate: null,
   amount: "4800.00",
   invoiced: true,
+  statementNumber: 7,
 });
 const missing = testRow({
   clientId: otherClientId,
@@ -71,15 +72,16 @@ describe("billing overview", { timeout: 20_000 }, () => {
 
     const ownRow = rowOf(table, "October 2026 statement for St. Mary's Regional Medical Center");
     expect(within(ownRow).getByText("1,234.50")).toBeTruthy();
-    expect(within(ownRow).getByText("120.00 per hour")).toBeTruthy();
+    expect(within(ownRow).getByText("$120.00 per hour")).toBeTruthy();
     expect(within(ownRow).queryByText(/Inherited/)).toBeNull();
-    expect(within(ownRow).getByText("148,140.00")).toBeTruthy();
+    expect(within(ownRow).getByText("$148,140.00")).toBeTruthy();
     expect(within(ownRow).getByText("Not invoiced")).toBeTruthy();
 
     const inheritedRow = rowOf(table, "November 2026 statement for St. Mary's Regional Medical Center");
     expect(within(inheritedRow).getByText("Inherited from October 2026")).toBeTruthy();
-    expect(within(inheritedRow).getByText("4,800.00")).toBeTruthy();
-    expect(within(inheritedRow).getByText("Invoiced")).toBeTruthy();
+    expect(within(inheritedRow).getByText("$4,800.00")).toBeTruthy();
+    expect(within(inheritedRow).getByText("Invoiced: statement No. 7")).toBeTruthy();
+    expect(within(table).getByRole("columnheader", { name: "Amount (USD)" })).toBeTruthy();
 
     const missingRow = rowOf(table, "November 2026 statement for Lakeside Children's Hospital");
     expect(within(missingRow).getByText("No rate")).toBeTruthy();
@@ -198,14 +200,14 @@ describe("billing overview", { timeout: 20_000 }, () => {
       .split("\r\n");
     expect(lines).toHaveLength(rows.length + 1);
     expect(lines[0]).toBe(
-      "Client,Client time zone,Month,Hours,Hourly rate,Rate from month,Rate inherited,Rate missing,Amount,Cases,Invoiced,Provisional",
+      "Client,Client time zone,Month,Hours,Hourly rate (USD),Rate from month,Rate inherited,Rate missing,Amount (USD),Currency,Cases,Invoiced,Statement number,Provisional",
     );
     expect(lines[1]).toBe(
-      "St. Mary's Regional Medical Center,America/New_York,2026-10,1234.50,120.00,2026-10,No,No,148140.00,7,No,No",
+      "St. Mary's Regional Medical Center,America/New_York,2026-10,1234.50,120.00,2026-10,No,No,148140.00,USD,7,No,,No",
     );
     expect(lines[2]).toBe(
-      "St. Mary's Regional Medical Center,America/New_York,2026-11,40.00,120.00,2026-10,Yes,No,4800.00,2,Yes,No",
+      "St. Mary's Regional Medical Center,America/New_York,2026-11,40.00,120.00,2026-10,Yes,No,4800.00,USD,2,Yes,7,No",
     );
-    expect(lines[3]).toBe("Lakeside Children's Hospital,America/Chicago,2026-11,26.25,,,,Yes,,1,No,Yes");
+    expect(lines[3]).toBe("Lakeside Children's Hospital,America/Chicago,2026-11,26.25,,,,Yes,,USD,1,No,,Yes");
   });
 });

@@ -36,7 +36,7 @@ function StatementLink({ row }: { row: BillingMonthRow }) {
   );
 }
 
-const columns: ServerTableColumn<BillingMonthRow>[] = [
+const columnsFor = (currency: string): ServerTableColumn<BillingMonthRow>[] => [
   {
     id: "client",
     header: "Client",
@@ -48,8 +48,8 @@ const columns: ServerTableColumn<BillingMonthRow>[] = [
   },
   { id: "month", header: "Month", cell: (row) => <StatementLink row={row} /> },
   { id: "hours", header: "Hours", align: "right", cell: (row) => formatHours(row.hours) },
-  { id: "rate", header: "Rate", cell: (row) => <RateSummary row={row} /> },
-  { id: "amount", header: "Amount", align: "right", cell: (row) => formatMoney(row.amount) },
+  { id: "rate", header: "Rate", cell: (row) => <RateSummary row={row} currency={currency} /> },
+  { id: "amount", header: `Amount (${currency})`, align: "right", cell: (row) => formatMoney(row.amount, currency) },
   { id: "cases", header: "Cases", align: "right", cell: (row) => row.caseCount },
   { id: "status", header: "Status", cell: (row) => <MonthStatus row={row} /> },
 ];
@@ -77,6 +77,7 @@ export function BillingOverviewPage() {
   );
   const clients = useClientIds({ enabled: can("clients:read") });
   const anyFilter = Boolean(filters.from || filters.to || filters.clientId || filters.missingRate);
+  const currency = months.data?.currency ?? "";
 
   return (
     <>
@@ -127,7 +128,7 @@ export function BillingOverviewPage() {
           <CsvExportButton
             noun="billing months"
             filename={`billing-${months.data?.from ?? "from"}-to-${months.data?.to ?? "to"}.csv`}
-            columns={billingMonthCsvColumns}
+            columns={billingMonthCsvColumns(currency)}
             fetchPage={({ offset, limit, signal }) => fetchBillingMonths({ ...filters, offset, limit }, signal)}
             disabled={rangeProblem !== null || !months.data || months.data.total === 0}
           />
@@ -139,7 +140,7 @@ export function BillingOverviewPage() {
         <>
           <ServerTable
             label="Billing by client and month"
-            columns={columns}
+            columns={columnsFor(currency)}
             rows={months.data?.items}
             rowKey={(row) => `${row.clientId}:${row.month}`}
             total={months.data?.total ?? 0}

@@ -55,7 +55,8 @@ describe("monthly statement", { timeout: 20_000 }, () => {
     expect(
       within(document).getByText("Nov 1, 2026, 00:00 EDT to Dec 1, 2026, 00:00 EST (America/New_York)"),
     ).toBeTruthy();
-    expect(within(document).getByText("120.00 per hour (inherited from October 2026)")).toBeTruthy();
+    expect(within(document).getByText("$120.00 per hour (inherited from October 2026)")).toBeTruthy();
+    expect(within(document).getByText("Not issued yet")).toBeTruthy();
     expect(within(document).getByText("Dec 2, 2026, 10:30 EST (America/New_York)")).toBeTruthy();
     expect(within(document).getByText("Provisional")).toBeTruthy();
 
@@ -63,7 +64,8 @@ describe("monthly statement", { timeout: 20_000 }, () => {
     const first = within(table).getByText("CM-2026-000123").closest("tr") as HTMLElement;
     expect(within(first).getByText("Doe, Jane")).toBeTruthy();
     expect(within(first).getByText("26.25")).toBeTruthy();
-    expect(within(first).getByText("3,150.00")).toBeTruthy();
+    expect(within(first).getByText("$3,150.00")).toBeTruthy();
+    expect(within(table).getByRole("columnheader", { name: "Amount (USD)" })).toBeTruthy();
     expect(first.textContent).toContain("95720 × 1");
     expect(first.textContent).toContain("95700 × 1");
     const second = within(table).getByText("CM-2026-000124").closest("tr") as HTMLElement;
@@ -76,7 +78,8 @@ describe("monthly statement", { timeout: 20_000 }, () => {
 
     const totals = within(document).getByRole("region", { name: "Totals" });
     expect(within(totals).getByText("27.75")).toBeTruthy();
-    expect(within(totals).getByText("3,330.00")).toBeTruthy();
+    expect(within(totals).getByText("$3,330.00")).toBeTruthy();
+    expect(within(totals).getByText("USD")).toBeTruthy();
     expect(within(totals).getByText(/totals are sums of the rounded lines/)).toBeTruthy();
   });
 

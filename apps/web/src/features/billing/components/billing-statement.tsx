@@ -12,8 +12,16 @@ import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import { type BillingStatement, idSchema, monthSchema, type StatementCase } from "@vigil/contract";
-import { type ReactNode, useId } from "react";
+import {
+  type AppliedRate,
+  type BillingStatement,
+  type CptSuggestion,
+  type IssuedStatement,
+  type IssuedStatementLine,
+  idSchema,
+  monthSchema,
+} from "@vigil/contract";
+import { type ReactNode, useId, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
 import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
@@ -23,10 +31,12 @@ import { appName } from "../../../config/constants";
 import { useBillingStatement } from "../api/get-billing-statement";
 import { formatHours, formatMoney, formatMonth, formatPeriod, formatRate } from "../billing-format";
 import { billingClientUrl, billingOverviewUrl } from "../billing-urls";
+import { type IssueOutcome, IssueStatementAction } from "./issue-statement-action";
+import { StatementChanges } from "./statement-changes";
 import { StatementPrintStyles, statementClasses } from "./statement-print-styles";
 
 /** Screen-only: back to the client's months, and print (the browser's dialog also saves as PDF). */
-function StatementToolbar({ backTo }: { backTo: string }) {
+function StatementToolbar({ backTo, children }: { backTo: string; children?: ReactNode }) {
   return (
     <Stack
       className="vigil-no-print"
@@ -37,9 +47,12 @@ function StatementToolbar({ backTo }: { backTo: string }) {
         <ArrowBack fontSize="small" aria-hidden="true" sx={{ mr: 0.5 }} />
         Back to billing
       </Link>
-      <Button variant="contained" startIcon={<Print />} onClick={() => window.print()}>
-        Print / Save as PDF
-      </Button>
+      <Stack direction="row" sx={{ gap: 2, alignItems: "center", flexWrap: "wrap", justifyContent: "flex-end" }}>
+        {children}
+        <Button variant="contained" startIcon={<Print />} onClick={() => window.print()}>
+          Print / Save as PDF
+        </Button>
+      </Stack>
     </Stack>
   );
 }
@@ -57,17 +70,35 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function rateText(statement: BillingStatement): string {
-  const { rate } = statement;
+/** What the document prints: the issued statement once there is one, else the live figures. */
+type PrintedStatement = {
+  client: BillingStatement["client"];
+  month: string;
+  periodStart: string;
+  periodEnd: string;
+  currency: string;
+  rate: AppliedRate | null;
+  lines: (Omit<IssuedStatementLine, "amount"> & { amount: string | null; running?: boolean })[];
+  totals: BillingStatement["totals"];
+  roundingNote: string;
+  issued: IssuedStatement | null;
+};
+
+function printedOf(statement: BillingStatement): PrintedStatement {
+  const { issued } = statement;
+  if (issued) return { ...issued, lines: issued.lines, issued };
+  return { ...statement, lines: statement.cases, issued: null };
+}
+
+function rateText(rate: AppliedRate | null, currency: string): string {
   if (!rate) return "No rate";
   return rate.inherited
-    ? `${formatRate(rate.hourlyRate)} (inherited from ${formatMonth(rate.fromMonth)})`
-    : `${formatRate(rate.hourlyRate)} (this month's own rate)`;
+    ? `${formatRate(rate.hourlyRate, currency)} (inherited from ${formatMonth(rate.fromMonth)})`
+    : `${formatRate(rate.hourlyRate, currency)} (this month's own rate)`;
 }
 
 /** CPT suggestions compactly: "95720 × 3" per line, then the warnings the billing note must acknowledge. */
-function CptCell({ item }: { item: StatementCase }) {
-  const { cpt } = item;
+function CptCell({ caseNumber, cpt }: { caseNumber: string; cpt: CptSuggestion }) {
   return (
     <>
       {cpt.lines.length === 0 ? (
@@ -85,7 +116,7 @@ function CptCell({ item }: { item: StatementCase }) {
         </Box>
       )}
       {cpt.warnings.length > 0 ? (
-        <Box component="ul" sx={{ pl: 2, my: 0.5 }} aria-label={`CPT warnings for ${item.caseNumber}`}>
+        <Box component="ul" sx={{ pl: 2, my: 0.5 }} aria-label={`CPT warnings for ${caseNumber}`}>
           {cpt.warnings.map((warning) => (
             <Typography component="li" variant="caption" key={warning.id} sx={{ display: "list-item" }}>
               Warning: {warning.message}
@@ -97,8 +128,8 @@ function CptCell({ item }: { item: StatementCase }) {
   );
 }
 
-function CasesTable({ statement }: { statement: BillingStatement }) {
-  const month = formatMonth(statement.month);
+function CasesTable({ printed }: { printed: PrintedStatement }) {
+  const month = formatMonth(printed.month);
   return (
     <Box className={statementClasses.tableScroll} sx={{ overflowX: "auto", my: 2 }}>
       <Table size="small">
@@ -113,18 +144,18 @@ function CasesTable({ statement }: { statement: BillingStatement }) {
               Hours
             </TableCell>
             <TableCell sx={{ fontWeight: 600 }} align="right">
-              Amount
+              Amount ({printed.currency})
             </TableCell>
             <TableCell sx={{ fontWeight: 600 }}>CPT suggestions</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
-          {statement.cases.length === 0 ? (
+          {printed.lines.length === 0 ? (
             <TableRow>
               <TableCell colSpan={5}>No billable time in this month.</TableCell>
             </TableRow>
           ) : (
-            statement.cases.map((item) => (
+            printed.lines.map((item) => (
               <TableRow key={item.caseId}>
                 {/* A case number is looked up as one word: never wrapped at its hyphens, on screen or paper. */}
                 <TableCell sx={{ whiteSpace: "nowrap" }}>
@@ -137,9 +168,9 @@ function CasesTable({ statement }: { statement: BillingStatement }) {
                 </TableCell>
                 <TableCell>{item.patientName}</TableCell>
                 <TableCell align="right">{formatHours(item.hours)}</TableCell>
-                <TableCell align="right">{formatMoney(item.amount)}</TableCell>
+                <TableCell align="right">{formatMoney(item.amount, printed.currency)}</TableCell>
                 <TableCell>
-                  <CptCell item={item} />
+                  <CptCell caseNumber={item.caseNumber} cpt={item.cpt} />
                 </TableCell>
               </TableRow>
             ))
@@ -150,9 +181,9 @@ function CasesTable({ statement }: { statement: BillingStatement }) {
   );
 }
 
-function Totals({ statement }: { statement: BillingStatement }) {
+function Totals({ printed }: { printed: PrintedStatement }) {
   const headingId = useId();
-  const { totals } = statement;
+  const { totals } = printed;
   return (
     <Box
       component="section"
@@ -169,16 +200,20 @@ function Totals({ statement }: { statement: BillingStatement }) {
       >
         <Detail term="Cases">{totals.caseCount}</Detail>
         <Detail term="Hours">{formatHours(totals.hours)}</Detail>
-        <Detail term="Amount">{totals.amount === null ? "— (no rate)" : formatMoney(totals.amount)}</Detail>
+        <Detail term="Amount">
+          {totals.amount === null ? "— (no rate)" : formatMoney(totals.amount, printed.currency)}
+        </Detail>
+        <Detail term="Currency">{printed.currency}</Detail>
       </Box>
-      <Typography variant="body2">{statement.roundingNote}</Typography>
+      <Typography variant="body2">{printed.roundingNote}</Typography>
     </Box>
   );
 }
 
 function StatementDocument({ statement }: { statement: BillingStatement }) {
-  const { client } = statement;
-  const month = formatMonth(statement.month);
+  const printed = printedOf(statement);
+  const { client, issued } = printed;
+  const month = formatMonth(printed.month);
   return (
     <Box
       component="article"
@@ -202,31 +237,45 @@ function StatementDocument({ statement }: { statement: BillingStatement }) {
         component="dl"
         sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, rowGap: 0.5, my: 2 }}
       >
-        <Detail term="Period">{formatPeriod(statement.periodStart, statement.periodEnd, client.timezone)}</Detail>
-        <Detail term="Hourly rate">{rateText(statement)}</Detail>
+        <Detail term="Statement">{issued ? `No. ${issued.number}` : "Not issued yet"}</Detail>
+        <Detail term="Period">{formatPeriod(printed.periodStart, printed.periodEnd, client.timezone)}</Detail>
+        <Detail term="Hourly rate">{rateText(printed.rate, printed.currency)}</Detail>
         <Detail term="Status">
-          {statement.invoiced ? "Invoiced" : "Not invoiced"}
-          {statement.provisional ? " · Provisional: a time log is still running" : ""}
+          {issued ? "Invoiced" : "Not invoiced"}
+          {!issued && statement.provisional ? " · Provisional: a time log is still running" : ""}
         </Detail>
-        <Detail term="Generated">
-          <time dateTime={statement.generatedAt}>{formatDateTimeInZone(statement.generatedAt, client.timezone)}</time>
-        </Detail>
+        {issued ? (
+          <Detail term="Issued">
+            <time dateTime={issued.issuedAt}>{formatDateTimeInZone(issued.issuedAt, client.timezone)}</time> by{" "}
+            {issued.issuedBy.name || issued.issuedBy.username}
+          </Detail>
+        ) : (
+          <Detail term="Generated">
+            <time dateTime={statement.generatedAt}>{formatDateTimeInZone(statement.generatedAt, client.timezone)}</time>
+          </Detail>
+        )}
       </Box>
-      {statement.provisional ? (
+      {issued ? null : (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          <AlertTitle>Not issued</AlertTitle>
+          These figures are computed from the time logs now and may still change until the statement is issued.
+        </Alert>
+      )}
+      {!issued && statement.provisional ? (
         <Alert severity="info" sx={{ mb: 2 }}>
           <AlertTitle>Provisional</AlertTitle>A time log is still running, so this month's hours and amounts still grow.
           Print again once it has stopped.
         </Alert>
       ) : null}
-      {statement.rateMissing ? (
+      {!issued && statement.rateMissing ? (
         <Alert severity="warning" sx={{ mb: 2 }}>
           <AlertTitle>No rate</AlertTitle>
           No hourly rate is set for this month or any earlier month, so no amounts are calculated. Set one on the
           client's billing page.
         </Alert>
       ) : null}
-      <CasesTable statement={statement} />
-      <Totals statement={statement} />
+      <CasesTable printed={printed} />
+      <Totals printed={printed} />
     </Box>
   );
 }
@@ -245,15 +294,35 @@ function Unavailable({ children }: { children: ReactNode }) {
   );
 }
 
+/** What became of the last "Issue statement", told above the document until the page is left. */
+function IssueOutcomeAlert({ outcome, onClose }: { outcome: IssueOutcome; onClose: () => void }) {
+  if ("issued" in outcome) {
+    return (
+      <Alert severity="success" role="status" className="vigil-no-print" sx={{ mb: 2 }} onClose={onClose}>
+        Statement No. {outcome.issued.number} was issued for {formatMonth(outcome.issued.month)}. It prints as issued
+        from now on.
+      </Alert>
+    );
+  }
+  return (
+    <Alert severity="warning" className="vigil-no-print" sx={{ mb: 2 }} onClose={onClose}>
+      <AlertTitle>The statement was not issued</AlertTitle>
+      {outcome.refused} The statement below has been read again.
+    </Alert>
+  );
+}
+
 /**
  * `/billing/continuous-monitoring/{clientId}/{month}` (base layout, no chrome): the monthly statement as a
- * document to print or save as PDF. Every case with hours, amount and CPT suggestions, the totals and how they
- * were rounded; flagged when provisional or without a rate.
+ * document to print or save as PDF. Until it is issued, the live figures (every case with hours, amount and CPT
+ * suggestions, the totals and how they were rounded; flagged when provisional or without a rate) with "Issue
+ * statement"; once issued, the statement as issued, and on screen only, what changed since.
  */
 export function BillingStatementPage() {
   const { clientId = "", month = "" } = useParams();
   const valid = idSchema.safeParse(clientId).success && monthSchema.safeParse(month).success;
   const statement = useBillingStatement(clientId, month, { enabled: valid });
+  const [outcome, setOutcome] = useState<IssueOutcome | null>(null);
 
   let content: ReactNode;
   if (!valid) {
@@ -265,12 +334,23 @@ export function BillingStatementPage() {
   else if (statement.isError) {
     if (isNotFound(statement.error)) return <Unavailable>There is no client with this id.</Unavailable>;
     content = <QueryError what="The statement" error={statement.error} onRetry={() => void statement.refetch()} />;
-  } else content = <StatementDocument statement={statement.data} />;
+  } else {
+    const { issued, changesSinceIssue } = statement.data;
+    content = (
+      <>
+        <StatementDocument statement={statement.data} />
+        {issued && changesSinceIssue ? <StatementChanges issued={issued} changes={changesSinceIssue} /> : null}
+      </>
+    );
+  }
 
   return (
     <>
       <StatementPrintStyles />
-      <StatementToolbar backTo={billingClientUrl(clientId)} />
+      <StatementToolbar backTo={billingClientUrl(clientId)}>
+        {statement.data ? <IssueStatementAction statement={statement.data} onOutcome={setOutcome} /> : null}
+      </StatementToolbar>
+      {outcome ? <IssueOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}
       {content}
     </>
   );

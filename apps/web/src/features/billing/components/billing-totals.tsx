@@ -34,7 +34,7 @@ export function BillingTotals({ overview }: { overview: BillingOverview }) {
             Amount
           </Typography>
           <Typography component="dd" sx={{ m: 0, fontWeight: 600 }}>
-            {formatMoney(totals.amount)}
+            {formatMoney(totals.amount, overview.currency)}
           </Typography>
         </div>
         <div>

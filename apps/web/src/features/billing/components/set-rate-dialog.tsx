@@ -51,10 +51,10 @@ function authorName(rate: ClientMonthRate): string {
   return rate.setBy.name || rate.setBy.username;
 }
 
-function OwnRateLine({ rate, timeZone }: { rate: ClientMonthRate; timeZone: string }) {
+function OwnRateLine({ rate, timeZone, currency }: { rate: ClientMonthRate; timeZone: string; currency: string }) {
   return (
     <>
-      {formatRate(rate.hourlyRate)}, set by {authorName(rate)} on{" "}
+      {formatRate(rate.hourlyRate, currency)}, set by {authorName(rate)} on{" "}
       <time dateTime={rate.setAt}>{formatDateTimeInZone(rate.setAt, timeZone)}</time>
       {rate.reason ? ` (reason: ${rate.reason})` : ""}
     </>
@@ -62,18 +62,18 @@ function OwnRateLine({ rate, timeZone }: { rate: ClientMonthRate; timeZone: stri
 }
 
 /** What the month is billed at now, in words. */
-function CurrentRate({ row, timeZone }: { row: BillingMonthRow; timeZone: string }) {
+function CurrentRate({ row, timeZone, currency }: { row: BillingMonthRow; timeZone: string; currency: string }) {
   if (row.ownRate) {
     return (
       <Typography>
-        Current rate (this month's own): <OwnRateLine rate={row.ownRate} timeZone={timeZone} />.
+        Current rate (this month's own): <OwnRateLine rate={row.ownRate} timeZone={timeZone} currency={currency} />.
       </Typography>
     );
   }
   if (row.rate) {
     return (
       <Typography>
-        This month has no rate of its own: it inherits {formatRate(row.rate.hourlyRate)} from{" "}
+        This month has no rate of its own: it inherits {formatRate(row.rate.hourlyRate, currency)} from{" "}
         {formatMonth(row.rate.fromMonth)}.
       </Typography>
     );
@@ -86,6 +86,8 @@ export type SetRateDialogProps = {
   clientName: string;
   /** The client's zone, for when a rate was set. */
   timeZone: string;
+  /** The ISO 4217 code rates are in (the overview's `currency`). */
+  currency: string;
   /** The month's row as the table shows it; null to pick any month (one without hours yet). */
   row: BillingMonthRow | null;
   onSaved: (rate: ClientMonthRate) => void;
@@ -99,7 +101,7 @@ type Conflict = { theirs: ClientMonthRate | null };
  * the version of the own rate the user saw. If someone changed it first (409) nothing is saved: their rate is
  * shown and the user can save theirs on top of it, knowingly. An invoiced month needs a reason.
  */
-export function SetRateDialog({ clientId, clientName, timeZone, row, onSaved, onClose }: SetRateDialogProps) {
+export function SetRateDialog({ clientId, clientName, timeZone, currency, row, onSaved, onClose }: SetRateDialogProps) {
   const titleId = useId();
   const setRate = useSetBillingRate();
   const [baseVersion, setBaseVersion] = useState<number | null>(row?.ownRate?.version ?? null);
@@ -166,13 +168,13 @@ export function SetRateDialog({ clientId, clientName, timeZone, row, onSaved, on
             <Typography color="text.secondary">
               {clientName}. Later months without a rate of their own inherit this one.
             </Typography>
-            {row ? <CurrentRate row={row} timeZone={timeZone} /> : null}
+            {row ? <CurrentRate row={row} timeZone={timeZone} currency={currency} /> : null}
             {conflict ? (
               <Alert severity="warning" role="alert">
                 <AlertTitle>Someone changed this month's rate first</AlertTitle>
                 {theirs ? (
                   <Box component="p" sx={{ mt: 0 }}>
-                    It is now <OwnRateLine rate={theirs} timeZone={timeZone} />.
+                    It is now <OwnRateLine rate={theirs} timeZone={timeZone} currency={currency} />.
                   </Box>
                 ) : (
                   <Box component="p" sx={{ mt: 0 }}>
@@ -196,8 +198,8 @@ export function SetRateDialog({ clientId, clientName, timeZone, row, onSaved, on
             ) : null}
             {reasonRequired ? (
               <Alert severity="info">
-                This month is invoiced: a closed case has billed hours in it. A new rate changes amounts already billed,
-                so give a reason; it is kept with the rate.
+                This month is invoiced: its statement has been issued. A new rate does not change the issued statement;
+                the difference is carried to the next one. Give a reason; it is kept with the rate.
               </Alert>
             ) : null}
             {failure ? <Alert severity="error">The rate was not saved: {failure}</Alert> : null}

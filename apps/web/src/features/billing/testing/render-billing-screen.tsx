@@ -3,6 +3,7 @@ import type {
   BillingOverview,
   BillingStatement,
   ClientMonthRate,
+  IssuedStatement,
   StatementCase,
 } from "@vigil/contract";
 import type { ComponentType } from "react";
@@ -54,6 +55,7 @@ export function testRow(overrides: Partial<BillingMonthRow> = {}): BillingMonthR
     amount: "148140.00",
     rateMissing: false,
     invoiced: false,
+    statementNumber: null,
     provisional: false,
     ...overrides,
   };
@@ -69,6 +71,7 @@ export function testOverview(
     total: paging.total ?? items.length,
     limit: paging.limit ?? 25,
     offset: paging.offset ?? 0,
+    currency: "USD",
     from: "2025-12",
     to: "2026-11",
     totals: { hours: "1300.75", amount: "148140.00", monthsWithoutRate: 1 },
@@ -117,6 +120,7 @@ export function testStatement(overrides: Partial<BillingStatement> = {}): Billin
     month: "2026-11",
     periodStart: "2026-11-01T04:00:00.000Z",
     periodEnd: "2026-12-01T05:00:00.000Z",
+    currency: "USD",
     rate: { hourlyRate: "120.00", fromMonth: "2026-10", inherited: true },
     ownRate: null,
     rateMissing: false,
@@ -127,6 +131,31 @@ export function testStatement(overrides: Partial<BillingStatement> = {}): Billin
     roundingNote:
       "Each case's amount is its hours × the rate, rounded half-up to cents; totals are sums of the rounded lines.",
     generatedAt: "2026-12-02T15:30:00.000Z",
+    fingerprint: "fingerprint-of-the-live-figures",
+    issued: null,
+    changesSinceIssue: null,
+    issueRefusal: null,
+    ...overrides,
+  };
+}
+
+/** The statement `testStatement()` shows, issued as No. 4. */
+export function testIssuedStatement(overrides: Partial<IssuedStatement> = {}): IssuedStatement {
+  const live = testStatement();
+  return {
+    id: "5d4c3b2a-1111-4a2b-9c3d-000000000009",
+    number: 4,
+    client: live.client,
+    month: live.month,
+    periodStart: live.periodStart,
+    periodEnd: live.periodEnd,
+    currency: "USD",
+    rate: { hourlyRate: "120.00", fromMonth: "2026-10", inherited: true },
+    lines: live.cases.map(({ running: _running, ...line }) => ({ ...line, amount: line.amount ?? "0.00" })),
+    totals: { hours: "26.25", amount: "3150.00", caseCount: 1 },
+    roundingNote: live.roundingNote,
+    issuedAt: "2026-12-03T14:00:00.000Z",
+    issuedBy: { sub: null, username: "bailey", name: "Bailey Biller" },
     ...overrides,
   };
 }
