@@ -14,7 +14,8 @@ import { useNavigate } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { formatDateTimeInZone, ZonedDateTime } from "../../../components/dates/zoned-date-time";
-import { isoToZonedInput, zoneAbbreviation, zonedInputToIso } from "../../../components/dates/zoned-input";
+import { isoToZonedInput, zonedInputToIso } from "../../../components/dates/zoned-input";
+import { ZonedTimeField } from "../../../components/dates/zoned-time-field";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { apiErrorOf } from "../../../components/forms/field-messages";
@@ -122,7 +123,6 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
     onSaved: onDone,
   });
 
-  const zoneHelp = `In the client's time zone, ${zone} (${zoneAbbreviation(zone)}); empty = not set`;
   return (
     <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit case">
       <VersionedSaveConflict
@@ -180,27 +180,25 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
           <CheckboxField control={form.control} name="hasVideo" label={fieldLabels.hasVideo} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <ZonedTimeField
             control={form.control}
             name="recordingStartedAt"
             label={fieldLabels.recordingStartedAt}
-            type="datetime-local"
+            timeZone={zone}
+            note="empty = not set"
             fullWidth
             deps={["recordingEndedAt"]}
-            help={zoneHelp}
-            slotProps={{ inputLabel: { shrink: true } }}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <ZonedTimeField
             control={form.control}
             name="recordingEndedAt"
             label={fieldLabels.recordingEndedAt}
-            type="datetime-local"
+            timeZone={zone}
+            note="empty = not set"
             fullWidth
             deps={["recordingStartedAt"]}
-            help={zoneHelp}
-            slotProps={{ inputLabel: { shrink: true } }}
           />
         </Grid>
       </Grid>

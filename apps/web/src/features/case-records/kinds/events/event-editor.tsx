@@ -13,7 +13,8 @@ import {
 import { useEffect, useRef } from "react";
 import { useWatch } from "react-hook-form";
 import { useAccess } from "../../../../components/access/access-context";
-import { isoToZonedInput, zoneAbbreviation, zonedInputToIso } from "../../../../components/dates/zoned-input";
+import { isoToZonedInput, zonedInputToIso } from "../../../../components/dates/zoned-input";
+import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
 import { FormTextField } from "../../../../components/forms/form-text-field";
 import { useContractForm } from "../../../../components/forms/use-contract-form";
@@ -141,26 +142,24 @@ export function EventEditor({
   }, [type, form]);
 
   const showNotification = notified || type === "notification";
-  const zoneHelp = `In the client's time zone, ${zone} (${zoneAbbreviation(zone)})`;
   const submit = form.handleSubmit(async (data) => {
     await onSubmit(data);
   });
   const time = (
     name: "occurredAt" | "notification.notifiedAt" | "notification.acknowledgedAt",
     label: string,
-    help: string,
+    note: string | undefined,
     deps?: ("notification.notifiedAt" | "notification.acknowledgedAt")[],
   ) => (
-    <FormTextField
+    <ZonedTimeField
       control={control}
       name={name}
       label={label}
-      type="datetime-local"
+      timeZone={zone}
+      note={note}
       fullWidth
       required={name !== "notification.acknowledgedAt"}
       deps={deps}
-      help={help}
-      slotProps={{ inputLabel: { shrink: true } }}
     />
   );
 
@@ -185,7 +184,7 @@ export function EventEditor({
             ))}
           </FormTextField>
         </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>{time("occurredAt", "Occurred at", zoneHelp)}</Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>{time("occurredAt", "Occurred at", undefined)}</Grid>
         <Grid size={12}>
           <FormTextField control={control} name="description" label="Description" fullWidth multiline minRows={3} />
         </Grid>
@@ -248,10 +247,10 @@ export function EventEditor({
                   </FormTextField>
                 </Grid>
                 <Grid size={{ xs: 12, sm: 4 }}>
-                  {time("notification.notifiedAt", "Notified at", zoneHelp, ["notification.acknowledgedAt"])}
+                  {time("notification.notifiedAt", "Notified at", undefined, ["notification.acknowledgedAt"])}
                 </Grid>
                 <Grid size={{ xs: 12, sm: 4 }}>
-                  {time("notification.acknowledgedAt", "Acknowledged at", "Empty until they acknowledge", [
+                  {time("notification.acknowledgedAt", "Acknowledged at", "empty until they acknowledge", [
                     "notification.notifiedAt",
                   ])}
                 </Grid>

@@ -14,7 +14,8 @@ import {
 } from "@vigil/contract";
 import { type Control, useFormState, useWatch } from "react-hook-form";
 import { z } from "zod";
-import { isoToZonedInput, zoneAbbreviation } from "../../../../components/dates/zoned-input";
+import { isoToZonedInput } from "../../../../components/dates/zoned-input";
+import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { labelledMessage, serverFieldErrors } from "../../../../components/forms/field-messages";
 import { FormTextField } from "../../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../../components/forms/use-contract-form";
@@ -184,15 +185,13 @@ export function ImpedanceEditorForm({
       <Stack spacing={2}>
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6 }}>
-            <FormTextField
+            <ZonedTimeField
               control={form.control}
               name="checkedAt"
               label="Checked at"
-              type="datetime-local"
+              timeZone={zone}
               required
               fullWidth
-              help={`In the client's time zone, ${zone} (${zoneAbbreviation(zone)})`}
-              slotProps={{ inputLabel: { shrink: true } }}
             />
           </Grid>
         </Grid>

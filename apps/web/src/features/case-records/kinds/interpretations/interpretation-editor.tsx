@@ -22,7 +22,7 @@ import {
 } from "@vigil/contract";
 import { type ReactNode, useId } from "react";
 import { useFieldArray, useFormState, useWatch } from "react-hook-form";
-import { zoneAbbreviation } from "../../../../components/dates/zoned-input";
+import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
 import { labelledMessage } from "../../../../components/forms/field-messages";
 import { FormTextField } from "../../../../components/forms/form-text-field";
@@ -268,7 +268,6 @@ export function InterpretationEditor({
       if (!applyServerError(form.setError, error)) throw error;
     }
   });
-  const zoneHelp = `In the client's time zone, ${zone} (${zoneAbbreviation(zone)})`;
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Interpretation">
@@ -289,29 +288,18 @@ export function InterpretationEditor({
               </FormTextField>
             </Grid>
             <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-              <FormTextField
+              <ZonedTimeField
                 control={control}
                 name="periodFrom"
                 label="Period from"
-                type="datetime-local"
+                timeZone={zone}
                 required
                 fullWidth
                 deps={["periodTo"]}
-                help={zoneHelp}
-                slotProps={{ inputLabel: { shrink: true } }}
               />
             </Grid>
             <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-              <FormTextField
-                control={control}
-                name="periodTo"
-                label="Period to"
-                type="datetime-local"
-                required
-                fullWidth
-                help={zoneHelp}
-                slotProps={{ inputLabel: { shrink: true } }}
-              />
+              <ZonedTimeField control={control} name="periodTo" label="Period to" timeZone={zone} required fullWidth />
             </Grid>
           </Grid>
         </Section>

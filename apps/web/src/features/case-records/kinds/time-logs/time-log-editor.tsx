@@ -1,7 +1,8 @@
 import Box from "@mui/material/Box";
 import Grid from "@mui/material/Grid";
 import { monitoringModes, type TimeLogData, timeLogActivities, timeLogDataSchema } from "@vigil/contract";
-import { isoToZonedInput, zoneAbbreviation } from "../../../../components/dates/zoned-input";
+import { isoToZonedInput } from "../../../../components/dates/zoned-input";
+import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
 import { FormTextField } from "../../../../components/forms/form-text-field";
 import { applyServerError, useContractForm } from "../../../../components/forms/use-contract-form";
@@ -70,7 +71,6 @@ export function TimeLogEditor({
       if (!applyServerError(form.setError, error)) throw error;
     }
   });
-  const zoneHelp = `In the client's time zone, ${zone} (${zoneAbbreviation(zone)})`;
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Time log">
       <Grid container spacing={2}>
@@ -107,27 +107,24 @@ export function TimeLogEditor({
           </FormTextField>
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <ZonedTimeField
             control={form.control}
             name="startedAt"
             label="Started at"
-            type="datetime-local"
+            timeZone={zone}
             required
             fullWidth
             deps={["endedAt"]}
-            help={zoneHelp}
-            slotProps={{ inputLabel: { shrink: true } }}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <ZonedTimeField
             control={form.control}
             name="endedAt"
             label="Ended at"
-            type="datetime-local"
+            timeZone={zone}
+            note="empty = still running"
             fullWidth
-            help={`${zoneHelp}; empty = still running`}
-            slotProps={{ inputLabel: { shrink: true } }}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
