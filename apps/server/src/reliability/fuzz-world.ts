@@ -279,6 +279,8 @@ export async function currentVersionOf(
       return { etag: (await read(path.replace(/\/(access-groups|toggle|sms-mfa|contact)$/, "")))?.etag };
     case "changeBugStatus":
       return { etag: (await read(path))?.etag };
+    case "issueBillingStatement":
+      return { etag: (await read(path.replace(/\/statement$/, "")))?.etag };
     case "setBillingRate": {
       const found = await read(path.replace(/\/rate$/, ""));
       return { version: (found?.data.ownRate as { version?: number } | null | undefined)?.version };
