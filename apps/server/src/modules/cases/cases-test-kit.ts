@@ -125,6 +125,22 @@ export async function caseIn(
   return response.json().data;
 }
 
+/**
+ * Sets a case's recording period directly: billable time logs must lie in it (records' time-log rules), so a story
+ * whose logs reach back days needs a recording that started before them. `endedAt` null: still recording.
+ */
+export async function setRecordingPeriod(
+  harness: TestApp,
+  caseId: string,
+  startedAt: Date,
+  endedAt: Date | null = null,
+): Promise<void> {
+  await harness.database.db
+    .update(cases)
+    .set({ recordingStartedAt: startedAt, recordingEndedAt: endedAt })
+    .where(eq(cases.id, caseId));
+}
+
 export async function auditRows(harness: TestApp, action: string, targetId?: string) {
   const conditions: SQL[] = [eq(auditEvents.action, action)];
   if (targetId) conditions.push(eq(auditEvents.targetId, targetId));
