@@ -54,7 +54,7 @@ function csvCells(line: string): string[] {
 }
 
 test.describe("billing", () => {
-  test("a billing user sets a rate, prints the statement, exports the report, closes the case; a re-opening waits for an admin", async ({
+  test("a billing user sets a rate, issues and prints the statement, exports the report, closes the case; a re-opening waits for an admin and leaves the issued statement as it was", async ({
     browser,
     state,
   }) => {
@@ -98,18 +98,33 @@ test.describe("billing", () => {
     await rateDialog.getByRole("button", { name: "Save rate" }).click();
     await expect(rateDialog).toBeHidden();
     await expect(monthRow).not.toContainText("No rate");
-    await expect(monthRow).toContainText("137.50");
+    // Amounts name their currency (CURRENCY, USD by default), formatted for the browser's locale.
+    await expect(monthRow).toContainText("$137.50 per hour");
 
-    // --- The statement: the case's 1.50 h × 137.50 = 206.25, and the totals, printed to PDF.
+    // --- The statement: the case's 1.50 h × 137.50 = 206.25, and the totals.
     await billing.getByRole("link", { name: `${month.label} statement` }).click();
     const statement = billing.getByRole("article", { name: `Monthly statement: ${client.name}, ${month.label}` });
     const caseLine = statement.getByRole("row").filter({ hasText: caseNumber });
     await expect(caseLine).toContainText("1.50");
-    await expect(caseLine).toContainText("206.25");
+    await expect(caseLine).toContainText("$206.25");
+    await expect(statement.locator("dt:text-is('Statement') + dd")).toHaveText("Not issued yet");
     const totals = billing.getByRole("region", { name: "Totals" });
     const totalAmount = (await totals.locator("dt:text-is('Amount') + dd").innerText()).trim();
     const totalHours = (await totals.locator("dt:text-is('Hours') + dd").innerText()).trim();
-    expect(totalAmount).toMatch(/^[\d,]+\.\d{2}$/);
+    expect(totalAmount).toMatch(/^\$[\d,]+\.\d{2}$/);
+
+    // --- Issuing freezes it: asked first, then numbered; a second click has nothing left to issue.
+    await billing.getByRole("button", { name: "Issue statement" }).click();
+    const issueDialog = billing.getByRole("dialog", { name: `Issue the statement for ${month.label}?` });
+    await expect(issueDialog).toContainText(`${client.name} is billed ${totalAmount}`);
+    await issueDialog.getByRole("button", { name: "Issue statement" }).click();
+    await expect(issueDialog).toBeHidden();
+    const issuedNotice = billing.getByRole("status").filter({ hasText: /Statement No\. \d+ was issued/ });
+    await expect(issuedNotice).toBeVisible();
+    const statementNumber = /Statement No\. (\d+)/.exec(await issuedNotice.innerText())?.[1] as string;
+    await expect(statement.locator("dt:text-is('Statement') + dd")).toHaveText(`No. ${statementNumber}`);
+    await expect(statement.locator("dt:text-is('Status') + dd")).toHaveText("Invoiced");
+    await expect(billing.getByRole("button", { name: "Issue statement" })).toHaveCount(0);
 
     await billing.evaluate(() => {
       (window as unknown as { printCalls: number }).printCalls = 0;
@@ -124,11 +139,13 @@ test.describe("billing", () => {
     await billing.emulateMedia({ media: "screen" });
     expect(printed).toContain(client.name);
     expect(printed).toContain(caseNumber);
-    expect(printed).toContain("206.25");
+    expect(printed).toContain("$206.25");
     expect(printed).toContain(totalAmount);
     expect(printed).toContain(totalHours);
-    // Screen-only controls do not reach the paper.
+    expect(printed).toContain(`No. ${statementNumber}`);
+    // Screen-only controls and the live differences do not reach the paper.
     expect(printed).not.toContain("Print / Save as PDF");
+    expect(printed).not.toContain("Changes since statement");
 
     // --- The billable-hours report by client, exported as CSV: its rows are the table's rows.
     const today = monthIn(new Date(), client.timezone).day;
@@ -182,5 +199,34 @@ test.describe("billing", () => {
     const confirm = approveDialog.getByRole("button", { name: "Approve" });
     await confirm.click();
     await expect(admin).toHaveURL(new RegExp(`/continuous-monitoring/cases/reviewed/${caseId}/`));
+
+    // --- Re-opened, the month is still invoiced: its rate changes only with a reason, and the statement that was
+    // sent stays as it was; the new rate shows as a difference to bill on the next statement (1.50 h × 2.50).
+    await billing.goto(`/#/billing/continuous-monitoring/${client.id}`);
+    await expect(monthRow).toContainText(`Invoiced: statement No. ${statementNumber}`);
+    await billing.getByRole("button", { name: `Set rate for ${month.label}` }).click();
+    await expect(rateDialog).toContainText("This month is invoiced: its statement has been issued.");
+    await rateDialog.getByLabel(/^Hourly rate/).fill("140");
+    await rateDialog.getByRole("button", { name: "Save rate" }).click();
+    await expect(rateDialog.getByText("Reason is required: this month is invoiced")).toBeVisible();
+    await rateDialog.getByLabel(/^Reason/).fill("Contract amendment: the new rate applies from this month.");
+    await rateDialog.getByRole("button", { name: "Save rate" }).click();
+    await expect(rateDialog).toBeHidden();
+    await expect(monthRow).toContainText("$140.00 per hour");
+
+    await billing.getByRole("link", { name: `${month.label} statement` }).click();
+    await expect(statement.locator("dt:text-is('Statement') + dd")).toHaveText(`No. ${statementNumber}`);
+    await expect(statement.locator("dt:text-is('Status') + dd")).toHaveText("Invoiced");
+    await expect(caseLine).toContainText("$206.25");
+    await expect(statement.locator("dt:text-is('Hourly rate') + dd")).toContainText("$137.50 per hour");
+    await expect(totals.locator("dt:text-is('Amount') + dd")).toHaveText(totalAmount);
+    const changes = billing.getByRole("region", { name: `Changes since statement No. ${statementNumber}` });
+    await expect(changes).toContainText(
+      "The rate is now $140.00 per hour; the statement was issued at $137.50 per hour.",
+    );
+    const changedLine = changes.getByRole("row").filter({ hasText: caseNumber });
+    await expect(changedLine).toContainText("$210.00");
+    await expect(changedLine).toContainText("+$3.75");
+    await expect(changes).toContainText(/To bill on the next statement: \$[\d,]+\.\d{2}\./);
   });
 });
