@@ -37,7 +37,7 @@ test("an administrator creates a user who signs in with the emailed password; di
   await dialog.getByRole("textbox", { name: /^Username/ }).fill(newcomer.username);
   await dialog.getByRole("textbox", { name: /^Full name/ }).fill(newcomer.name);
   await dialog.getByRole("textbox", { name: /^Email/ }).fill("dana.daley@");
-  await expect(dialog.getByText("must be an email address")).toBeVisible();
+  await expect(dialog.getByText("Email must be an email address", { exact: true })).toBeVisible();
   await dialog.getByRole("textbox", { name: /^Email/ }).fill(newcomer.email);
   await dialog.getByRole("checkbox", { name: /^Technologist/ }).check();
   await dialog.getByRole("button", { name: "Create user" }).click();
