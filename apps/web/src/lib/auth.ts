@@ -270,7 +270,7 @@ let trackingIdentityConnection = false;
 /**
  * Registered with the configuration, before anything asks for a token: a refresh that fails without a refusal
  * marks the identity service unreachable (the session stays), any refresh, sign-in, sign-out or refusal marks it
- * answering again.
+ * answering again. A refusal that says an administrator ended the sign-in is kept for the sign-in page to tell.
  */
 function trackIdentityConnection(): void {
   if (trackingIdentityConnection) return;
