@@ -3,7 +3,7 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { auditOutcomeSchema } from "@vigil/contract";
 import { useId } from "react";
-import { isoToZonedInput, zonedInputToIso } from "../../../components/dates/zoned-input";
+import { isoToZonedInput, zonedInputToIso, zonedTimeHint } from "../../../components/dates/zoned-input";
 import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import type { ClientOption } from "../api/list-client-options";
 import { commonActions, outcomeLabels } from "../audit-labels";
@@ -125,7 +125,10 @@ export function AuditFilters({ view, onChange, onClear, clients, timeZone }: Aud
         value={isoToZonedInput(values.from, timeZone)}
         onChange={(event) => setTime("from", event.target.value)}
         error={Boolean(problems.from)}
-        helperText={problems.from ?? `Included; ${timeZone}`}
+        helperText={
+          problems.from ??
+          zonedTimeHint(isoToZonedInput(values.from, timeZone), timeZone, { where: "Included; your time zone" })
+        }
         slotProps={{ inputLabel: { shrink: true } }}
       />
       <TextField
@@ -135,7 +138,10 @@ export function AuditFilters({ view, onChange, onClear, clients, timeZone }: Aud
         value={isoToZonedInput(values.to, timeZone)}
         onChange={(event) => setTime("to", event.target.value)}
         error={Boolean(problems.to)}
-        helperText={problems.to ?? `Not included; ${timeZone}`}
+        helperText={
+          problems.to ??
+          zonedTimeHint(isoToZonedInput(values.to, timeZone), timeZone, { where: "Not included; your time zone" })
+        }
         slotProps={{ inputLabel: { shrink: true } }}
       />
       {view.filtered ? (

@@ -113,7 +113,7 @@ describe("audit log", { timeout: 20_000 }, () => {
         .getByText(/^Nov 22, 2026/)
         .getAttribute("dateTime"),
     ).toBe("2026-11-22T14:14:05.000Z");
-    expect(screen.getByText(new RegExp(`time zone,\\s+${browserTimeZone()}`))).toBeTruthy();
+    expect(screen.getByText(new RegExp(`browser's time zone,\\s+${browserTimeZone()}`))).toBeTruthy();
 
     // The full details open as JSON.
     const json = within(read).getByText(/"route": "getCase"/);

@@ -4,7 +4,6 @@ import Typography from "@mui/material/Typography";
 import type { AuditEvent } from "@vigil/contract";
 import { useMemo } from "react";
 import { useAccess } from "../../../components/access/access-context";
-import { zoneAbbreviation } from "../../../components/dates/zoned-input";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
@@ -121,8 +120,8 @@ export function AuditLogPage() {
     <>
       <PageHeading>Audit log</PageHeading>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Who did what, when, from where and how it ended; newest first. Times are in your browser's time zone, {timeZone}{" "}
-        ({zoneAbbreviation(timeZone)}).
+        Who did what, when, from where and how it ended; newest first. Times are in your browser's time zone, {timeZone}
+        , each with the offset it had then.
       </Typography>
       <AuditFilters
         view={view}
