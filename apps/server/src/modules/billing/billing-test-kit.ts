@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { cases } from "../../db/schema.js";
 import type { TestApp } from "../../testing/test-app.js";
-import { type Caller, caseIn, type Team } from "../cases/cases-test-kit.js";
+import { type Caller, caseIn, setRecordingPeriod, type Team } from "../cases/cases-test-kit.js";
 import { sampleClient, sampleProtocol } from "../clients/clients-test-kit.js";
 import { createItem, sampleTimeLog } from "../records/records-test-kit.js";
 
@@ -33,9 +33,16 @@ export async function clientIn(team: Team, timezone: string, name?: string): Pro
   return client;
 }
 
-/** A case of the client in monitoring, so time logs can be written to it through the API. */
-export function monitoredCase(harness: TestApp, team: Team, clientId: string): Promise<Case> {
-  return caseIn(harness, team, clientId, "monitoring");
+/**
+ * A case of the client in monitoring, so time logs can be written to it through the API. Billable logs must lie in
+ * the case's recording period, and the billing stories date theirs anywhere in the supported calendar (months of
+ * 2026, the first instant of 1900), so this recording runs from that first instant and has not ended.
+ */
+export async function monitoredCase(harness: TestApp, team: Team, clientId: string): Promise<Case> {
+  const subject = await caseIn(harness, team, clientId, "monitoring");
+  const since = new Date("1900-01-01T00:00:00.000Z");
+  await setRecordingPeriod(harness, subject.id, since);
+  return { ...subject, recordingStartedAt: since.toISOString(), recordingEndedAt: null };
 }
 
 /** Moves a case to a stage directly (the moves themselves are tested in the cases module). */

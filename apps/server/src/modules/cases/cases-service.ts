@@ -53,6 +53,7 @@ import {
   type TransitionRow,
   updateCaseRow,
 } from "./cases-repository.js";
+import { assertPeriodKeepsBillableLogs } from "./recording-period.js";
 
 type CreateCaseInput = z.output<typeof createCaseRequestSchema>;
 type UpdateCaseInput = z.output<typeof updateCaseRequestSchema>;
@@ -366,6 +367,12 @@ export async function updateCase(
       throw new AppError("bad_request", `Invalid request: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, {
         issues,
       });
+    }
+    const periodChanges =
+      startedAt?.getTime() !== locked.recordingStartedAt?.getTime() ||
+      endedAt?.getTime() !== locked.recordingEndedAt?.getTime();
+    if (periodChanges) {
+      await assertPeriodKeepsBillableLogs(tx, locked, { recordingStartedAt: startedAt, recordingEndedAt: endedAt });
     }
     const after = await updateCaseRow(tx, id, values);
     await recordCaseAction(tx, actor, after, "update", {

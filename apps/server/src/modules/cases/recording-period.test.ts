@@ -1,7 +1,8 @@
 import type { Case, CaseTimeline, TransitionResult } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { auditRows, caseIn, createClient, type Team, teamFor } from "./cases-test-kit.js";
+import { createItem, sampleTimeLog } from "../records/records-test-kit.js";
+import { auditRows, caseIn, createClient, setRecordingPeriod, type Team, teamFor } from "./cases-test-kit.js";
 
 let harness: TestApp;
 let team: Team;
@@ -78,5 +79,57 @@ describe("returning a case to monitoring", () => {
       outcome: "success",
       details: expect.objectContaining({ changes: { recordingEndedAt: { from: oldEnd, to: null } } }),
     });
+  });
+});
+
+describe("changing the recording times under billable time logs", () => {
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+
+  async function loggedCase(): Promise<{ subject: Case; logId: string }> {
+    const opened = await caseIn(harness, team, clientId, "monitoring");
+    await setRecordingPeriod(harness, opened.id, hoursAgo(48));
+    const log = await createItem<{ id: string }>(
+      team.technologist,
+      "time-log",
+      opened.id,
+      sampleTimeLog({ startedAt: hoursAgo(30).toISOString(), endedAt: hoursAgo(28).toISOString() }),
+    );
+    const subject: Case = (await team.technologist("GET", `/cases/${opened.id}`)).json().data;
+    return { subject, logId: log.id };
+  }
+
+  it("refuses a start or end that would leave a billable log outside the period, naming the log", async () => {
+    const { subject, logId } = await loggedCase();
+    const later = await team.technologist("PATCH", `/cases/${subject.id}`, {
+      body: { recordingStartedAt: hoursAgo(20).toISOString() },
+      ifMatch: subject.version,
+    });
+    expect(later.statusCode).toBe(409);
+    const error = later.json().error;
+    expect(error.details.logs).toEqual([{ id: logId, technologist: team.technologist.username }]);
+    expect(error.details.issues).toEqual([
+      { path: "body.recordingStartedAt", message: "would leave a billable time log outside the monitoring period" },
+    ]);
+    expect(error.message).toMatch(/its start is more than 6 hours before the recording started .*\(America\/Chicago\)/);
+
+    const earlyEnd = await team.technologist("PATCH", `/cases/${subject.id}`, {
+      body: { recordingEndedAt: hoursAgo(40).toISOString() },
+      ifMatch: subject.version,
+    });
+    expect(earlyEnd.statusCode).toBe(409);
+    expect(earlyEnd.json().error.details.issues.map((issue: { path: string }) => issue.path)).toEqual([
+      "body.recordingEndedAt",
+    ]);
+    const unchanged: Case = (await team.technologist("GET", `/cases/${subject.id}`)).json().data;
+    expect(unchanged.version).toBe(subject.version);
+  });
+
+  it("accepts times that still cover the logs, the margins included", async () => {
+    const { subject } = await loggedCase();
+    const covering = await team.technologist("PATCH", `/cases/${subject.id}`, {
+      body: { recordingStartedAt: hoursAgo(33).toISOString(), recordingEndedAt: hoursAgo(27).toISOString() },
+      ifMatch: subject.version,
+    });
+    expect(covering.statusCode, covering.body).toBe(200);
   });
 });

@@ -19,6 +19,8 @@ export type CaseState = {
   archivedAt: Date | null;
   protocolRevisionId: string | null;
   recordingStartedAt: Date | null;
+  recordingEndedAt: Date | null;
+  createdAt: Date;
 };
 
 /**
@@ -36,6 +38,8 @@ export async function findCaseState(db: Db, id: string, lock?: "update"): Promis
       archivedAt: cases.archivedAt,
       protocolRevisionId: cases.protocolRevisionId,
       recordingStartedAt: cases.recordingStartedAt,
+      recordingEndedAt: cases.recordingEndedAt,
+      createdAt: cases.createdAt,
     })
     .from(cases)
     .where(eq(cases.id, id))

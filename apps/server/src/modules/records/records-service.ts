@@ -35,6 +35,7 @@ import {
   interpretationMetaOf,
   lacksImpression,
 } from "./interpretation-rules.js";
+import { assertInsideMonitoringPeriod } from "./monitoring-period-service.js";
 import {
   authorOf,
   impedanceProtocolOf,
@@ -185,6 +186,7 @@ async function checkKindData(tx: Db, ctx: RecordsContext, input: Checked, techno
       ],
       now,
     );
+    await assertInsideMonitoringPeriod(tx, data, input.state, prefix);
     await assertNoOverlap(tx, ctx, input, technologist, itemId);
   }
   if (kind === "impedance") {
@@ -501,6 +503,7 @@ export async function reviseRecord(
           current.id,
         );
       } else if (plan.change === "restore" && kind === "time-log") {
+        await assertInsideMonitoringPeriod(tx, plan.data as TimeLogData, state, "data.");
         await assertNoOverlap(
           tx,
           ctx,

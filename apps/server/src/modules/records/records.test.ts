@@ -3,7 +3,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseRecordRevisions, caseRecords, caseTimeLogs } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { auditRows, caseIn, createClient, type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
+import {
+  auditRows,
+  caseIn,
+  createClient,
+  setRecordingPeriod,
+  type Team,
+  teamFor,
+  unknownId,
+} from "../cases/cases-test-kit.js";
 import {
   collectionOf,
   createItem,
@@ -28,6 +36,9 @@ beforeAll(async () => {
   for (const stage of ["monitoring", "preview", "reviewed"] as const) {
     casesByStage.set(stage, await caseIn(harness, team, clientId, stage));
   }
+  // Recording for a month and still going, so the sample time logs (each an hour further back) lie in its period.
+  const monitored = casesByStage.get("monitoring") as Case;
+  await setRecordingPeriod(harness, monitored.id, new Date(Date.now() - 30 * 24 * 3_600_000));
 });
 afterAll(() => harness.close());
 

@@ -86,3 +86,69 @@ export function reviewCheckState(input: {
   const dueAt = new Date(lastAt.getTime() + reviewCheckIntervalHours * 3_600_000);
   return { required, lastAt, dueAt, overdue: input.now.getTime() > dueAt.getTime() };
 }
+
+/**
+ * Billable time must lie in the case's monitoring period, or it is billed in months the patient was never
+ * monitored (a log dated months before the recording, a 20-hour log on a 4-minute recording). Such a log is
+ * refused when it is written rather than accepted with a warning for billing to acknowledge: only the technologist
+ * writing it knows the true times, and an acknowledged warning would still bill the wrong ones. The margins are
+ * generous, because real work sits just outside the recording: hook-up and setup before the EEG is started
+ * (often logged from the bedside clock), disconnecting after it ends.
+ */
+export const monitoringPeriodMargins = { beforeStartHours: 6, afterEndHours: 2 } as const;
+
+/**
+ * What bounds the period: the recording start and end when set; before the recording start is known (intake), the
+ * moment the case was opened, since no monitoring of it can have happened before its referral.
+ */
+export type MonitoringPeriod = { recordingStartedAt: Date | null; recordingEndedAt: Date | null; openedAt: Date };
+
+/** Which edge of the period a log's start or end passes, and where that edge lies. */
+export type PeriodIssue = {
+  field: "startedAt" | "endedAt";
+  edge: "recording-start" | "case-opened" | "recording-end";
+  /** The recording start, the opening of the case, or the recording end. */
+  at: Date;
+};
+
+const hourMs = 3_600_000;
+
+/**
+ * Where a log leaves the monitoring period (with the margins); empty when it lies inside. A running log is judged
+ * by its start: it may have begun before the recording ended (the billing check refuses closing while it runs).
+ */
+export function monitoringPeriodIssues(log: LogInterval, period: MonitoringPeriod): PeriodIssue[] {
+  const issues: PeriodIssue[] = [];
+  const { beforeStartHours, afterEndHours } = monitoringPeriodMargins;
+  const from = period.recordingStartedAt
+    ? { edge: "recording-start" as const, at: period.recordingStartedAt }
+    : { edge: "case-opened" as const, at: period.openedAt };
+  if (log.start.getTime() < from.at.getTime() - beforeStartHours * hourMs) issues.push({ field: "startedAt", ...from });
+  if (period.recordingEndedAt) {
+    const latest = period.recordingEndedAt.getTime() + afterEndHours * hourMs;
+    const field = log.start.getTime() > latest ? "startedAt" : log.end && log.end.getTime() > latest ? "endedAt" : null;
+    if (field) issues.push({ field, edge: "recording-end", at: period.recordingEndedAt });
+  }
+  return issues;
+}
+
+/** "is more than 6 hours before the recording started (<time>)", the time as `format` words it. */
+export function describePeriodIssue(issue: PeriodIssue, format: (instant: Date) => string): string {
+  const { beforeStartHours, afterEndHours } = monitoringPeriodMargins;
+  const when = format(issue.at);
+  switch (issue.edge) {
+    case "recording-start":
+      return `is more than ${beforeStartHours} hours before the recording started (${when})`;
+    case "case-opened":
+      return `is more than ${beforeStartHours} hours before the case was opened (${when}) and the recording start is not set`;
+    case "recording-end":
+      return `is more than ${afterEndHours} hours after the recording ended (${when})`;
+  }
+}
+
+/** What the technologist writing the log can do when the period, not the log, is wrong. */
+export function periodIssueAdvice(issue: PeriodIssue): string {
+  return issue.edge === "recording-end"
+    ? "if the recording went on, correct its end first"
+    : "if the recording began earlier, set its start first";
+}
