@@ -266,7 +266,7 @@ describe("the account page", () => {
     await user.click(within(contact).getByRole("button", { name: "Change email" }));
     await user.type(within(contact).getByLabelText(/^New email/), "not an address");
     await user.click(within(contact).getByRole("button", { name: "Send code" }));
-    expect(await within(contact).findByText("must be an email address")).toBeTruthy();
+    expect(await within(contact).findByText("New email must be an email address")).toBeTruthy();
     expect(identity.of("UpdateUserAttributes")).toHaveLength(0);
 
     await user.clear(within(contact).getByLabelText(/^New email/));

@@ -88,7 +88,6 @@ function ChangeForm({
           label={wording[attribute].newLabel}
           type={wording[attribute].type}
           help={wording[attribute].help}
-          plainMessages
           required
           autoFocus
           autoComplete={attribute === "email" ? "email" : "tel"}
