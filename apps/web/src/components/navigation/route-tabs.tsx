@@ -31,7 +31,8 @@ export function RouteTabs({
 }) {
   return (
     <Box sx={{ borderBottom: 1, borderColor: "divider", mb: 2 }} className="vigil-no-print">
-      <Tabs value={value} aria-label={label} variant="scrollable" scrollButtons="auto">
+      {/* On a phone the tabs run past the screen's edge: the arrows say so there too (MUI hides them on touch). */}
+      <Tabs value={value} aria-label={label} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile>
         {tabs.map((tab) => (
           <Tab
             key={tab.value}

@@ -7,14 +7,14 @@ import Skeleton from "@mui/material/Skeleton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
-import TablePagination from "@mui/material/TablePagination";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { visuallyHidden } from "../visually-hidden";
+import { ScrollRegion } from "./scroll-region";
+import { TablePager } from "./table-pager";
 
 export type SortOrder = "asc" | "desc";
 export type SortState<K extends string = string> = { key: K; order: SortOrder };
@@ -138,7 +138,7 @@ export function ServerTable<Row, K extends string = string>({
           Loading {label}…
         </Box>
       ) : null}
-      <TableContainer>
+      <ScrollRegion label={label}>
         <Table size="small" aria-label={label} aria-busy={loading || fetching ? true : undefined}>
           <TableHead>
             <TableRow>
@@ -179,9 +179,8 @@ export function ServerTable<Row, K extends string = string>({
           </TableHead>
           <TableBody>{body}</TableBody>
         </Table>
-      </TableContainer>
-      <TablePagination
-        component="div"
+      </ScrollRegion>
+      <TablePager
         count={total}
         page={total === 0 ? 0 : Math.min(page, Math.max(0, Math.ceil(total / pageSize) - 1))}
         rowsPerPage={pageSize}

@@ -27,6 +27,7 @@ import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time"
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
 import { PageHeading } from "../../../components/layouts/page-heading";
+import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { appName } from "../../../config/constants";
 import { useBillingStatement } from "../api/get-billing-statement";
 import { formatHours, formatMoney, formatMonth, formatPeriod, formatRate } from "../billing-format";
@@ -131,7 +132,7 @@ function CptCell({ caseNumber, cpt }: { caseNumber: string; cpt: CptSuggestion }
 function CasesTable({ printed }: { printed: PrintedStatement }) {
   const month = formatMonth(printed.month);
   return (
-    <Box className={statementClasses.tableScroll} sx={{ overflowX: "auto", my: 2 }}>
+    <ScrollRegion label={`Cases billed in ${month}`} className={statementClasses.tableScroll} sx={{ my: 2 }}>
       <Table size="small">
         <Box component="caption" sx={{ captionSide: "top", textAlign: "left", fontWeight: 600, p: 0, pb: 1 }}>
           Cases billed in {month}
@@ -177,7 +178,7 @@ function CasesTable({ printed }: { printed: PrintedStatement }) {
           )}
         </TableBody>
       </Table>
-    </Box>
+    </ScrollRegion>
   );
 }
 

@@ -180,7 +180,11 @@ export function BillableHoursOverviewPage() {
       </Stack>
       <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap", alignItems: "center", mb: 2 }}>
         <FormControl error={Boolean(problems.groupBy)}>
-          <Stack direction="row" sx={{ gap: 1.5, alignItems: "center" }}>
+          {/* On a phone the label goes above the buttons: beside them the row is wider than the screen. */}
+          <Stack
+            direction={{ xs: "column", sm: "row" }}
+            sx={{ gap: { xs: 0.5, sm: 1.5 }, alignItems: { xs: "flex-start", sm: "center" } }}
+          >
             <FormLabel id={groupByLabelId}>Group by</FormLabel>
             <ToggleButtonGroup
               exclusive

@@ -1,11 +1,11 @@
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
 import TableFooter from "@mui/material/TableFooter";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import type { BillableHoursReport } from "@vigil/contract";
+import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { reportColumns, totalsRow } from "../report-csv";
 
 const numeric = new Set(["Hours", "Cases", "Logs"]);
@@ -26,7 +26,7 @@ export function BillableHoursTable({
   const columns = reportColumns(report);
   const totals = totalsRow(report);
   return (
-    <TableContainer>
+    <ScrollRegion label={label}>
       <Table size="small" aria-label={label} sx={{ captionSide: "bottom" }}>
         <caption>
           Total hours is the sum of the rows shown. Cases in the total counts each case once over the period, so it can
@@ -76,6 +76,6 @@ export function BillableHoursTable({
           </TableRow>
         </TableFooter>
       </Table>
-    </TableContainer>
+    </ScrollRegion>
   );
 }

@@ -9,19 +9,25 @@ import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
-import TablePagination from "@mui/material/TablePagination";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
 import Typography from "@mui/material/Typography";
 import type { User, UserPage, UserSort } from "@vigil/contract";
 import type { ReactNode } from "react";
+import { ScrollRegion } from "../../../components/tables/scroll-region";
+import { TablePager } from "../../../components/tables/table-pager";
 import { isFiltered, pageSizes, type UserListView } from "../use-user-list-view";
 import { groupLabels, mfaLabel, statusLabels } from "../user-labels";
 import { type UserAction, UserRowActions } from "./user-row-actions";
 
 const columnCount = 8;
+
+/**
+ * The row's "⋮" stays at the right edge while the wide table scrolls under it: on a phone the column is far to the
+ * right, a screen and a half away from the name it acts on.
+ */
+const actionsColumn = { position: "sticky", right: 0, zIndex: 1, bgcolor: "background.paper" } as const;
 
 type UserTableProps = {
   view: UserListView;
@@ -138,7 +144,7 @@ export function UserTable({ view, onChange, data, isPending, isFetching, error, 
         </TableCell>
         <TableCell>{statusLabels[user.status]}</TableCell>
         <TableCell>{mfaLabel(user.mfa)}</TableCell>
-        <TableCell align="right">
+        <TableCell align="right" sx={actionsColumn}>
           <UserRowActions user={user} onAction={(action) => onAction(user, action)} />
         </TableCell>
       </TableRow>
@@ -149,7 +155,7 @@ export function UserTable({ view, onChange, data, isPending, isFetching, error, 
     <Paper variant="outlined">
       {/* Keeps its height, so the table does not jump when a refresh starts and ends. */}
       <Box sx={{ height: 4 }}>{isFetching && !isPending ? <LinearProgress aria-label="Refreshing users" /> : null}</Box>
-      <TableContainer>
+      <ScrollRegion label="Users">
         <Table size="small" aria-label="Users">
           <TableHead>
             <TableRow>
@@ -160,14 +166,15 @@ export function UserTable({ view, onChange, data, isPending, isFetching, error, 
               <TableCell>Account</TableCell>
               <SortableHeader field="status" label="Password" view={view} onChange={onChange} />
               <TableCell>MFA</TableCell>
-              <TableCell align="right">Actions</TableCell>
+              <TableCell align="right" sx={actionsColumn}>
+                Actions
+              </TableCell>
             </TableRow>
           </TableHead>
           <TableBody>{body}</TableBody>
         </Table>
-      </TableContainer>
-      <TablePagination
-        component="div"
+      </ScrollRegion>
+      <TablePager
         count={data?.total ?? 0}
         page={data && view.page * view.pageSize >= data.total && data.total > 0 ? 0 : view.page}
         rowsPerPage={view.pageSize}
