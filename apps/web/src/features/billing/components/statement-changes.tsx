@@ -8,6 +8,7 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import type { IssuedStatement, StatementDifferenceLine, StatementDifferences } from "@vigil/contract";
 import { useId } from "react";
+import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { formatHours, formatMoney, formatMoneyDifference, formatRate } from "../billing-format";
 
 const changeWords: Record<StatementDifferenceLine["change"], string> = {
@@ -61,7 +62,7 @@ export function StatementChanges({ issued, changes }: { issued: IssuedStatement;
             </Typography>
           ) : null}
           {changes.lines.length > 0 ? (
-            <Box sx={{ overflowX: "auto" }}>
+            <ScrollRegion label={`Changes since statement No. ${issued.number}`}>
               <Table size="small">
                 <Box component="caption" sx={{ captionSide: "top", textAlign: "left", fontWeight: 600, p: 0, pb: 1 }}>
                   Cases whose figures differ from statement No. {issued.number}
@@ -97,7 +98,7 @@ export function StatementChanges({ issued, changes }: { issued: IssuedStatement;
                   ))}
                 </TableBody>
               </Table>
-            </Box>
+            </ScrollRegion>
           ) : null}
           <Box component="dl" sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, my: 2 }}>
             <Typography component="dt" variant="body2" sx={{ fontWeight: 600 }}>
