@@ -343,6 +343,13 @@ export const monitoringModes = ["unmonitored", "intermittent", "continuous"] as 
 export const monitoringModeSchema = z.enum(monitoringModes);
 export type MonitoringMode = z.infer<typeof monitoringModeSchema>;
 
+/**
+ * Billable time must lie in the case's monitoring period, with these margins for the work just outside the
+ * recording (hook-up before it starts, disconnecting after it ends); before the recording start is known, the
+ * opening of the case bounds it. The server refuses a billable log outside; the editor says where it may lie.
+ */
+export const billableTimeMargins = { beforeStartHours: 6, afterEndHours: 2 } as const;
+
 /** One contiguous segment (DOMAIN.md §2.3): billing proves durations from these. `endedAt` null = running. */
 export const timeLogDataSchema = z
   .object({

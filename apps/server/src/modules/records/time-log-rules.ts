@@ -1,4 +1,4 @@
-import type { MonitoringMode } from "@vigil/contract";
+import { billableTimeMargins, type MonitoringMode } from "@vigil/contract";
 
 /**
  * The arithmetic of time logs (DOMAIN.md §2.3), kept free of the database so it can be tested on its own.
@@ -93,9 +93,9 @@ export function reviewCheckState(input: {
  * refused when it is written rather than accepted with a warning for billing to acknowledge: only the technologist
  * writing it knows the true times, and an acknowledged warning would still bill the wrong ones. The margins are
  * generous, because real work sits just outside the recording: hook-up and setup before the EEG is started
- * (often logged from the bedside clock), disconnecting after it ends.
+ * (often logged from the bedside clock), disconnecting after it ends. The contract holds them, for the editor.
  */
-export const monitoringPeriodMargins = { beforeStartHours: 6, afterEndHours: 2 } as const;
+export const monitoringPeriodMargins = billableTimeMargins;
 
 /**
  * What bounds the period: the recording start and end when set; before the recording start is known (intake), the

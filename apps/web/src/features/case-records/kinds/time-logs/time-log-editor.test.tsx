@@ -52,4 +52,27 @@ describe("time-log editor", { timeout: 20_000 }, () => {
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ mode: "unmonitored", video: false, endedAt: null });
   });
+
+  it("says where billable time may lie around the recording, in the client's zone, and only while it is billable", async () => {
+    const user = userEvent.setup();
+    renderEditor(
+      testCase({ recordingStartedAt: "2026-11-22T14:14:00.000Z", recordingEndedAt: "2026-11-23T14:14:00.000Z" }),
+    );
+    const hint =
+      "Billable time must start at or after Nov 22, 2026, 03:14 EST (America/New_York), 6 h before the recording " +
+      "started and end by Nov 23, 2026, 11:14 EST (America/New_York), 2 h after the recording ended.";
+    expect(await screen.findByText(hint)).toBeTruthy();
+    await user.click(screen.getByLabelText("Billable"));
+    expect(screen.queryByText(hint)).toBeNull();
+  });
+
+  it("bounds billable time by the opening of the case until the recording start is set", async () => {
+    renderEditor(testCase({ recordingStartedAt: null, recordingEndedAt: null }));
+    expect(
+      await screen.findByText(
+        "Billable time must start at or after Nov 22, 2026, 03:14 EST (America/New_York), 6 h before the case was " +
+          "opened (no recording start yet).",
+      ),
+    ).toBeTruthy();
+  });
 });

@@ -1,6 +1,15 @@
 import Box from "@mui/material/Box";
 import Grid from "@mui/material/Grid";
-import { monitoringModes, type TimeLogData, timeLogActivities, timeLogDataSchema } from "@vigil/contract";
+import Typography from "@mui/material/Typography";
+import {
+  billableTimeMargins,
+  monitoringModes,
+  type TimeLogData,
+  timeLogActivities,
+  timeLogDataSchema,
+} from "@vigil/contract";
+import { useWatch } from "react-hook-form";
+import { formatDateTimeInZone } from "../../../../components/dates/zoned-date-time";
 import { isoToZonedInput } from "../../../../components/dates/zoned-input";
 import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
@@ -46,6 +55,27 @@ function toInput(zone: string) {
   });
 }
 
+const hourMs = 3_600_000;
+
+/**
+ * Where billable time may lie (the server refuses it elsewhere): from a little before the recording started (or,
+ * until that is set, before the case was opened) to a little after it ended, times in the client's zone.
+ */
+export function billableWindowText(caseItem: RecordEditorProps<TimeLogData>["caseItem"]): string {
+  const zone = caseItem.client.timezone;
+  const { beforeStartHours, afterEndHours } = billableTimeMargins;
+  const anchor = caseItem.recordingStartedAt ?? caseItem.createdAt;
+  const from = formatDateTimeInZone(new Date(Date.parse(anchor) - beforeStartHours * hourMs).toISOString(), zone);
+  const since = caseItem.recordingStartedAt
+    ? `${beforeStartHours} h before the recording started`
+    : `${beforeStartHours} h before the case was opened (no recording start yet)`;
+  const ended = caseItem.recordingEndedAt;
+  const until = ended
+    ? ` and end by ${formatDateTimeInZone(new Date(Date.parse(ended) + afterEndHours * hourMs).toISOString(), zone)}, ${afterEndHours} h after the recording ended`
+    : "";
+  return `Billable time must start at or after ${from}, ${since}${until}.`;
+}
+
 /**
  * A time log entered by hand (a segment worked without the timer, or a correction): one contiguous segment with
  * its monitoring level, video and billability, times in the client's zone.
@@ -64,6 +94,7 @@ export function TimeLogEditor({
     defaultValues: formValues(initial, caseItem),
     toInput: toInput(zone),
   });
+  const billable = useWatch({ control: form.control, name: "billable" });
   const submit = form.handleSubmit(async (data) => {
     try {
       await onSubmit(data);
@@ -127,6 +158,13 @@ export function TimeLogEditor({
             fullWidth
           />
         </Grid>
+        {billable ? (
+          <Grid size={12}>
+            <Typography variant="body2" color="text.secondary">
+              {billableWindowText(caseItem)}
+            </Typography>
+          </Grid>
+        ) : null}
         <Grid size={{ xs: 12, sm: 4 }}>
           <CheckboxField control={form.control} name="video" label="Video recorded" />
         </Grid>
