@@ -23,12 +23,18 @@ export function renderRecords(
   storeSignedInTokens("alice", groups);
   const network = installFetch(routes);
   const queryClient = createQueryClient();
-  const router = createMemoryRouter([{ path: "*", element: ui }], { initialEntries: ["/records"] });
+  // The error stack belongs to the page it is shown on (it reads the location), so it sits inside the router.
+  const page = (
+    <>
+      <ApiErrorStack />
+      {ui}
+    </>
+  );
+  const router = createMemoryRouter([{ path: "*", element: page }], { initialEntries: ["/records"] });
   const view = render(
     <QueryClientProvider client={queryClient}>
       <ThemeProvider theme={theme}>
         <AccessProvider groups={groups}>
-          <ApiErrorStack />
           <RouterProvider router={router} />
         </AccessProvider>
       </ThemeProvider>
