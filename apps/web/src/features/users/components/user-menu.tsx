@@ -47,7 +47,8 @@ export function UserMenu(props: UserMenuProps) {
         id={buttonId}
         color="inherit"
         // Starts with what is visible (the initials, then the name where there is room): a speech-input user says
-        // what they see (WCAG 2.5.3, label in name).
+        // what they see (WCAG 2.5.3, label in name). The space before the name makes the text read "AS Alice Smith"
+        // rather than "ASAlice Smith", as the name does; the layout ignores it.
         aria-label={`${initialsOf(name)} ${name}, account`}
         aria-haspopup="menu"
         aria-controls={open ? menuId : undefined}
@@ -65,6 +66,7 @@ export function UserMenu(props: UserMenuProps) {
         }
         sx={{ textTransform: "none" }}
       >
+        {" "}
         <Typography component="span" noWrap sx={{ maxWidth: 200, display: { xs: "none", sm: "inline" } }}>
           {name}
         </Typography>
