@@ -136,9 +136,18 @@ test.describe("case workflow", () => {
     await expectStage(reviewer, "monitoring");
     await expect(reviewerActions).toHaveCount(0);
 
-    // The technologist ends it again (the recording end time is still set).
+    // The return reopened the recording: ending it again needs a new end time, which the technologist sets.
     await technologist.reload();
     await expectStage(technologist, "monitoring");
+    await expect(technologistActions.getByRole("button", { name: "End monitoring" })).toBeDisabled();
+    await expect(technologistActions.getByText("Set the recording end time before ending monitoring.")).toBeVisible();
+    await technologist.getByRole("button", { name: "Edit" }).click();
+    await expect(technologist.getByLabel("Recording ended", { exact: true })).toHaveValue("");
+    await technologist
+      .getByLabel("Recording ended", { exact: true })
+      .fill(wallTime(new Date(Date.now() - 60_000), clientZone));
+    await technologist.getByRole("button", { name: "Save" }).click();
+    await expect(technologistActions.getByRole("button", { name: "End monitoring" })).toBeEnabled();
     await technologistActions.getByRole("button", { name: "End monitoring" }).click();
     await expectStage(technologist, "preview");
 
@@ -152,6 +161,8 @@ test.describe("case workflow", () => {
     await reviewer.goto(`/#/continuous-monitoring/cases/preview/${caseId}/timeline`);
     const timeline = reviewer.getByRole("list", { name: "Case timeline" });
     await expect(timeline.getByText("Reason: Artifact between hours 3 and 5; please re-check.")).toBeVisible();
+    // The end the return cleared stays in the history.
+    await expect(timeline.getByText(/Recording ended: .+ \(America\/Los_Angeles\) → none/)).toBeVisible();
     await expect(timeline.getByText(/\(America\/Los_Angeles\) · Casey Coordinator/).first()).toBeVisible();
     await expect(reviewerActions.getByRole("button", { name: "Mark reviewed" })).toBeDisabled();
 
