@@ -339,12 +339,16 @@ function lastStartingBefore(logs: readonly OverlappingLog[], limit: number): num
   return low - 1;
 }
 
-/** The CPT suggestion of each case, over its whole study (every live log), with its review checks and caps. */
+/**
+ * The CPT suggestion of each case (all of one client, whose `timeZone` the warnings name times in), over its whole
+ * study (every live log), with its review checks and caps.
+ */
 export async function suggestCptForCases(
   db: Db,
   caseIds: readonly string[],
   settings: BillingSettings,
   now: Date,
+  timeZone: string,
   preloaded?: readonly TimeLogRow[],
 ): Promise<Map<string, CptSuggestion>> {
   if (caseIds.length === 0) return new Map();
@@ -364,6 +368,7 @@ export async function suggestCptForCases(
         capExceeded: overCap.has(caseId),
         now,
         config: settings.cpt,
+        timeZone,
       }),
     ]),
   );
@@ -516,7 +521,9 @@ export async function checkCaseBilling(
     findRatesOfClients(db, [subject.clientId]),
     findAcknowledgedWarnings(db, subject.id),
   ]);
-  const cpt = (await suggestCptForCases(db, [subject.id], settings, now, logs)).get(subject.id) as CptSuggestion;
+  const cpt = (await suggestCptForCases(db, [subject.id], settings, now, client.timezone, logs)).get(
+    subject.id,
+  ) as CptSuggestion;
 
   const secondsByMonth = new Map<string, number>();
   for (const log of logs.filter((candidate) => candidate.billable)) {

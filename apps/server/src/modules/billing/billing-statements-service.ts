@@ -80,7 +80,7 @@ async function computeLiveStatement(
   const rates = await findRatesOfClients(db, [clientId]);
   const caseIds = lines.map((line) => line.caseId);
   const caseRows = await findBillingCases(db, caseIds);
-  const suggestions = await suggestCptForCases(db, caseIds, settings, now);
+  const suggestions = await suggestCptForCases(db, caseIds, settings, now, client.timezone);
   const rate = rateForMonth(month, rates);
   const ownRate = rates.find((candidate) => candidate.month === month);
   const figures = monthFigures(lines, rate);

@@ -29,7 +29,13 @@ function monitoring(from: number, to: number | null, overrides: Partial<CptLog> 
 
 function suggest(
   logs: CptLog[],
-  options: { reviewChecks?: Date[]; capExceeded?: boolean; now?: Date; config?: Partial<CptRulesConfig> } = {},
+  options: {
+    reviewChecks?: Date[];
+    capExceeded?: boolean;
+    now?: Date;
+    config?: Partial<CptRulesConfig>;
+    timeZone?: string;
+  } = {},
 ): CptSuggestion {
   return suggestCpt({
     logs,
@@ -37,6 +43,7 @@ function suggest(
     capExceeded: options.capExceeded ?? false,
     now: options.now ?? farLater,
     config: { ...defaults, ...options.config },
+    timeZone: options.timeZone ?? "UTC",
   });
 }
 
@@ -356,15 +363,25 @@ describe("review checks during intermittent monitoring", () => {
       {
         id: "review-check-gap",
         message:
-          "Intermittent monitoring went more than 2 hours without a documented review check once: 2026-11-16T02:00:00Z → 2026-11-16T04:00:01Z (2 h 0 min 1 s, from a review check to the next check). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
+          "Intermittent monitoring went more than 2 hours without a documented review check once: Nov 16, 2026, 02:00 UTC (UTC) → Nov 16, 2026, 04:00 UTC (UTC) (2 h 0 min 1 s, from a review check to the next check). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
       },
     ]);
+  });
+
+  it("names the gap's times in the client's zone, with the zone's name at that time", () => {
+    const suggestion = suggest([intermittent(0, 6 * h)], {
+      reviewChecks: [at(4 * h + 1), at(2 * h)],
+      timeZone: "America/New_York",
+    });
+    expect(suggestion.warnings[0]?.message).toContain(
+      "Nov 15, 2026, 21:00 EST (America/New_York) → Nov 15, 2026, 23:00 EST (America/New_York) (2 h 0 min 1 s",
+    );
   });
 
   it("measures from the start of monitoring, ignoring checks before it, and to its end", () => {
     const suggestion = suggest([intermittent(0, 2 * h + 1)], { reviewChecks: [at(-h)] });
     expect(suggestion.warnings.map((warning) => warning.message)).toEqual([
-      "Intermittent monitoring went more than 2 hours without a documented review check once: 2026-11-16T00:00:00Z → 2026-11-16T02:00:01Z (2 h 0 min 1 s, from the start of intermittent monitoring to its end). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
+      "Intermittent monitoring went more than 2 hours without a documented review check once: Nov 16, 2026, 00:00 UTC (UTC) → Nov 16, 2026, 02:00 UTC (UTC) (2 h 0 min 1 s, from the start of intermittent monitoring to its end). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
     ]);
     expect(suggest([intermittent(0, 2 * h)], { reviewChecks: [at(-h)] }).warnings).toEqual([]);
   });
@@ -372,21 +389,21 @@ describe("review checks during intermittent monitoring", () => {
   it("treats back-to-back logs as one stretch, so a gap cannot hide at the seam", () => {
     const suggestion = suggest([intermittent(0, 1.5 * h), intermittent(1.5 * h, 3 * h)]);
     expect(suggestion.warnings.map((warning) => warning.message)).toEqual([
-      "Intermittent monitoring went more than 2 hours without a documented review check once: 2026-11-16T00:00:00Z → 2026-11-16T03:00:00Z (3 h 0 min 0 s, from the start of intermittent monitoring to its end). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
+      "Intermittent monitoring went more than 2 hours without a documented review check once: Nov 16, 2026, 00:00 UTC (UTC) → Nov 16, 2026, 03:00 UTC (UTC) (3 h 0 min 0 s, from the start of intermittent monitoring to its end). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
     ]);
   });
 
   it("measures a running log to now", () => {
     const suggestion = suggest([intermittent(0, null)], { reviewChecks: [at(h)], now: at(3 * h + 1) });
     expect(suggestion.warnings.map((warning) => warning.message)).toEqual([
-      "Intermittent monitoring went more than 2 hours without a documented review check once: 2026-11-16T01:00:00Z → 2026-11-16T03:00:01Z (2 h 0 min 1 s, from a review check to now (still running)). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
+      "Intermittent monitoring went more than 2 hours without a documented review check once: Nov 16, 2026, 01:00 UTC (UTC) → Nov 16, 2026, 03:00 UTC (UTC) (2 h 0 min 1 s, from a review check to now (still running)). Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
     ]);
   });
 
   it("lists the first three gaps and counts the rest", () => {
     const suggestion = suggest([intermittent(0, 20 * h)], { reviewChecks: [at(5 * h), at(10 * h), at(15 * h)] });
     expect(suggestion.warnings.map((warning) => warning.message)).toEqual([
-      "Intermittent monitoring went more than 2 hours without a documented review check 4 times: 2026-11-16T00:00:00Z → 2026-11-16T05:00:00Z (5 h 0 min 0 s, from the start of intermittent monitoring to the next check); 2026-11-16T05:00:00Z → 2026-11-16T10:00:00Z (5 h 0 min 0 s, from a review check to the next check); 2026-11-16T10:00:00Z → 2026-11-16T15:00:00Z (5 h 0 min 0 s, from a review check to the next check); and 1 more. Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
+      "Intermittent monitoring went more than 2 hours without a documented review check 4 times: Nov 16, 2026, 00:00 UTC (UTC) → Nov 16, 2026, 05:00 UTC (UTC) (5 h 0 min 0 s, from the start of intermittent monitoring to the next check); Nov 16, 2026, 05:00 UTC (UTC) → Nov 16, 2026, 10:00 UTC (UTC) (5 h 0 min 0 s, from a review check to the next check); Nov 16, 2026, 10:00 UTC (UTC) → Nov 16, 2026, 15:00 UTC (UTC) (5 h 0 min 0 s, from a review check to the next check); and 1 more. Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).",
     ]);
   });
 

@@ -5,6 +5,7 @@ import {
   type CptWarningId,
   cptWarningIds,
 } from "@vigil/contract";
+import { formatInstantInZone } from "../records/time-in-zone.js";
 import { hoursFromSeconds } from "./billing-money.js";
 
 /**
@@ -146,6 +147,8 @@ export function suggestCpt(input: {
   capExceeded: boolean;
   now: Date;
   config: CptRulesConfig;
+  /** The client's zone, in which warnings name times. */
+  timeZone: string;
 }): CptSuggestion {
   const { logs, config } = input;
   const pieces = recordingPieces(logs, input.now);
@@ -174,7 +177,7 @@ export function suggestCpt(input: {
   }
 
   const gaps = reviewCheckGaps(logs, input.reviewChecks, input.now);
-  if (gaps.length > 0) warnings.set("review-check-gap", reviewGapMessage(gaps));
+  if (gaps.length > 0) warnings.set("review-check-gap", reviewGapMessage(gaps, input.timeZone));
   if (input.capExceeded)
     warnings.set(
       "technologist-cap-exceeded",
@@ -531,20 +534,16 @@ function union(intervals: readonly (Interval & { running: boolean })[]): (Interv
 
 const shownGaps = 3;
 
-function reviewGapMessage(gaps: readonly ReviewCheckGap[]): string {
+function reviewGapMessage(gaps: readonly ReviewCheckGap[], timeZone: string): string {
   const describe = (gap: ReviewCheckGap) => {
     const seconds = Math.floor((gap.to.getTime() - gap.from.getTime()) / 1000);
     const from = gap.fromCheck ? "a review check" : "the start of intermittent monitoring";
     const to = gap.toCheck ? "the next check" : gap.running ? "now (still running)" : "its end";
-    return `${instantText(gap.from)} → ${instantText(gap.to)} (${formatDuration(seconds)}, from ${from} to ${to})`;
+    const at = (instant: Date) => formatInstantInZone(instant, timeZone);
+    return `${at(gap.from)} → ${at(gap.to)} (${formatDuration(seconds)}, from ${from} to ${to})`;
   };
   const listed = gaps.slice(0, shownGaps).map(describe).join("; ");
   const more = gaps.length > shownGaps ? `; and ${gaps.length - shownGaps} more` : "";
   const count = gaps.length === 1 ? "once" : `${gaps.length} times`;
   return `Intermittent monitoring went more than 2 hours without a documented review check ${count}: ${listed}${more}. Intermittent codes need a real-time review at least every 2 hours (DOMAIN.md §2.3).`;
-}
-
-/** UTC to the second: "2026-11-16T08:00:00Z" (the rules know no time zone; screens show the client's). */
-function instantText(instant: Date): string {
-  return `${instant.toISOString().slice(0, 19)}Z`;
 }
