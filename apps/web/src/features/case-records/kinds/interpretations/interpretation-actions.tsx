@@ -96,9 +96,13 @@ function AddendumAction({ item, caseItem }: ActionProps) {
       : trimmed.length > addendumMax
         ? `Addendum must be at most ${addendumMax} characters`
         : undefined;
+  // Closing throws the text away, like every dialog: after the Discard question for Escape or a click beside it,
+  // at once for Cancel. A closed dialog holding text the page knew nothing about was lost on leaving the page.
   const close = () => {
     setOpen(false);
     addendum.dismiss();
+    setText("");
+    setTouched(false);
   };
   const done = (saved: unknown) => {
     if (!saved) return;
@@ -120,6 +124,7 @@ function AddendumAction({ item, caseItem }: ActionProps) {
       <Dialog
         open={open}
         onClose={addendum.pending ? undefined : close}
+        unsavedChanges={trimmed !== ""}
         aria-labelledby={titleId}
         maxWidth="md"
         fullWidth
@@ -136,10 +141,7 @@ function AddendumAction({ item, caseItem }: ActionProps) {
               discardLabel="Discard my addendum"
               busy={addendum.pending}
               onReapply={() => void addendum.retryOnTheirs().then(done)}
-              onDiscard={() => {
-                close();
-                setText("");
-              }}
+              onDiscard={close}
             >
               Your addendum was not added yet and is kept: “{trimmed}”
             </RecordConflictPanel>

@@ -209,6 +209,34 @@ describe("signing interpretations", { timeout: 20_000 }, () => {
     await waitFor(() => expect(sent).toEqual([{ change: "addendum", text: "Seizure at 16:05.", baseRevision: 2 }]));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
+
+  it("asks before a stray Escape throws a typed addendum away, and keeps it when told to", async () => {
+    const user = userEvent.setup();
+    const item = signed();
+    renderRecords(<InterpretationActions item={item} caseItem={caseItem} list={list([item], { signed: true })} />, {
+      groups: ["reviewer"],
+    });
+    await user.click(await screen.findByRole("button", { name: "Add addendum" }));
+    const dialog = await screen.findByRole("dialog", { name: "Add an addendum" });
+    await user.click(within(dialog).getByLabelText(/^Addendum/));
+    await user.paste("Seizure at 16:05.");
+    await user.keyboard("{Escape}");
+    const question = await screen.findByRole("dialog", { name: "Discard your changes?" });
+    await user.click(within(question).getByRole("button", { name: "Keep editing" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Discard your changes?" })).toBeNull());
+    expect((within(dialog).getByLabelText(/^Addendum/) as HTMLTextAreaElement).value).toBe("Seizure at 16:05.");
+
+    await user.keyboard("{Escape}");
+    await user.click(
+      within(await screen.findByRole("dialog", { name: "Discard your changes?" })).getByRole("button", {
+        name: "Discard changes",
+      }),
+    );
+    await waitFor(() => expect(screen.queryAllByRole("dialog")).toEqual([]));
+    await user.click(screen.getByRole("button", { name: "Add addendum" }));
+    const reopened = await screen.findByRole("dialog", { name: "Add an addendum" });
+    expect((within(reopened).getByLabelText(/^Addendum/) as HTMLTextAreaElement).value).toBe("");
+  });
 });
 
 describe("interpretations tab", { timeout: 20_000 }, () => {
