@@ -23,3 +23,4 @@ export * from "./schemas/system.js";
 export * from "./schemas/users.js";
 export * from "./schemas/wording.js";
 export * from "./spec-routes.js";
+export * from "./time-in-zone.js";

@@ -4,8 +4,8 @@ import {
   type CptWarning,
   type CptWarningId,
   cptWarningIds,
+  formatInstantInZone,
 } from "@vigil/contract";
-import { formatInstantInZone } from "../records/time-in-zone.js";
 import { hoursFromSeconds } from "./billing-money.js";
 
 /**

@@ -1,9 +1,9 @@
 import type { TimeLogData } from "@vigil/contract";
+import { formatInstantInZone } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { requireClient } from "../clients/clients-service.js";
 import { type CaseState, findTimeLogsOfCase } from "./records-repository.js";
-import { formatInstantInZone } from "./time-in-zone.js";
 import {
   describePeriodIssue,
   type MonitoringPeriod,

@@ -5,6 +5,7 @@ import {
   caseNoteDataSchema,
   type EventData,
   eventDataSchema,
+  formatInstantInZone,
   impedanceDataSchema,
   interpretationDataSchema,
   type Permission,
@@ -64,7 +65,6 @@ import {
   saveTimeLog,
   updateRecordRow,
 } from "./records-repository.js";
-import { formatInstantInZone } from "./time-in-zone.js";
 import { currentLoad, futureToleranceMinutes, reviewCheckState, type TechnologistCaps } from "./time-log-rules.js";
 
 /**

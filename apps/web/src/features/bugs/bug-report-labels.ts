@@ -1,5 +1,4 @@
-import { type BugContext, type BugSeverity, bugSeverityLabels } from "@vigil/contract";
-import { formatDateTimeInZone } from "../../components/dates/zoned-date-time";
+import { type BugContext, type BugSeverity, bugSeverityLabels, formatInstantInZone } from "@vigil/contract";
 
 /** "High" of "High — blocks work, no workaround": the word a chip or a table cell has room for. */
 export function severityWord(severity: BugSeverity): string {
@@ -12,7 +11,7 @@ export function localTimeZone(): string {
 }
 
 export function formatFiledAt(iso: string): string {
-  return formatDateTimeInZone(iso, localTimeZone());
+  return formatInstantInZone(iso, localTimeZone());
 }
 
 /** The app's own route of a page address (`#/clients?x=1` → `/clients?x=1`), which says more than the host. */

@@ -16,6 +16,7 @@ import {
   type AppliedRate,
   type BillingStatement,
   type CptSuggestion,
+  formatInstantInZone,
   type IssuedStatement,
   type IssuedStatementLine,
   idSchema,
@@ -23,7 +24,6 @@ import {
 } from "@vigil/contract";
 import { type ReactNode, useId, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
-import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
 import { PageHeading } from "../../../components/layouts/page-heading";
@@ -247,12 +247,12 @@ function StatementDocument({ statement }: { statement: BillingStatement }) {
         </Detail>
         {issued ? (
           <Detail term="Issued">
-            <time dateTime={issued.issuedAt}>{formatDateTimeInZone(issued.issuedAt, client.timezone)}</time> by{" "}
+            <time dateTime={issued.issuedAt}>{formatInstantInZone(issued.issuedAt, client.timezone)}</time> by{" "}
             {issued.issuedBy.name || issued.issuedBy.username}
           </Detail>
         ) : (
           <Detail term="Generated">
-            <time dateTime={statement.generatedAt}>{formatDateTimeInZone(statement.generatedAt, client.timezone)}</time>
+            <time dateTime={statement.generatedAt}>{formatInstantInZone(statement.generatedAt, client.timezone)}</time>
           </Detail>
         )}
       </Box>

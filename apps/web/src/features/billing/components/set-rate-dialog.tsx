@@ -12,13 +12,13 @@ import {
   type BillingMonthRow,
   type ClientMonthRate,
   clientMonthRateSchema,
+  formatInstantInZone,
   monthSchema,
   rateInputSchema,
 } from "@vigil/contract";
 import { useId, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { z } from "zod";
-import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import { Dialog } from "../../../components/feedback/dialog";
 import { apiErrorOf, currentFromDetails, serverFieldErrors } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
@@ -55,7 +55,7 @@ function OwnRateLine({ rate, timeZone, currency }: { rate: ClientMonthRate; time
   return (
     <>
       {formatRate(rate.hourlyRate, currency)}, set by {authorName(rate)} on{" "}
-      <time dateTime={rate.setAt}>{formatDateTimeInZone(rate.setAt, timeZone)}</time>
+      <time dateTime={rate.setAt}>{formatInstantInZone(rate.setAt, timeZone)}</time>
       {rate.reason ? ` (reason: ${rate.reason})` : ""}
     </>
   );

@@ -10,8 +10,8 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import type { UnitTestPage } from "@vigil/contract";
+import { formatInstantInZone } from "@vigil/contract";
 import { useId } from "react";
-import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import type { TestStatus } from "../api/operator-query-keys";
 import { testSuiteLabels, UnitTestStatusIcon } from "./unit-test-status";
 
@@ -64,7 +64,7 @@ export function UnitTestRunSummary({ page }: { page: UnitTestPage }) {
       <Typography color="text.secondary" sx={{ mb: 1.5 }}>
         {page.ranAt ? (
           <>
-            Ran <time dateTime={page.ranAt}>{formatDateTimeInZone(page.ranAt, viewerTimeZone())}</time>
+            Ran <time dateTime={page.ranAt}>{formatInstantInZone(page.ranAt, viewerTimeZone())}</time>
           </>
         ) : (
           "When it ran is not known"

@@ -1,6 +1,6 @@
 import type { Author, RevisionChange } from "@vigil/contract";
+import { formatInstantInZone } from "@vigil/contract";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
-import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 
 export function authorName(author: Author): string {
@@ -31,7 +31,7 @@ const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:
  * times) is said in the client's zone with the zone named, like every other time on a case.
  */
 export function displayValue(value: string, timeZone: string): string {
-  return isoInstant.test(value) ? formatDateTimeInZone(value, timeZone) : value;
+  return isoInstant.test(value) ? formatInstantInZone(value, timeZone) : value;
 }
 
 /** Rows for `SideBySideCompare` from two flattened versions (either may be missing: "(empty)"). */

@@ -8,12 +8,12 @@ import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
-import { type Case, caseSchema, updateCaseRequestSchema } from "@vigil/contract";
+import { type Case, caseSchema, formatInstantInZone, updateCaseRequestSchema } from "@vigil/contract";
 import { type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
-import { formatDateTimeInZone, ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { isoToZonedInput, zonedInputToIso } from "../../../components/dates/zoned-input";
 import { ZonedTimeField } from "../../../components/dates/zoned-time-field";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
@@ -92,7 +92,7 @@ function conflictRows(theirs: Case, mine: CaseFormValues): CompareRow[] {
     if (key === "priority") return priorityLabels[values.priority];
     if (key === "hasVideo") return values.hasVideo ? "Yes" : "No";
     const iso = zonedInputToIso(values[key], zone);
-    return iso ? formatDateTimeInZone(iso, zone) : values[key];
+    return iso ? formatInstantInZone(iso, zone) : values[key];
   };
   const their = formValues(theirs);
   return (Object.keys(fieldLabels) as (keyof CaseFormValues)[]).map((key) => ({

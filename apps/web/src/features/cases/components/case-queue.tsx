@@ -5,10 +5,15 @@ import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type CaseListItem, type CaseStage, caseQueueQuerySchema, caseStages } from "@vigil/contract";
+import {
+  type CaseListItem,
+  type CaseStage,
+  caseQueueQuerySchema,
+  caseStages,
+  formatInstantInZone,
+} from "@vigil/contract";
 import { Link as RouterLink, useLocation } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
-import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
@@ -154,7 +159,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
       id: "createdAt",
       header: "Opened",
       sortKey: "createdAt",
-      cell: (row) => <time dateTime={row.createdAt}>{formatDateTimeInZone(row.createdAt, row.clientTimezone)}</time>,
+      cell: (row) => <time dateTime={row.createdAt}>{formatInstantInZone(row.createdAt, row.clientTimezone)}</time>,
     },
   ];
 

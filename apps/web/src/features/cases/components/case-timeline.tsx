@@ -4,8 +4,9 @@ import Paper from "@mui/material/Paper";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import type { Case, CasePriority, StudyType, TimelineEntry } from "@vigil/contract";
+import { formatInstantInZone } from "@vigil/contract";
 import type { ReactNode } from "react";
-import { formatDateTimeInZone, ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { QueryError } from "../../../components/feedback/query-error";
 import { useCaseTimeline } from "../api/get-case-timeline";
 import {
@@ -39,7 +40,7 @@ const changedFieldLabels: Record<string, string> = {
 
 function changedValue(field: string, value: unknown, zone: string): string {
   if (value === null || value === undefined) return "none";
-  if (field.startsWith("recording") && typeof value === "string") return formatDateTimeInZone(value, zone);
+  if (field.startsWith("recording") && typeof value === "string") return formatInstantInZone(value, zone);
   if (field === "priority") return priorityLabels[value as CasePriority] ?? String(value);
   if (field === "studyType") return studyTypeLabels[value as StudyType] ?? String(value);
   if (typeof value === "boolean") return value ? "yes" : "no";

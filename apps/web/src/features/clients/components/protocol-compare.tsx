@@ -1,8 +1,8 @@
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import type { Client, ProtocolRevision } from "@vigil/contract";
+import { formatInstantInZone } from "@vigil/contract";
 import { SideBySideCompare } from "../../../components/compare/side-by-side-compare";
-import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import { protocolCompareRows } from "../protocol-model";
 
 export type ProtocolCompareProps = {
@@ -15,7 +15,7 @@ export type ProtocolCompareProps = {
 };
 
 function revisionTitle(revision: ProtocolRevision, timeZone: string): string {
-  return `Revision ${revision.revision} (${formatDateTimeInZone(revision.createdAt, timeZone)})`;
+  return `Revision ${revision.revision} (${formatInstantInZone(revision.createdAt, timeZone)})`;
 }
 
 /** Any two revisions side by side: pick them, see which settings and transfer-form fields differ. */

@@ -8,8 +8,8 @@ import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import type { BillableHoursReport } from "@vigil/contract";
+import { formatInstantInZone } from "@vigil/contract";
 import { Link as RouterLink, useParams } from "react-router";
-import { formatDateTimeInZone } from "../../../components/dates/zoned-date-time";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
 import { useSearchState } from "../../../components/tables/use-search-state";
@@ -161,7 +161,7 @@ export function ClientReportPage() {
             Generated at
           </Typography>
           <Typography component="dd" sx={{ m: 0 }}>
-            <time dateTime={months.generatedAt}>{formatDateTimeInZone(months.generatedAt, zone)}</time>
+            <time dateTime={months.generatedAt}>{formatInstantInZone(months.generatedAt, zone)}</time>
           </Typography>
           <Typography component="dt" sx={{ fontWeight: 600 }}>
             Total

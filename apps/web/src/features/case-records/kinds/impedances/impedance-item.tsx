@@ -4,11 +4,12 @@ import Typography from "@mui/material/Typography";
 import {
   type Case,
   electrodes,
+  formatInstantInZone,
   type ImpedanceItem,
   type ImpedanceList,
   recommendedImpedanceKohm,
 } from "@vigil/contract";
-import { formatDateTimeInZone, ZonedDateTime } from "../../../../components/dates/zoned-date-time";
+import { ZonedDateTime } from "../../../../components/dates/zoned-date-time";
 import { ImpedanceGrid } from "./impedance-grid";
 import { ImpedanceLevelIcon } from "./impedance-level-icon";
 
@@ -49,7 +50,7 @@ export function ImpedanceItemBody({ item, caseItem }: { item: ImpedanceItem; cas
         thresholdKohm={thresholdKohm}
         flagged={flagged}
         caution={caution}
-        label={`Electrode impedances, ${formatDateTimeInZone(data.checkedAt, zone)}`}
+        label={`Electrode impedances, ${formatInstantInZone(data.checkedAt, zone)}`}
       />
       {data.notes ? <Typography sx={{ whiteSpace: "pre-wrap" }}>{data.notes}</Typography> : null}
     </Stack>

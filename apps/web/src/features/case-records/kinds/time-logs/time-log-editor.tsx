@@ -3,13 +3,13 @@ import Grid from "@mui/material/Grid";
 import Typography from "@mui/material/Typography";
 import {
   billableTimeMargins,
+  formatInstantInZone,
   monitoringModes,
   type TimeLogData,
   timeLogActivities,
   timeLogDataSchema,
 } from "@vigil/contract";
 import { useWatch } from "react-hook-form";
-import { formatDateTimeInZone } from "../../../../components/dates/zoned-date-time";
 import { isoToZonedInput } from "../../../../components/dates/zoned-input";
 import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
@@ -65,13 +65,13 @@ export function billableWindowText(caseItem: RecordEditorProps<TimeLogData>["cas
   const zone = caseItem.client.timezone;
   const { beforeStartHours, afterEndHours } = billableTimeMargins;
   const anchor = caseItem.recordingStartedAt ?? caseItem.createdAt;
-  const from = formatDateTimeInZone(new Date(Date.parse(anchor) - beforeStartHours * hourMs).toISOString(), zone);
+  const from = formatInstantInZone(new Date(Date.parse(anchor) - beforeStartHours * hourMs).toISOString(), zone);
   const since = caseItem.recordingStartedAt
     ? `${beforeStartHours} h before the recording started`
     : `${beforeStartHours} h before the case was opened (no recording start yet)`;
   const ended = caseItem.recordingEndedAt;
   const until = ended
-    ? ` and end by ${formatDateTimeInZone(new Date(Date.parse(ended) + afterEndHours * hourMs).toISOString(), zone)}, ${afterEndHours} h after the recording ended`
+    ? ` and end by ${formatInstantInZone(new Date(Date.parse(ended) + afterEndHours * hourMs).toISOString(), zone)}, ${afterEndHours} h after the recording ended`
     : "";
   return `Billable time must start at or after ${from}, ${since}${until}.`;
 }

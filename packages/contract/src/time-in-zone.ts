@@ -1,7 +1,8 @@
 /**
- * An instant as refusals word it: in the client's own time zone with the zone named, as every screen shows times
- * ("Nov 22, 2026, 09:14 CST (America/Chicago)"), not a UTC ISO string a coordinator must convert in their head.
- * The zone's name is the one of that instant (CDT in July, CST in November), not today's.
+ * An instant as clinical staff read it, on screens and in the server's messages alike: in the client's own time
+ * zone with the zone named ("Nov 22, 2026, 09:14 CST (America/Chicago)"), so a reading taken at 09:14 in Boston never
+ * looks like 15:14 to a reviewer in Berlin. The zone's name is the one of that instant (CDT in July, CST in November),
+ * not today's. An unknown zone says the time in UTC, and says so.
  */
 export function formatInstantInZone(instant: Date | string, timeZone: string): string {
   const date = typeof instant === "string" ? new Date(instant) : instant;
@@ -19,7 +20,6 @@ export function formatInstantInZone(instant: Date | string, timeZone: string): s
     }).format(date);
     return `${text} (${timeZone})`;
   } catch {
-    // An unknown zone (never stored: the contract checks it) still gives a time, named as UTC.
     return formatInstantInZone(date, "UTC");
   }
 }
