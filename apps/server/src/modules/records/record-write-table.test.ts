@@ -14,7 +14,15 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Caller, caseIn, createClient, sampleCase, type Team, teamFor } from "../cases/cases-test-kit.js";
+import {
+  type Caller,
+  caseIn as caseInStage,
+  createClient,
+  sampleCase,
+  setRecordingPeriod,
+  type Team,
+  teamFor,
+} from "../cases/cases-test-kit.js";
 import { collectionOf, createItem, itemPath, sampleDataOf, writableStage, writerGroup } from "./records-test-kit.js";
 
 /**
@@ -24,6 +32,19 @@ import { collectionOf, createItem, itemPath, sampleDataOf, writableStage, writer
  */
 let harness: TestApp;
 let team: Team;
+
+/**
+ * A case in `stage` whose recording began a month ago: the sample time logs of a file reach further back with each
+ * one written, and billable time must lie in the recording (records' time-log rules), which this table is not about.
+ */
+async function caseIn(...args: Parameters<typeof caseInStage>): Promise<Case> {
+  const subject = await caseInStage(...args);
+  if (subject.stage !== "intake") {
+    const ended = subject.recordingEndedAt ? new Date(subject.recordingEndedAt) : null;
+    await setRecordingPeriod(harness, subject.id, new Date(Date.now() - 30 * 86_400_000), ended);
+  }
+  return subject;
+}
 const subjects = new Map<CaseStage | "archived", Case>();
 
 beforeAll(async () => {
