@@ -33,9 +33,9 @@ describe("the theme's colours for text (WCAG 2.1 AA, 4.5:1)", () => {
     expect(getContrastRatio(theme.palette[color].dark, white)).toBeGreaterThanOrEqual(textContrast);
   });
 
-  it("writes outlined green and amber chips in their dark shade", () => {
+  it("writes outlined chips in their colour's dark shade", () => {
     const variants = theme.components?.MuiChip?.variants ?? [];
-    for (const color of ["success", "warning"] as const) {
+    for (const color of ["primary", "secondary", "error", "info", "success", "warning"] as const) {
       const variant = variants.find(
         (entry) => typeof entry.props === "object" && entry.props.variant === "outlined" && entry.props.color === color,
       );

@@ -74,9 +74,10 @@ export const theme = createTheme({
         },
       },
     },
-    // An outlined chip writes its label in its colour: the dark shade, for the green and the amber.
+    // An outlined chip writes its label in its colour: in the dark shade, which keeps 4.5:1 on white and on a hovered
+    // row's grey too (the info blue's main shade has 4.6:1 on white, under 4.5 on the hover).
     MuiChip: {
-      variants: (["success", "warning"] as const).map((color) => ({
+      variants: (["primary", "secondary", "error", "info", "success", "warning"] as const).map((color) => ({
         props: { variant: "outlined" as const, color },
         style: ({ theme: current }: { theme: Theme }) => ({
           color: current.palette[color].dark,

@@ -1,32 +1,43 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import { useQueryClient } from "@tanstack/react-query";
-import { isAllowed, type PageDefinition } from "@vigil/contract";
+import { isAllowed, type PageDefinition, type User } from "@vigil/contract";
 import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, useLocation } from "react-router";
 import { AccessProvider } from "../../components/access/access-context";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
+import { chromeQueryKey } from "../../features/chrome/api/get-chrome";
 import { unauthorizedUrlOf } from "../../features/chrome/menu-entries";
-import { rereadSession, type Session, signInPathFor } from "../session";
+import { userQueryKey } from "../../features/users/api/get-user";
+import { authQueryKey, rereadSession, type Session, signInPathFor } from "../session";
 
 /**
  * Before sending the user to /unauthorized: the groups the screens decide with were read at some point; an
  * administrator may have added the one this page needs since. The user and the menu are read again first, and
- * only a denial that holds with them leads away (a granted page then simply opens, its menu entry with it).
+ * only a denial that holds with what was just read leads away. The decision is taken on the freshly read user, not
+ * on this render's session: the query cache tells its observers a moment after the read settles, and navigating on
+ * the older groups in that moment sent a user to /unauthorized from a page they had just been given.
  */
-function DenyAfterRereading({ to }: { to: string }) {
+function DenyAfterRereading({ page, to, menuDenied }: { page: PageDefinition; to: string; menuDenied: boolean }) {
   const queryClient = useQueryClient();
-  const [reread, setReread] = useState(false);
+  const [decision, setDecision] = useState<"checking" | "deny" | "allow">("checking");
   useEffect(() => {
     let active = true;
     void rereadSession(queryClient).finally(() => {
-      if (active) setReread(true);
+      if (!active) return;
+      const username = queryClient.getQueryData<string | null>(authQueryKey);
+      const user = username ? queryClient.getQueryData<User>(userQueryKey(username)) : undefined;
+      // A user without groups has their menu refused (403) until an administrator gives them one.
+      const menuNowRead = username ? queryClient.getQueryState(chromeQueryKey(username))?.status === "success" : false;
+      const allowed = user && isAllowed(page.access, user.groups) && (!menuDenied || menuNowRead);
+      setDecision(allowed ? "allow" : "deny");
     });
     return () => {
       active = false;
     };
-  }, [queryClient]);
-  if (!reread) return <LoadingScreen label="Checking your access…" />;
+  }, [queryClient, page, menuDenied]);
+  // "allow": the session this gate renders from catches up in a moment and shows the page.
+  if (decision !== "deny") return <LoadingScreen label="Checking your access…" />;
   return <Navigate to={to} replace />;
 }
 
@@ -65,10 +76,12 @@ export function PageGate({
         </Alert>
       );
     case "denied":
-      return <DenyAfterRereading key={location.key} to={unauthorizedUrlOf(session.menu)} />;
+      return <DenyAfterRereading key={location.key} page={page} to={unauthorizedUrlOf(session.menu)} menuDenied />;
     case "ready":
       if (!isAllowed(page.access, session.user.groups))
-        return <DenyAfterRereading key={location.key} to={unauthorizedUrlOf(session.menu)} />;
+        return (
+          <DenyAfterRereading key={location.key} page={page} to={unauthorizedUrlOf(session.menu)} menuDenied={false} />
+        );
       // The same groups decide which controls the page shows (edit buttons only for those who may edit).
       return <AccessProvider groups={session.user.groups}>{children}</AccessProvider>;
   }
