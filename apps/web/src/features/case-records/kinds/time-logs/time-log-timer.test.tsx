@@ -99,6 +99,21 @@ describe("time-log timer", { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
+  it("closes on Escape while nothing was chosen, and asks first once a choice was changed", async () => {
+    const user = userEvent.setup();
+    renderRecords(<TimeLogTimer list={timeLogList(null)} caseItem={caseItem} />);
+    await user.click(await screen.findByRole("button", { name: "Start timer" }));
+    await screen.findByRole("dialog", { name: "Start a time log" });
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryAllByRole("dialog")).toEqual([]));
+
+    await user.click(screen.getByRole("button", { name: "Start timer" }));
+    const dialog = await screen.findByRole("dialog", { name: "Start a time log" });
+    await user.selectOptions(within(dialog).getByLabelText("Activity"), "setup");
+    await user.keyboard("{Escape}");
+    expect(await screen.findByRole("dialog", { name: "Discard your changes?" })).toBeInstanceOf(HTMLElement);
+  });
+
   it("shows the server's words when it refuses an overlapping log", async () => {
     const user = userEvent.setup();
     renderRecords(<TimeLogTimer list={timeLogList(null)} caseItem={caseItem} />, {

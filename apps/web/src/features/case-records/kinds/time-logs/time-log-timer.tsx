@@ -68,7 +68,17 @@ function StartTimerDialog({
     onStart({ activity, mode, video, billable });
   };
   return (
-    <Dialog open={open} onClose={pending ? undefined : onClose} aria-labelledby={titleId} maxWidth="xs" fullWidth>
+    <Dialog
+      open={open}
+      onClose={pending ? undefined : onClose}
+      // Choices changed from what the dialog offered are edits like any form's: a stray Escape asks first.
+      unsavedChanges={
+        activity !== "monitoring" || mode !== defaultMode(caseItem) || video !== caseItem.hasVideo || !billable
+      }
+      aria-labelledby={titleId}
+      maxWidth="xs"
+      fullWidth
+    >
       <form noValidate onSubmit={submit}>
         <DialogTitle id={titleId}>Start a time log</DialogTitle>
         <DialogContent>
