@@ -26,7 +26,7 @@ export function precompressPlugin(): Plugin {
         Object.values(bundle).map(async (output) => {
           if (!compressible.test(output.fileName)) return;
           const source = output.type === "chunk" ? output.code : output.source;
-          const bytes = typeof source === "string" ? Buffer.from(source) : Buffer.from(source);
+          const bytes = Buffer.from(source);
           if (bytes.byteLength < minimumBytes) return;
           const file = path.join(outDir, output.fileName);
           const [br, gz] = await Promise.all([
