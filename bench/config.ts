@@ -61,7 +61,7 @@ export const runSettings = {
   requestTimeoutSeconds: 60,
 };
 
-/** The issue's targets (issue 9). */
+/** The read targets the bench checks (docs/operations.md, "Benchmark"). */
 export const targets = {
   throughputShareOfBaseline: 0.5,
   fixedRateP99Ms: 25,

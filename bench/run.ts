@@ -748,7 +748,7 @@ export async function runBench(): Promise<string> {
       web.routes.map((route) => [route.page, kb(route.gzipBytes), kb(route.withShellGzipBytes)]),
     ),
   );
-  console.log("\nTargets (issue 9)");
+  console.log("\nTargets");
   for (const check of checks) {
     console.log(`${check.pass ? "PASS" : "MISS"}  ${check.target} — ${check.subject}: ${check.value} (${check.limit})`);
     if (check.cause) console.log(`      likely cause: ${check.cause}`);

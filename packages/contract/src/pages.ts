@@ -73,7 +73,7 @@ export const pages = [
   { id: "users", path: "/users", title: "Users", layout: "app", access: "users:manage" },
   /** Not in spec §2: a signed-in user's own password, second factors, contact details and sessions. */
   { id: "account", path: "/account", title: "Account", layout: "app", access: "signed-in" },
-  /** Not in spec §2: the audit viewer administrators need (issue 8). */
+  /** Not in spec §2: the audit viewer administrators need (PRODUCT.md §6). */
   { id: "audit", path: "/audit", title: "Audit log", layout: "app", access: "audit:read" },
   { id: "billing", path: "/billing", title: "Billing", layout: "app", access: "billing:read" },
   {

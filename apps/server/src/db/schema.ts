@@ -630,7 +630,7 @@ export const caseRecordRevisions = pgTable(
 
 /**
  * Time logs' current state in typed columns, kept in the same transaction as each revision: overlap checks,
- * technologists' concurrent patients, billable hours (issue 7) and reports query these through indexes instead
+ * technologists' concurrent patients, billable hours and reports query these through indexes instead
  * of reading JSON.
  */
 export const caseTimeLogs = pgTable(
@@ -782,7 +782,7 @@ export const billingStatementLines = pgTable(
 export const bugReportNumberSequence = pgSequence("bug_report_number_seq", { startWith: 1 });
 
 /**
- * Bug reports (issue 8): what the user wrote, where they were and what they ran (`context`, the contract's
+ * Bug reports: what the user wrote, where they were and what they ran (`context`, the contract's
  * shape), and the current status; every change is a row of `bug_report_events` and an audit event.
  */
 export const bugReports = pgTable(

@@ -14,7 +14,7 @@ import type { Db } from "./client.js";
 import { clientContacts } from "./schema.js";
 
 /**
- * The demo cases' records (issue 6), written through the records service's import so that current rows,
+ * The demo cases' records, written through the records service's import so that current rows,
  * revisions and the time-log projection agree exactly as the API would leave them. Monitoring cases have running
  * time logs for the demo technologist, impedance checks (one flagged), events with a notification to a client
  * contact and a skin check; preview has a draft interpretation; reviewed and closed cases a signed one in ACNS

@@ -758,7 +758,7 @@ async function seedCases(tx: Db, clientIds: string[], people: SeedUser[]): Promi
 }
 
 /**
- * Hourly rates (issue 7), by month of each client's own calendar counted back from now: St. Mary's set one rate
+ * Hourly rates, by month of each client's own calendar counted back from now: St. Mary's set one rate
  * three months ago that every later month inherits; Pacific Neurology has its own rate for each recent month, the
  * current one raised once (a second version, with its reason); Lakeside has only next month's rate, set ahead, so
  * the months with its hours have no rate at all and are flagged on the billing overview.

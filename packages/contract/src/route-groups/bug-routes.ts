@@ -20,7 +20,7 @@ function route<const T extends RouteDefinition>(definition: T): T {
 const tags = ["bugs"];
 
 /**
- * Bugs and the operator's tools (PRODUCT.md §6, issue 8). Anyone signed in files a report; developers and
+ * Bugs and the operator's tools (PRODUCT.md §6). Anyone signed in files a report; developers and
  * administrators triage. Every filing and status change is audited in the same transaction.
  */
 export const bugRoutes = {

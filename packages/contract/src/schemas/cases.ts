@@ -46,8 +46,8 @@ export const clientCasesQuerySchema = pageQuerySchema.extend({
  * - `client-protocol-exists`: the client has a protocol revision to pin.
  * - `recording-ended`: the recording end time is set.
  * - `reason-given`: the request carries a non-empty reason.
- * - `final-interpretation-signed`: a final (signed) interpretation exists (interpretations arrive with issue 6).
- * - `billing-check-passed`: billable hours computed and the client's rate known (billing arrives with issue 7).
+ * - `final-interpretation-signed`: a final (signed) interpretation exists.
+ * - `billing-check-passed`: billable hours computed and the client's rate known.
  * - `no-pending-transition`: no other move of the case is waiting for approval.
  * - `case-not-archived`, `case-open` (not closed), `stat-priority`, `not-acknowledged`, `assignment-active`,
  *   `priority-changes`: the case actions' preconditions.

@@ -7,7 +7,7 @@ import { patientDetailsInputSchema, patientDetailsSchema } from "./cases.js";
 import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
 
 /**
- * Per-case records (PRODUCT.md §4, issue 6). Every record is an item with an append-only list of revisions; its
+ * Per-case records (PRODUCT.md §4). Every record is an item with an append-only list of revisions; its
  * current state is the latest revision. A new revision names the revision it was based on: a stale base is a 409
  * carrying the current item in `error.details.current`, and nothing is overwritten. Removing is a revision
  * marked deleted (restorable). Patient details are one per case and use `PUT` with `If-Match` instead.
@@ -42,7 +42,7 @@ export type RecordWriteRule = {
 const openStages: readonly CaseStage[] = ["intake", "monitoring", "preview", "reviewed"];
 
 /**
- * Which stage allows which writes, and by whom (issue 6). The server enforces it on every write; screens read it
+ * Which stage allows which writes, and by whom. The server enforces it on every write; screens read it
  * to show or hide their editors; the tests walk it for every group and stage.
  */
 export const recordWriteRules: Record<RecordArea, RecordWriteRule> = {

@@ -106,7 +106,7 @@ export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
     getPinnedProtocol(db, params.id),
   );
 
-  // Patient details are a per-case record (issue 6) kept in this module's table; the ETag is the revision.
+  // Patient details are a per-case record kept in this module's table; the ETag is the revision.
   registerRoute(app, "getPatientDetails", recordRoutesTable.getPatientDetails, async ({ params, principal, reply }) => {
     const view = await getPatientDetails(db, params.id, principal.permissions);
     sendEtag(reply, view.current.revision);

@@ -96,8 +96,8 @@ export async function openCase(
 
 /**
  * A case in `stage` whose satisfiable preconditions hold: a technologist assigned (by the coordinator), the
- * recording started and ended. Stages past preview cannot be reached through the API until interpretations and
- * billing exist (issues 6 and 7), so the stage is set in the database, the way those moves would leave it.
+ * recording started and ended. Stages past preview need a signed interpretation and a passed billing check, which
+ * this kit does not write, so the stage is set in the database, the way those moves would leave it.
  */
 export async function caseIn(
   harness: TestApp,

@@ -15,7 +15,7 @@ import type { TokenService } from "../../identity/token-service.js";
 import type { MessageService } from "../../messaging/message-service.js";
 
 /**
- * The live self-checks of a deployment (issue 8): each one talks to a real peer — the database, the server's own
+ * The live self-checks of a deployment: each one talks to a real peer — the database, the server's own
  * public address, the SMTP server, the upstream OpenID provider — and says in one sentence what it found and, when
  * that is wrong, what to do. The service runs one at a time under a time limit; a check only has to stop waiting
  * when its `signal` aborts.

@@ -7,7 +7,7 @@ import type { TokenService } from "../../identity/token-service.js";
 import type { MessageService } from "../../messaging/message-service.js";
 import { listIntegrationChecks, runIntegrationCheck } from "./integration-service.js";
 
-/** The live self-checks (issue 8). The checks need the app's own token and message services, not copies. */
+/** The live self-checks. The checks need the app's own token and message services, not copies. */
 export function registerIntegrationRoutes(
   app: FastifyInstance,
   database: Database,

@@ -56,7 +56,7 @@ const kinds: [RecordKind, Names][] = [
 type ItemParams = { id: string; itemId: string };
 
 /**
- * Per-case records (issue 6): the four calls of each kind plus clock-out through `time-logs/latest`. The six
+ * Per-case records (PRODUCT.md §4): the four calls of each kind plus clock-out through `time-logs/latest`. The six
  * kinds share one service, so their routes are registered from one list; the contract's schemas have already
  * validated params, query and body (the casts only name what they promise). Patient details are the cases
  * module's (cases-routes.ts).

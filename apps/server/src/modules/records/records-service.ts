@@ -68,7 +68,7 @@ import {
 import { currentLoad, futureToleranceMinutes, reviewCheckState, type TechnologistCaps } from "./time-log-rules.js";
 
 /**
- * Per-case records (PRODUCT.md §4, issue 6): items with append-only revisions. Every write runs in one
+ * Per-case records (PRODUCT.md §4): items with append-only revisions. Every write runs in one
  * transaction that locks the case row (so the stage that allowed it cannot change under it), checks the
  * stage-and-group table of the contract, locks the item and compares the base revision, then appends the
  * revision, moves the item's current state, keeps the time-log projection and records the audit event.
