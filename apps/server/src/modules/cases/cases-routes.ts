@@ -24,7 +24,7 @@ function workflowUser(principal: Principal) {
   return { sub: principal.sub, username: principal.username, permissions: principal.permissions };
 }
 
-/** Cases and their workflow (issue #5). Every case answer carries its ETag (the version). */
+/** Cases and their workflow (PRODUCT.md §3). Every case answer carries its ETag (the version). */
 export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
   const routes = caseRoutes;
 

@@ -18,7 +18,7 @@ import { createContact, getContact, listContacts, removeContact, updateContact }
 import { createProtocolRevision, getProtocol, getTransferForm } from "./protocol-service.js";
 import { createUsefulLink, listUsefulLinks, removeUsefulLink, updateUsefulLink } from "./useful-links-service.js";
 
-/** Clients, their protocol, contacts and useful links (issue #4). Every versioned answer carries its ETag. */
+/** Clients, their protocol, contacts and useful links (PRODUCT.md §2). Every versioned answer carries its ETag. */
 export function registerClientRoutes(app: FastifyInstance, db: Db): void {
   const routes = clientRoutes;
 
