@@ -3,6 +3,7 @@ export * from "./envelope.js";
 export * from "./errors.js";
 export * from "./menu.js";
 export * from "./pages.js";
+export type { RouteDefinition } from "./route-definition.js";
 export * from "./route-groups/audit-routes.js";
 export * from "./route-groups/billing-routes.js";
 export * from "./route-groups/bug-routes.js";

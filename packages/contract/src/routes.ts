@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Access } from "./access.js";
+import { route } from "./route-definition.js";
 import { auditRoutes } from "./route-groups/audit-routes.js";
 import { billingRoutes } from "./route-groups/billing-routes.js";
 import { bugRoutes } from "./route-groups/bug-routes.js";
@@ -15,28 +15,6 @@ import { healthSchema, publicConfigSchema } from "./schemas/system.js";
  * handlers against these entries, the OpenAPI document is generated from them, and the authorization-matrix
  * test walks them. A route that is not here does not exist.
  */
-export type RouteDefinition = {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  path: string;
-  summary: string;
-  tags: string[];
-  access: Access;
-  /** Reads or writes patient data: every call is written to the audit log. */
-  patientData?: boolean;
-  params?: z.ZodObject;
-  querystring?: z.ZodObject;
-  /** Request headers the route reads (If-Match); validated like the rest of the input. */
-  headers?: z.ZodObject;
-  body?: z.ZodType;
-  /** The `data` of a 2xx answer; the envelope is added by the server. `null` for 204. */
-  response: z.ZodType | null;
-  successStatus?: 200 | 201 | 204;
-};
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
-
 export const routes = {
   ...clientRoutes,
   ...caseRoutes,

@@ -1,9 +1,5 @@
-import type { RouteDefinition } from "../routes.js";
+import { route } from "../route-definition.js";
 import { auditPageSchema, auditQuerySchema } from "../schemas/audit.js";
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
 
 /** The audit log (PRODUCT.md §1: the admin group reads it). */
 export const auditRoutes = {

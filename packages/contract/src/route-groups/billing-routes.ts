@@ -1,4 +1,4 @@
-import type { RouteDefinition } from "../routes.js";
+import { route } from "../route-definition.js";
 import {
   billableHoursQuerySchema,
   billableHoursReportSchema,
@@ -12,10 +12,6 @@ import {
   setRateRequestSchema,
 } from "../schemas/billing.js";
 import { idParamsSchema, ifMatchHeadersSchema } from "../schemas/common.js";
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
 
 const billing = "/api/billing/continuous-monitoring";
 

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from "../routes.js";
+import { route } from "../route-definition.js";
 import {
   bugReportPageSchema,
   bugReportQuerySchema,
@@ -12,10 +12,6 @@ import {
   unitTestQuerySchema,
 } from "../schemas/bugs.js";
 import { idParamsSchema, ifMatchHeadersSchema } from "../schemas/common.js";
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
 
 const tags = ["bugs"];
 

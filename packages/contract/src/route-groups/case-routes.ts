@@ -1,4 +1,4 @@
-import type { RouteDefinition } from "../routes.js";
+import { route } from "../route-definition.js";
 import {
   assignmentsPageSchema,
   assignmentsQuerySchema,
@@ -20,10 +20,6 @@ import { technologistListQuerySchema, technologistPageSchema } from "../schemas/
 
 const base = "/api/continuous-monitoring";
 const tags = ["cases"];
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
 
 function queue<const S extends string>(stage: S) {
   return route({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf } from "../envelope.js";
-import type { RouteDefinition } from "../routes.js";
+import { route } from "../route-definition.js";
 import { caseSummarySchema, clientCasesQuerySchema } from "../schemas/cases.js";
 import {
   clientContactParamsSchema,
@@ -23,10 +23,6 @@ import { idParamsSchema, ifMatchHeadersSchema } from "../schemas/common.js";
 
 const base = "/api/continuous-monitoring";
 const tags = ["clients"];
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
 
 /** Clients, their protocol revisions, contacts and useful links (PRODUCT.md §2, spec §7). */
 export const clientRoutes = {

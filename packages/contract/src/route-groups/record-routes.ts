@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { RouteDefinition } from "../routes.js";
+import { route } from "../route-definition.js";
 import { idParamsSchema, ifMatchHeadersSchema } from "../schemas/common.js";
 import {
   billingNoteDataSchema,
@@ -45,10 +45,6 @@ import {
 
 const base = "/api/continuous-monitoring/cases";
 const tags = ["case records"];
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
 
 /** Where a kind lives: under `cases/monitoring/{id}/…`, billing notes under `cases/reviewed/{id}/…` (spec §7). */
 export function recordCollectionPath(kind: RecordKind): string {

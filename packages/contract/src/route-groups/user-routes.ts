@@ -1,4 +1,4 @@
-import type { RouteDefinition } from "../routes.js";
+import { route } from "../route-definition.js";
 import { ifMatchHeadersSchema } from "../schemas/common.js";
 import {
   accessGroupsRequestSchema,
@@ -19,10 +19,6 @@ import {
 } from "../schemas/users.js";
 
 const tags = ["users"];
-
-function route<const T extends RouteDefinition>(definition: T): T {
-  return definition;
-}
 
 /**
  * User administration (PRODUCT.md §1, AUTH.md "Administration", spec §7). Users are addressed by username;
