@@ -1,10 +1,8 @@
 import type { FastifyRequest } from "fastify";
-import type { AuditEvent } from "../modules/audit/audit-service.js";
+import type { Actor } from "../audit/audited-write.js";
 import type { Principal } from "./principal.js";
 
-/** Who makes a change and from where: what every audit row of this module records. */
-export type Actor = { sub: string; username: string; ip?: string | undefined; userAgent?: string | undefined };
-
+/** The caller of a request as the actor of the writes it makes. */
 export function actorOf(principal: Principal, request: FastifyRequest): Actor {
   return {
     sub: principal.sub,
@@ -12,37 +10,4 @@ export function actorOf(principal: Principal, request: FastifyRequest): Actor {
     ip: request.ip,
     userAgent: request.headers["user-agent"],
   };
-}
-
-/** The audit event of a successful write by `actor`. */
-export function auditedWrite(
-  actor: Actor,
-  action: string,
-  target: { type: string; id: string },
-  details: Record<string, unknown>,
-): AuditEvent {
-  return {
-    action,
-    outcome: "success",
-    actor: { sub: actor.sub, username: actor.username },
-    target,
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-    details,
-  };
-}
-
-/** Field-by-field differences between two plain records, for audit details ("before/after" of an update). */
-export function changesBetween<T extends Record<string, unknown>>(
-  before: T,
-  after: T,
-  fields: readonly (keyof T & string)[],
-): Record<string, { from: unknown; to: unknown }> {
-  const changes: Record<string, { from: unknown; to: unknown }> = {};
-  for (const field of fields) {
-    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) {
-      changes[field] = { from: before[field] ?? null, to: after[field] ?? null };
-    }
-  }
-  return changes;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { recordAudit } from "../audit/record-audit.js";
 import type { Db } from "../db/client.js";
-import { recordAudit } from "../modules/audit/audit-service.js";
 import type { PatientDataAuditor } from "./register-route.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
+import { type AuditEvent, recordAudit } from "../audit/record-audit.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { type Message, type MessageService, maskDestination } from "../messaging/message-service.js";
-import { type AuditEvent, recordAudit } from "../modules/audit/audit-service.js";
 import { CognitoError, invalidParameter, invalidPassword } from "./cognito-error.js";
 import { passwordPolicyViolations } from "./passwords.js";
 import { findLiveSessionUser } from "./sessions-repository.js";

@@ -10,11 +10,11 @@ import {
   userEtag,
   userStatusSchema,
 } from "@vigil/contract";
+import { recordAudit } from "../audit/record-audit.js";
 import type { Db } from "../db/client.js";
 import { isUniqueViolation } from "../db/unique-violation.js";
 import { AppError } from "../errors/app-error.js";
 import { type MessageService, maskDestination } from "../messaging/message-service.js";
-import { recordAudit } from "../modules/audit/audit-service.js";
 import { generatePassword, hashPassword } from "./passwords.js";
 import { revokeUserSessions } from "./sessions-repository.js";
 import {

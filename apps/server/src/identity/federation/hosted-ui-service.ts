@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { recordAudit } from "../../modules/audit/audit-service.js";
 import { digestToken } from "../passwords.js";
 import { findAuthSessionByRefreshHash, findLiveSessionUser, revokeAuthSession } from "../sessions-repository.js";
 import { createOpaqueToken, type TokenService } from "../token-service.js";

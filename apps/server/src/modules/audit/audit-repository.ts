@@ -19,10 +19,6 @@ export type AuditFilter = {
   to?: Date | undefined;
 };
 
-export async function insertAuditEvent(db: Db, row: typeof auditEvents.$inferInsert): Promise<void> {
-  await db.insert(auditEvents).values(row);
-}
-
 /** One page of audit events matching the filter, newest first, and how many match in all. */
 export async function listAuditEvents(
   db: Db,

@@ -1,36 +1,7 @@
 import type { AuditPage, auditQuerySchema } from "@vigil/contract";
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
-import { type AuditEventRow, insertAuditEvent, listAuditEvents as listAuditEventRows } from "./audit-repository.js";
-
-export type AuditEvent = {
-  action: string;
-  outcome: "success" | "failure" | "denied";
-  actor?: { sub?: string | null; username?: string | null } | undefined;
-  target?: { type: string; id: string } | undefined;
-  ip?: string | undefined;
-  /** The caller's `User-Agent` header, where there is one. */
-  userAgent?: string | undefined;
-  details?: Record<string, unknown> | undefined;
-};
-
-/**
- * Writes one audit event. Pass the transaction of the write being audited so both land or neither does.
- * The audit log keeps the true reason of a failure even where the caller is told less.
- */
-export async function recordAudit(db: Db, event: AuditEvent): Promise<void> {
-  await insertAuditEvent(db, {
-    action: event.action,
-    outcome: event.outcome,
-    actorSub: event.actor?.sub ?? null,
-    actorUsername: event.actor?.username ?? null,
-    targetType: event.target?.type ?? null,
-    targetId: event.target?.id ?? null,
-    ip: event.ip ?? null,
-    userAgent: event.userAgent ?? null,
-    details: event.details ?? null,
-  });
-}
+import { type AuditEventRow, listAuditEvents as listAuditEventRows } from "./audit-repository.js";
 
 type AuditEntry = AuditPage["items"][number];
 

@@ -17,12 +17,12 @@ import {
 } from "@vigil/contract";
 import { Temporal } from "temporal-polyfill";
 import type { z } from "zod";
+import { type Actor, auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { findTechnologistLogsOverlapping, type OverlappingLog } from "../../db/time-log-overlaps.js";
 import { AppError } from "../../errors/app-error.js";
-import { type Actor, auditedWrite } from "../../http/actor.js";
-import { recordAudit } from "../audit/audit-service.js";
 import { capFor, peakConcurrentCases, type TechnologistCaps } from "../records/time-log-rules.js";
 import { addMonths, currentMonth, monthsBetween, monthWindow, splitByMonth } from "./billing-calendar.js";
 import { amountFor, hoursFromSeconds, normalizeRate, rateForMonth, sumDecimals } from "./billing-money.js";

@@ -8,11 +8,11 @@ import type {
   StatementDifferenceLine,
   StatementDifferences,
 } from "@vigil/contract";
+import { auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
-import { auditedWrite } from "../../http/actor.js";
-import { recordAudit } from "../audit/audit-service.js";
 import { monthWindow } from "./billing-calendar.js";
 import { differenceOf, rateForMonth, roundingNote, sumDecimals } from "./billing-money.js";
 import { findBillingCases, findRatesOfClients, sumBillableSecondsByCase } from "./billing-repository.js";

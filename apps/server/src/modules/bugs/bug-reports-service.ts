@@ -13,12 +13,12 @@ import {
   type createBugReportRequestSchema,
 } from "@vigil/contract";
 import type { z } from "zod";
+import { type Actor, auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { type Actor, auditedWrite } from "../../http/actor.js";
 import { assertVersion } from "../../http/versioning.js";
 import { findUserById } from "../../identity/user-directory.js";
-import { recordAudit } from "../audit/audit-service.js";
 import {
   type BugReportEventRow,
   type BugReportRow,

@@ -11,12 +11,12 @@ import {
   type User,
 } from "@vigil/contract";
 import type { z } from "zod";
+import { auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
-import { auditedWrite } from "../../http/actor.js";
 import { findUserById } from "../../identity/user-directory.js";
-import { recordAudit } from "../audit/audit-service.js";
 import { getCurrentProtocolRevision } from "../clients/protocol-service.js";
 import { actionChecksOf, preconditionFailed, runChecks, transitionChecks, type WorkflowUser } from "./case-workflow.js";
 import {

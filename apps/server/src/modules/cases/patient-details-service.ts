@@ -9,12 +9,12 @@ import {
   type updatePatientDetailsRequestSchema,
 } from "@vigil/contract";
 import type { z } from "zod";
+import { auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
-import { auditedWrite } from "../../http/actor.js";
 import { assertVersion } from "../../http/versioning.js";
-import { recordAudit } from "../audit/audit-service.js";
 import {
   type CaseRow,
   findLatestPatientDetails,

@@ -1,11 +1,11 @@
 import type { Client, clientInputSchema, clientListQuerySchema } from "@vigil/contract";
 import type { z } from "zod";
+import { type Actor, auditedWrite, changesBetween } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
-import { type Actor, auditedWrite, changesBetween } from "../../http/actor.js";
 import { assertVersion } from "../../http/versioning.js";
-import { recordAudit } from "../audit/audit-service.js";
 import { countOpenCases, listCasesOfClient } from "../cases/cases-service.js";
 import {
   type ClientRow,

@@ -5,12 +5,12 @@ import type {
   transferFormSchema,
 } from "@vigil/contract";
 import type { z } from "zod";
+import { type Actor, auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
-import { type Actor, auditedWrite } from "../../http/actor.js";
 import { getUserByUsername } from "../../identity/user-directory.js";
-import { recordAudit } from "../audit/audit-service.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
 import {
   findLatestProtocolRevision,

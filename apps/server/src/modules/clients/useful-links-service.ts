@@ -1,10 +1,10 @@
 import type { UsefulLink, usefulLinkInputSchema } from "@vigil/contract";
 import type { z } from "zod";
+import { type Actor, auditedWrite, changesBetween } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { type Actor, auditedWrite, changesBetween } from "../../http/actor.js";
 import { assertVersion } from "../../http/versioning.js";
-import { recordAudit } from "../audit/audit-service.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
 import {
   findUsefulLinkForUpdate,

@@ -20,12 +20,12 @@ import {
   timeLogDataSchema,
 } from "@vigil/contract";
 import type { z } from "zod";
+import { type Actor, auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
-import { type Actor, auditedWrite } from "../../http/actor.js";
 import { findUserById } from "../../identity/user-directory.js";
-import { recordAudit } from "../audit/audit-service.js";
 import { getCaseTimeline } from "../cases/cases-service.js";
 import { requireClient } from "../clients/clients-service.js";
 import { getContact } from "../clients/contacts-service.js";
