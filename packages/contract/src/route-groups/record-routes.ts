@@ -7,41 +7,51 @@ import {
   billingNoteItemSchema,
   billingNoteListSchema,
   billingNoteRevisionRequestSchema,
+} from "../schemas/records/billing-notes.js";
+import {
   caseNoteDataSchema,
   caseNoteHistorySchema,
   caseNoteItemSchema,
   caseNoteListSchema,
   caseNoteRevisionRequestSchema,
+} from "../schemas/records/case-notes.js";
+import {
   eventDataSchema,
   eventHistorySchema,
   eventItemSchema,
   eventListSchema,
   eventRevisionRequestSchema,
+} from "../schemas/records/events.js";
+import {
   impedanceDataSchema,
   impedanceHistorySchema,
   impedanceItemSchema,
   impedanceListSchema,
   impedanceRevisionRequestSchema,
+} from "../schemas/records/impedances.js";
+import {
   interpretationDataSchema,
   interpretationHistorySchema,
   interpretationItemSchema,
   interpretationListSchema,
   interpretationRevisionRequestSchema,
+} from "../schemas/records/interpretations.js";
+import {
   patientDetailsHistorySchema,
   patientDetailsRevisionSchema,
   patientDetailsViewSchema,
-  type RecordKind,
-  recordItemParamsSchema,
-  recordListQuerySchema,
-  recordSegments,
-  recordWriteRules,
+  updatePatientDetailsRequestSchema,
+} from "../schemas/records/patient-details.js";
+import { type RecordKind, recordSegments } from "../schemas/records/record-kinds.js";
+import { recordItemParamsSchema, recordListQuerySchema } from "../schemas/records/record-revisions.js";
+import { recordWriteRules } from "../schemas/records/record-write-rules.js";
+import {
   timeLogDataSchema,
   timeLogHistorySchema,
   timeLogItemSchema,
   timeLogListSchema,
   timeLogRevisionRequestSchema,
-  updatePatientDetailsRequestSchema,
-} from "../schemas/records.js";
+} from "../schemas/records/time-logs.js";
 
 const base = "/api/continuous-monitoring/cases";
 const tags = ["case records"];
