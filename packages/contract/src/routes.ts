@@ -1,14 +1,15 @@
 import type { z } from "zod";
-import { route } from "./route-definition.js";
 import { auditRoutes } from "./route-groups/audit-routes.js";
 import { billingRoutes } from "./route-groups/billing-routes.js";
 import { bugRoutes } from "./route-groups/bug-routes.js";
 import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
+import { systemRoutes } from "./route-groups/system-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
-import { breadcrumbsQuerySchema, breadcrumbsSchema, chromeSchema } from "./schemas/chrome.js";
-import { healthSchema, publicConfigSchema } from "./schemas/system.js";
+
+// Re-exported here (not from index.ts) so the group stays reachable on its own: see system-routes.ts.
+export { systemRoutes };
 
 /**
  * The API route table: every route's method, path, schemas and the access it requires. The server registers
@@ -19,39 +20,7 @@ export const routes = {
   ...clientRoutes,
   ...caseRoutes,
   ...recordRoutesTable,
-  getHealth: route({
-    method: "GET",
-    path: "/api/health",
-    summary: "Liveness with a database round trip",
-    tags: ["system"],
-    access: "public",
-    response: healthSchema,
-  }),
-  getPublicConfig: route({
-    method: "GET",
-    path: "/api/config",
-    summary: "Identity endpoint and password policy the web app needs before sign-in",
-    tags: ["system"],
-    access: "public",
-    response: publicConfigSchema,
-  }),
-  getChrome: route({
-    method: "GET",
-    path: "/api/chrome",
-    summary: "The navigation menu filtered by the caller's access groups (403 Access denied without any)",
-    tags: ["chrome"],
-    access: "signed-in",
-    response: chromeSchema,
-  }),
-  getBreadcrumbs: route({
-    method: "GET",
-    path: "/api/chrome/breadcrumbs",
-    summary: "The breadcrumb trail for a web route, with client names and case numbers resolved",
-    tags: ["chrome"],
-    access: "signed-in",
-    querystring: breadcrumbsQuerySchema,
-    response: breadcrumbsSchema,
-  }),
+  ...systemRoutes,
   ...userRoutes,
   ...auditRoutes,
   ...billingRoutes,

@@ -1,5 +1,7 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
+import { systemRoutes } from "@vigil/contract";
 import { useEffect } from "react";
+import { apiPath } from "../lib/api-paths";
 import { onApiRefusal } from "../lib/api-refusals";
 import { endSessionRefusedByApi } from "../lib/auth";
 import { rereadSession } from "./session";
@@ -38,7 +40,7 @@ export function followSessionChanges(queryClient: QueryClient): () => void {
       return;
     }
     // The menu's own 403 is the session's answer ("no access group"), not news about it: re-reading it would loop.
-    if (method === "GET" && path === "/chrome") return;
+    if (method === "GET" && path === apiPath(systemRoutes.getChrome)) return;
     reread();
   });
   return () => {

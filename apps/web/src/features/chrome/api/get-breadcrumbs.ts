@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { breadcrumbsSchema } from "@vigil/contract";
+import { breadcrumbsSchema, systemRoutes } from "@vigil/contract";
 import type { z } from "zod";
 import { requestData } from "../../../lib/api-client";
+import { apiPath } from "../../../lib/api-paths";
 
 export type Breadcrumbs = z.infer<typeof breadcrumbsSchema>;
 
 /** `GET /api/chrome/breadcrumbs?path=…`: the trail for a web route, entity names resolved by the server. */
 export function fetchBreadcrumbs(path: string, signal?: AbortSignal): Promise<Breadcrumbs> {
-  return requestData("GET", "/chrome/breadcrumbs", breadcrumbsSchema, { query: { path }, signal });
+  return requestData("GET", apiPath(systemRoutes.getBreadcrumbs), breadcrumbsSchema, { query: { path }, signal });
 }
 
 export function breadcrumbsQueryOptions(path: string) {

@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { type User, userSchema } from "@vigil/contract";
+import { type User, userRoutes, userSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
+import { apiPath } from "../../../lib/api-paths";
 
 /** `GET /api/users/{username}`: one's own details, or anyone's with users:manage. */
 export function fetchUser(username: string, signal?: AbortSignal): Promise<User> {
-  return requestData("GET", `/users/${encodeURIComponent(username)}`, userSchema, { signal });
+  return requestData("GET", apiPath(userRoutes.getUser, { username }), userSchema, { signal });
 }
 
 export function userQueryKey(username: string) {

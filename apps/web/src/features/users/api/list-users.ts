@@ -1,13 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { type UserListQuery, type UserPage, userPageSchema } from "@vigil/contract";
+import { type UserListQuery, type UserPage, userPageSchema, userRoutes } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
+import { apiPath } from "../../../lib/api-paths";
 
 /** Every query of the users feature starts with this key, so a change anywhere refreshes them all. */
 export const usersQueryKey = ["users"] as const;
 
 /** `GET /api/users`: one server-side page, searched and filtered. */
 export function fetchUsers(query: UserListQuery, signal?: AbortSignal): Promise<UserPage> {
-  return requestData("GET", "/users", userPageSchema, { query, signal });
+  return requestData("GET", apiPath(userRoutes.listUsers), userPageSchema, { query, signal });
 }
 
 export function usersQueryOptions(query: UserListQuery) {

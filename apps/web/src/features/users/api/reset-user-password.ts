@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type PasswordReset, passwordResetSchema, type User } from "@vigil/contract";
+import { type PasswordReset, passwordResetSchema, type User, userRoutes } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
+import { apiPath } from "../../../lib/api-paths";
 import { usersQueryKey } from "./list-users";
 
 /**
@@ -8,7 +9,7 @@ import { usersQueryKey } from "./list-users";
  * in — is emailed a new temporary password.
  */
 export function resetUserPassword({ user }: { user: User }): Promise<PasswordReset> {
-  return requestData("POST", `/users/${encodeURIComponent(user.username)}/reset-password`, passwordResetSchema, {
+  return requestData("POST", apiPath(userRoutes.resetUserPassword, { username: user.username }), passwordResetSchema, {
     expectedStatuses: [404, 503],
   });
 }

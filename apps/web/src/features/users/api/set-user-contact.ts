@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type User, type UserContactRequest, userEtag, userSchema } from "@vigil/contract";
+import { type User, type UserContactRequest, userEtag, userRoutes, userSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
+import { apiPath } from "../../../lib/api-paths";
 import { usersQueryKey } from "./list-users";
 
 /**
@@ -8,7 +9,7 @@ import { usersQueryKey } from "./list-users";
  * until the user confirms a code sent to it.
  */
 export function setUserContact({ user, contact }: { user: User; contact: UserContactRequest }): Promise<User> {
-  return requestData("PUT", `/users/${encodeURIComponent(user.username)}/contact`, userSchema, {
+  return requestData("PUT", apiPath(userRoutes.setUserContact, { username: user.username }), userSchema, {
     body: contact,
     headers: { "If-Match": userEtag(user) },
     expectedStatuses: [400, 404, 409, 412],
