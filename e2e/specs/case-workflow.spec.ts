@@ -2,7 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import type { E2eState } from "../support/environment.js";
 import { displayNames, expect, seededUser, signInToHome, test } from "../support/fixtures.js";
 
-/** The seeded client the case is opened for (apps/server/src/db/seed.ts): it has a protocol to pin. */
+/** The seeded client the case is opened for (apps/server/src/seed/demo-clients.ts): it has a protocol to pin. */
 const clientLabel = "Pacific Neurology Institute (PNI)";
 const clientZone = "America/Los_Angeles";
 

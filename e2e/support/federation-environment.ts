@@ -12,7 +12,7 @@ const run = promisify(execFile);
 
 /** Accounts of the local provider that plays Google, by the login typed into its form. */
 export const providerAccounts = {
-  /** The seeded coordinator's address (apps/server/src/db/seed.ts), verified by the provider. */
+  /** The seeded coordinator's address (apps/server/src/seed/seed-demo-data.ts), verified by the provider. */
   coordinator: { login: "casey.google", email: "coordinator@vigil.example", emailVerified: true, name: "Casey C." },
   /** An address no Vigil user has. */
   stranger: {

@@ -84,7 +84,7 @@ export async function refreshWith(request: APIRequestContext, clientId: string, 
   return { status: response.status(), body: (await response.json()) as Record<string, unknown> };
 }
 
-/** Seeded users' names as the app shows them (apps/server/src/db/seed.ts). */
+/** Seeded users' names as the app shows them (apps/server/src/seed/demo-cases.ts). */
 export const displayNames = {
   admin: "Avery Admin",
   coordinator: "Casey Coordinator",

@@ -2,8 +2,8 @@ import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { openConfiguredDatabase } from "./db/client.js";
 import { FolderLockedError } from "./db/folder-lock.js";
-import { seedIfEmpty } from "./db/seed.js";
 import { listenOnHttps } from "./identity/federation/https-listener.js";
+import { seedIfEmpty } from "./seed/seed-demo-data.js";
 
 /** The process: configuration, database, app, listen, and a graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../config.js";
+import { seedDemoData } from "../seed/seed-demo-data.js";
 import {
   type BackupSource,
   backupDatabase,
@@ -21,7 +22,6 @@ import {
   restoreDatabase,
 } from "./backup.js";
 import { type Db, openDatabase, queryRows } from "./client.js";
-import { seedDemoData } from "./seed.js";
 
 /** Like the other API tests: PostgreSQL when DATABASE_URL is set, else the embedded engine. */
 const postgresUrl = loadConfig().databaseUrl;

@@ -1,9 +1,9 @@
 import { accessGroups, transferFormContentSchema } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../db/client.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { queryRows } from "./client.js";
-import { type DemoCredential, seedDemoData } from "./seed.js";
+import { type DemoCredential, seedDemoData } from "./seed-demo-data.js";
 
 let harness: TestApp;
 let credentials: DemoCredential[] = [];

@@ -5,13 +5,14 @@ import type {
   EventInput,
   ImpedanceInput,
   InterpretationInput,
-  MonitoringMode,
   TimeLogInput,
 } from "@vigil/contract";
 import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { clientContacts } from "../db/schema.js";
 import { type ImportedRevision, importRecordHistory } from "../modules/records/records-service.js";
-import type { Db } from "./client.js";
-import { clientContacts } from "./schema.js";
+import { type DemoInterpretation, demoBillingNotes, demoInterpretations } from "./demo-records.js";
+import type { SeededCase } from "./seed-cases.js";
 
 /**
  * The demo cases' records, written through the records service's import so that current rows,
@@ -20,20 +21,6 @@ import { clientContacts } from "./schema.js";
  * contact and a skin check; preview has a draft interpretation; reviewed and closed cases a signed one in ACNS
  * terms and a billing note.
  */
-
-export type SeededCase = {
-  id: string;
-  clientId: string;
-  stage: "intake" | "monitoring" | "preview" | "reviewed" | "closed";
-  /** When the recording started and ended, and when the case was reviewed (null where it has not happened). */
-  started: Date | null;
-  ended: Date | null;
-  reviewed: Date | null;
-  hasVideo: boolean;
-  /** The mode its technologist monitors it in. */
-  mode: MonitoringMode;
-  thresholdKohm: number;
-};
 
 type People = { coordinator: Author; technologist: Author; reviewer: Author; billing: Author };
 
@@ -125,24 +112,19 @@ async function contactsOf(tx: Db, clientId: string) {
     .where(and(eq(clientContacts.clientId, clientId)));
 }
 
-const normalBackground: InterpretationInput["background"] = {
-  continuity: "continuous",
-  symmetry: "symmetric",
-  predominantFrequency: "alpha",
-  pdrHz: 9.5,
-  voltage: "normal",
-  reactivity: "present",
-  stateChanges: "present-normal",
-  notes: "Normal sleep architecture with spindles and K-complexes.",
-};
-
+/** The reviewer's interpretation of the whole recording, drafted two hours before it was signed (if it was). */
 async function interpretation(
   tx: Db,
   subject: SeededCase,
   reviewer: Author,
-  data: InterpretationInput,
+  text: DemoInterpretation,
   signed: Date | null,
 ): Promise<void> {
+  const data: InterpretationInput = {
+    ...text,
+    periodFrom: (subject.started as Date).toISOString(),
+    periodTo: (subject.ended as Date).toISOString(),
+  };
   const drafted = signed ? plus(signed, -2) : hoursAgo(3);
   const revisions: ImportedRevision[] = [{ change: "create", data, at: drafted, author: reviewer }];
   if (signed) revisions.push({ change: "sign", data, at: signed, author: reviewer });
@@ -166,130 +148,15 @@ export async function seedDemoRecords(tx: Db, subjects: readonly SeededCase[], p
     else await impedances(tx, subject, technologist, [impedance(plus(started, 0.5))]);
 
     if (subject.stage === "preview") {
-      await interpretation(
-        tx,
-        subject,
-        reviewer,
-        {
-          reportType: "daily",
-          periodFrom: started.toISOString(),
-          periodTo: (subject.ended as Date).toISOString(),
-          history: "5-year-old with febrile status epilepticus, loaded with fosphenytoin; midazolam infusion weaned.",
-          technicalDescription:
-            "21 electrodes (10–20 system), paste; video recorded throughout. Intermittent sweat artifact.",
-          background: {
-            ...normalBackground,
-            continuity: "discontinuous",
-            predominantFrequency: "delta",
-            pdrHz: null,
-            reactivity: "unclear",
-            stateChanges: "absent",
-            notes: "",
-          },
-          findings: [
-            {
-              location: "G",
-              pattern: "PD",
-              plusModifier: "none",
-              prevalence: "abundant",
-              duration: "long",
-              frequencyHz: 1,
-              evolution: "fluctuating",
-              stimulusInduced: false,
-              notes: "Frontally predominant GPDs during the first 6 hours.",
-            },
-          ],
-          seizures: {
-            classification: "ESz",
-            count: 4,
-            description: "Four electrographic seizures in the first 6 h; none after midazolam titration.",
-          },
-          impression: "",
-          clinicalCorrelation: "",
-        },
-        null,
-      );
+      await interpretation(tx, subject, reviewer, demoInterpretations.preview, null);
     }
     if (subject.stage === "reviewed") {
-      await interpretation(
-        tx,
-        subject,
-        reviewer,
-        {
-          reportType: "summary",
-          periodFrom: started.toISOString(),
-          periodTo: (subject.ended as Date).toISOString(),
-          history: "47-year-old with drug-resistant focal seizures; carbamazepine tapered to capture typical events.",
-          technicalDescription:
-            "21 electrodes (10–20 system) with T1/T2; continuous video. Data reviewed with spike and seizure detection.",
-          background: normalBackground,
-          findings: [
-            {
-              location: "L",
-              pattern: "RDA",
-              plusModifier: "none",
-              prevalence: "occasional",
-              duration: "brief",
-              frequencyHz: 1.5,
-              evolution: "static",
-              stimulusInduced: false,
-              notes: "Left temporal (LRDA), maximal F7/T7.",
-            },
-          ],
-          seizures: {
-            classification: "ECSz",
-            count: 2,
-            description:
-              "Two typical events: behavioural arrest and oral automatisms with left temporal rhythmic theta evolving over 40 s.",
-          },
-          impression:
-            "Abnormal video-EEG: (1) occasional left temporal rhythmic delta activity (LRDA); (2) two electroclinical seizures of left temporal onset during the medication taper.",
-          clinicalCorrelation:
-            "The typical events are epileptic seizures of left temporal origin. Consider pre-surgical evaluation.",
-        },
-        subject.reviewed,
-      );
-      await billingNote(tx, subject, billing, plus(subject.reviewed as Date, 2), {
-        body: "24 h EMU video-EEG with continuous real-time monitoring; summary report signed.",
-        cptCodes: [
-          { code: "95700", units: 1, modifiers: [] },
-          { code: "95716", units: 1, modifiers: [] },
-          { code: "95720", units: 1, modifiers: [] },
-        ],
-        adjustments: "",
-        acknowledgedWarnings: [],
-      });
+      await interpretation(tx, subject, reviewer, demoInterpretations.reviewed, subject.reviewed);
+      await billingNote(tx, subject, billing, plus(subject.reviewed as Date, 2), demoBillingNotes.reviewed);
     }
     if (subject.stage === "closed") {
-      await interpretation(
-        tx,
-        subject,
-        reviewer,
-        {
-          reportType: "summary",
-          periodFrom: started.toISOString(),
-          periodTo: (subject.ended as Date).toISOString(),
-          history: "59-year-old on valproate; seizure frequency to be quantified before a medication change.",
-          technicalDescription: "Ambulatory EEG, 21 electrodes, no video; patient diary scanned at takedown.",
-          background: normalBackground,
-          findings: [],
-          seizures: { classification: "none", count: null, description: "" },
-          impression:
-            "Normal ambulatory EEG awake and asleep. No epileptiform discharges; no electrographic seizures. Three push-button events without an EEG correlate.",
-          clinicalCorrelation: "A normal study does not exclude epilepsy; the pushed events were not epileptic.",
-        },
-        subject.reviewed,
-      );
-      await billingNote(tx, subject, billing, plus(subject.reviewed as Date, 3), {
-        body: "Ambulatory EEG 24 h, unmonitored; billed with the summary report.",
-        cptCodes: [
-          { code: "95700", units: 1, modifiers: [] },
-          { code: "95708", units: 1, modifiers: [] },
-          { code: "95719", units: 1, modifiers: [] },
-        ],
-        adjustments: "",
-        acknowledgedWarnings: [],
-      });
+      await interpretation(tx, subject, reviewer, demoInterpretations.closed, subject.reviewed);
+      await billingNote(tx, subject, billing, plus(subject.reviewed as Date, 3), demoBillingNotes.closed);
     }
   }
 }

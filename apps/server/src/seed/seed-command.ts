@@ -1,6 +1,6 @@
 import { loadConfig } from "../config.js";
-import { openConfiguredDatabase } from "./client.js";
-import { seedIfEmpty } from "./seed.js";
+import { openConfiguredDatabase } from "../db/client.js";
+import { seedIfEmpty } from "./seed-demo-data.js";
 
 const config = loadConfig();
 const database = await openConfiguredDatabase(config);
