@@ -1,13 +1,13 @@
 import { type Permission, permissionsOf } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import Fastify from "fastify";
+import { caseDependenciesOf } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import { openDatabase, queryRows } from "../apps/server/src/db/client.js";
 import type { Principal } from "../apps/server/src/http/principal.js";
 import { billingSettingsOf } from "../apps/server/src/modules/billing/billing-service.js";
 import { getBillingStatement } from "../apps/server/src/modules/billing/billing-statements-service.js";
 import { getBillableHoursReport } from "../apps/server/src/modules/billing/reporting-service.js";
-import { configureCaseChecks } from "../apps/server/src/modules/cases/case-workflow.js";
 import { getCase, listCaseQueue } from "../apps/server/src/modules/cases/cases-service.js";
 import { buildMenu } from "../apps/server/src/modules/chrome/chrome-service.js";
 import { listClients } from "../apps/server/src/modules/clients/clients-service.js";
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) throw new Error("DATABASE_URL is required");
   const database = await openDatabase({ kind: "postgres", url: config.databaseUrl, poolSize: runSettings.poolSize });
   const { db } = database;
-  configureCaseChecks({ billing: billingSettingsOf(config) });
+  const caseDependencies = caseDependenciesOf(config);
   const settings = billingSettingsOf(config);
 
   // Who "asks": the bench administrator, as the real server would know them after its token check.
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     });
   }
   app.get("/api/continuous-monitoring/cases/:id", async (request) => ({
-    data: await getCase(db, (request.params as { id: string }).id, user),
+    data: await getCase(db, (request.params as { id: string }).id, user, caseDependencies),
   }));
   app.get("/api/continuous-monitoring/cases/monitoring/:id/time-logs", async (request) => {
     const query = request.query as Query;

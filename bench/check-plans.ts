@@ -12,6 +12,7 @@ import {
 } from "@vigil/contract";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { caseDependenciesOf } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import type { Db } from "../apps/server/src/db/client.js";
 import * as schema from "../apps/server/src/db/schema.js";
@@ -21,15 +22,15 @@ import { listAuditEvents } from "../apps/server/src/modules/audit/audit-service.
 import { billingSettingsOf, listBillingMonths } from "../apps/server/src/modules/billing/billing-service.js";
 import { getBillingStatement } from "../apps/server/src/modules/billing/billing-statements-service.js";
 import { getBillableHoursReport } from "../apps/server/src/modules/billing/reporting-service.js";
-import { configureCaseChecks } from "../apps/server/src/modules/cases/case-workflow.js";
 import {
   getCase,
   getCaseTimeline,
   listAssignments,
   listCaseQueue,
+  listClientCases,
 } from "../apps/server/src/modules/cases/cases-service.js";
 import { getPatientDetailsHistory } from "../apps/server/src/modules/cases/patient-details-service.js";
-import { listClientCases, listClients } from "../apps/server/src/modules/clients/clients-service.js";
+import { listClients } from "../apps/server/src/modules/clients/clients-service.js";
 import { getRecordHistory, listRecords } from "../apps/server/src/modules/records/records-service.js";
 import { benchUser, fullDatabaseUrl, runSettings } from "./config.js";
 
@@ -241,7 +242,7 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
   try {
     const config = loadConfig({ DATABASE_URL: url, SEED: "none" });
     const settings = billingSettingsOf(config);
-    configureCaseChecks({ billing: settings });
+    const caseDependencies = caseDependenciesOf(config);
     const ctx = { db, caps: config.technologistCaps };
     const f = await fixtures(admin);
     const { previousMonth, monthStart, today } = months(new Date());
@@ -312,7 +313,7 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
           ),
       ],
       ["assignments", () => listAssignments(db, assignmentsQuerySchema.parse({}))],
-      ["case detail", () => getCase(db, f.monitoring.id, user)],
+      ["case detail", () => getCase(db, f.monitoring.id, user, caseDependencies)],
       ["case timeline", () => getCaseTimeline(db, f.monitoring.id)],
       ["patient details history", () => getPatientDetailsHistory(db, f.closed.id)],
       ...(["time-log", "impedance", "event", "case-note", "interpretation", "billing-note"] as RecordKind[]).flatMap(

@@ -14,14 +14,16 @@ import { TokenService } from "./identity/token-service.js";
 import { MessageService } from "./messaging/message-service.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { registerBillingRoutes } from "./modules/billing/billing-routes.js";
-import { billingSettingsOf } from "./modules/billing/billing-service.js";
+import { billingCheckFailure, billingSettingsOf, checkCaseBilling } from "./modules/billing/billing-service.js";
 import { registerBugRoutes } from "./modules/bugs/bugs-routes.js";
-import { configureCaseChecks } from "./modules/cases/case-workflow.js";
+import type { CaseDependencies } from "./modules/cases/case-dependencies.js";
 import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
+import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
 import { registerRecordRoutes } from "./modules/records/records-routes.js";
+import { hasSignedInterpretation } from "./modules/records/records-service.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
@@ -59,6 +61,23 @@ export const infrastructureRoutes = [
   "GET /",
   ...hostedUiRoutes,
 ] as const;
+
+/**
+ * What the case workflow asks of the modules built on cases: records answer `final-interpretation-signed` and which
+ * billable logs a new recording period would leave outside; billing answers `billing-check-passed` with the
+ * configured caps, CPT rules and currency.
+ */
+export function caseDependenciesOf(
+  config: Pick<Config, "technologistCaps" | "cptRules" | "currency">,
+): CaseDependencies {
+  const billing = billingSettingsOf(config);
+  return {
+    hasSignedInterpretation,
+    billingCheckFailure: async (db, caseRow, now) =>
+      billingCheckFailure(await checkCaseBilling(db, caseRow, now, billing)),
+    findBillableLogsOutsidePeriod,
+  };
+}
 
 /** Builds the whole application without listening: tests `inject` into the same app the server runs. */
 declare module "fastify" {
@@ -134,8 +153,7 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   registerChromeRoutes(app, database.db);
   registerPatientDataAudit(app, database.db);
   registerClientRoutes(app, database.db);
-  configureCaseChecks({ billing: billingSettingsOf(config) });
-  registerCaseRoutes(app, database.db);
+  registerCaseRoutes(app, database.db, caseDependenciesOf(config));
   registerRecordRoutes(app, database.db, config);
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);

@@ -18,10 +18,12 @@ import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { findUserById } from "../../identity/user-directory.js";
 import { getCurrentProtocolRevision } from "../clients/protocol-service.js";
+import type { CaseDependencies } from "./case-dependencies.js";
 import { actionChecksOf, preconditionFailed, runChecks, transitionChecks, type WorkflowUser } from "./case-workflow.js";
 import {
   type CaseRow,
   endAssignments,
+  findActiveAssignments,
   findTransition,
   insertAssignment,
   insertTransition,
@@ -83,6 +85,7 @@ export async function takeCaseAction(
   request: CaseActionRequest,
   actor: CaseActor,
   user: WorkflowUser,
+  dependencies: CaseDependencies,
 ): Promise<Case> {
   const rule = caseActionRules[request.action];
   // 404 first: whoever reaches this route may read cases, so existence is no secret to them.
@@ -108,7 +111,7 @@ export async function takeCaseAction(
     .transaction(async (tx) => {
       const locked = await requireCase(tx, id, "update");
       assertSeenVersion(locked, request.version);
-      const context = await checkContextOf(tx, locked);
+      const context = await checkContextOf(tx, locked, dependencies);
       const failed = await runChecks(actionChecksOf(request.action), context);
       if (failed.length > 0) throw preconditionFailed(`${rule.label} is not possible now`, failed);
       return applyAction(tx, locked, request, actor, { technologist, reviewer, actingReviewer });
@@ -121,7 +124,7 @@ export async function takeCaseAction(
       }
       throw error;
     });
-  return toCase(db, row, user);
+  return toCase(db, row, user, dependencies);
 }
 
 async function applyAction(
@@ -135,8 +138,8 @@ async function applyAction(
   switch (request.action) {
     case "assign-technologist": {
       const technologist = people.technologist as User;
-      const context = await checkContextOf(tx, locked);
-      if (context.activeAssignments.some((assignment) => assignment.technologistSub === technologist.sub)) {
+      const activeAssignments = await findActiveAssignments(tx, [locked.id]);
+      if (activeAssignments.some((assignment) => assignment.technologistSub === technologist.sub)) {
         throw new AppError("conflict", `${technologist.name} is already assigned to ${locked.caseNumber}.`);
       }
       const assignment = await insertAssignment(tx, {
@@ -272,6 +275,7 @@ export async function requestTransition(
   request: TransitionRequest,
   actor: CaseActor,
   user: WorkflowUser,
+  dependencies: CaseDependencies,
 ): Promise<TransitionResult> {
   const reason = request.reason?.trim() || null;
   const { row, transition } = await db
@@ -286,7 +290,7 @@ export async function requestTransition(
         );
       }
       assertSeenVersion(locked, request.version);
-      const context = { ...(await checkContextOf(tx, locked)), reason };
+      const context = { ...(await checkContextOf(tx, locked, dependencies)), reason };
       const failed = await runChecks(transitionChecks(rule, { includeReason: true }), context);
       if (failed.length > 0) {
         throw preconditionFailed(`${locked.caseNumber} cannot move from ${rule.from} to ${rule.to}`, failed);
@@ -342,7 +346,7 @@ export async function requestTransition(
       }
       throw error;
     });
-  return { transition: toTransition(transition, user), case: await toCase(db, row, user) };
+  return { transition: toTransition(transition, user), case: await toCase(db, row, user, dependencies) };
 }
 
 /**
@@ -356,6 +360,7 @@ export async function takeTransitionAction(
   request: TransitionActionRequest,
   actor: CaseActor,
   user: WorkflowUser,
+  dependencies: CaseDependencies,
 ): Promise<TransitionResult> {
   const comment = request.comment?.trim() || null;
   if (request.action === "comment" && !comment) {
@@ -385,7 +390,11 @@ export async function takeTransitionAction(
         if (locked.stage !== found.fromStage) throw noSuchMove(locked, found.toStage);
         const rule = caseTransitionRules.find((candidate) => candidate.id === found.ruleId);
         if (!rule) throw new Error(`unknown transition rule ${found.ruleId}`);
-        const context = { ...(await checkContextOf(tx, locked)), pendingTransition: undefined, reason: found.reason };
+        const context = {
+          ...(await checkContextOf(tx, locked, dependencies)),
+          pendingTransition: undefined,
+          reason: found.reason,
+        };
         const failed = await runChecks(transitionChecks(rule, { includeReason: true }), context);
         if (failed.length > 0) {
           throw preconditionFailed(`${locked.caseNumber} cannot move from ${rule.from} to ${rule.to}`, failed);
@@ -426,5 +435,5 @@ export async function takeTransitionAction(
     );
     return { row: after, transition: current };
   });
-  return { transition: toTransition(transition, user), case: await toCase(db, row, user) };
+  return { transition: toTransition(transition, user), case: await toCase(db, row, user, dependencies) };
 }

@@ -15,17 +15,10 @@ import {
   type TransitionRule,
   type UpdateCaseRequest,
 } from "@vigil/contract";
-import { loadConfig } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import {
-  type BillingSettings,
-  billingCheckFailure,
-  billingSettingsOf,
-  checkCaseBilling,
-} from "../billing/billing-service.js";
 import { getCurrentProtocolRevision } from "../clients/protocol-service.js";
-import { hasSignedInterpretation } from "../records/records-service.js";
+import type { CaseDependencies } from "./case-dependencies.js";
 import type { AssignmentRow, CaseRow, TransitionRow } from "./cases-repository.js";
 
 /** Who asks: what the workflow needs of the principal. */
@@ -38,34 +31,17 @@ export type CheckContext = {
   activeAssignments: readonly AssignmentRow[];
   pendingTransition: TransitionRow | undefined;
   reason?: string | null | undefined;
-  /** The billing rules (caps, CPT) for `billing-check-passed`; the app's configured ones when left out. */
-  billing?: BillingSettings | undefined;
+  /** The checks other modules answer (records, billing), handed in by app.ts. */
+  dependencies: CaseDependencies;
 };
-
-/**
- * The billing rules of the app, set once when it is built (app.ts): the checks are gathered in many places of the
- * cases module that hold no configuration, so the settings are kept here rather than threaded through each of
- * them. Until then, the documented defaults of config.ts.
- */
-let configuredBilling: BillingSettings | undefined;
-
-export function configureCaseChecks(settings: { billing: BillingSettings }): void {
-  configuredBilling = settings.billing;
-}
-
-function billingSettings(context: CheckContext): BillingSettings {
-  configuredBilling ??= billingSettingsOf(loadConfig({}));
-  return context.billing ?? configuredBilling;
-}
 
 /** A named precondition: undefined when it passes, else the reason in words. */
 export type CaseCheck = (context: CheckContext) => Promise<string | undefined> | string | undefined;
 
 /**
- * The named checks of the transition table and the case actions. `final-interpretation-signed` asks the records
- * module and `billing-check-passed` the billing module (no running time log, a rate for every month the billable
- * time touches, every CPT warning acknowledged in a billing note), both in the caller's transaction, under the
- * case lock.
+ * The named checks of the transition table and the case actions. `final-interpretation-signed` and
+ * `billing-check-passed` are answered by the records and billing modules through the context's dependencies, in the
+ * caller's transaction, under the case lock.
  */
 export const caseChecks: Record<CaseCheckId, CaseCheck> = {
   "technologist-assigned": ({ activeAssignments }) =>
@@ -77,13 +53,12 @@ export const caseChecks: Record<CaseCheckId, CaseCheck> = {
   "recording-ended": ({ caseRow }) =>
     caseRow.recordingEndedAt ? undefined : "Set the recording end time before ending monitoring.",
   "reason-given": ({ reason }) => (reason?.trim() ? undefined : "Give a reason for this move."),
-  "final-interpretation-signed": async ({ db, caseRow }) =>
-    (await hasSignedInterpretation(db, caseRow.id))
+  "final-interpretation-signed": async ({ db, caseRow, dependencies }) =>
+    (await dependencies.hasSignedInterpretation(db, caseRow.id))
       ? undefined
       : "No final (signed) interpretation exists for this case yet; a reviewer must sign one before it is marked reviewed.",
-  "billing-check-passed": async (context) => {
-    const check = await checkCaseBilling(context.db, context.caseRow, new Date(), billingSettings(context));
-    const failure = billingCheckFailure(check);
+  "billing-check-passed": async ({ db, caseRow, dependencies }) => {
+    const failure = await dependencies.billingCheckFailure(db, caseRow, new Date());
     return failure ? `The billing check has not passed: ${failure}` : undefined;
   },
   "no-pending-transition": ({ pendingTransition }) =>

@@ -41,17 +41,6 @@ export async function findCaseNumber(db: Db, id: string): Promise<string | undef
   return row?.caseNumber;
 }
 
-/** Cases not yet closed (nor archived), counted per client; clients without open cases are absent from the map. */
-export async function countOpenCasesByClient(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
-  if (clientIds.length === 0) return new Map();
-  const rows = await db
-    .select({ clientId: cases.clientId, total: count() })
-    .from(cases)
-    .where(and(inArray(cases.clientId, [...clientIds]), ne(cases.stage, "closed"), isNull(cases.archivedAt)))
-    .groupBy(cases.clientId);
-  return new Map(rows.map((row) => [row.clientId, Number(row.total)]));
-}
-
 export async function findCasesOfClient(
   db: Db,
   clientId: string,

@@ -1,4 +1,4 @@
-import { type CaseStage, caseRoutes, recordRoutesTable } from "@vigil/contract";
+import { type CaseStage, caseRoutes, clientRoutes, recordRoutesTable } from "@vigil/contract";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import { actorOf } from "../../http/actor.js";
@@ -6,6 +6,7 @@ import type { Principal } from "../../http/principal.js";
 import { registerRoute } from "../../http/register-route.js";
 import { readIfMatch, sendEtag } from "../../http/versioning.js";
 import { listReviewers } from "../../identity/user-directory.js";
+import type { CaseDependencies } from "./case-dependencies.js";
 import { requestTransition, takeCaseAction, takeTransitionAction } from "./case-workflow-service.js";
 import {
   archiveCase,
@@ -16,6 +17,7 @@ import {
   getPinnedProtocol,
   listAssignments,
   listCaseQueue,
+  listClientCases,
   updateCase,
 } from "./cases-service.js";
 import { getPatientDetails, getPatientDetailsHistory, updatePatientDetails } from "./patient-details-service.js";
@@ -25,12 +27,12 @@ function workflowUser(principal: Principal) {
 }
 
 /** Cases and their workflow (PRODUCT.md §3). Every case answer carries its ETag (the version). */
-export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
+export function registerCaseRoutes(app: FastifyInstance, db: Db, dependencies: CaseDependencies): void {
   const routes = caseRoutes;
 
   registerRoute(app, "createCase", routes.createCase, async ({ body, principal, request, reply }) => {
     const actor = await caseActorOf(db, actorOf(principal, request));
-    const created = await createCase(db, body, actor, workflowUser(principal));
+    const created = await createCase(db, body, actor, workflowUser(principal), dependencies);
     sendEtag(reply, created.version);
     return created;
   });
@@ -47,28 +49,32 @@ export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
     registerRoute(app, name, definition, ({ query }) => listCaseQueue(db, stage, query));
   }
   registerRoute(app, "listAssignments", routes.listAssignments, ({ query }) => listAssignments(db, query));
+  // A client's case list is a cases query: the clients module sits below cases and does not read them.
+  registerRoute(app, "listClientCases", clientRoutes.listClientCases, ({ params, query }) =>
+    listClientCases(db, params.id, query),
+  );
 
   registerRoute(app, "getCase", routes.getCase, async ({ params, principal, reply }) => {
-    const found = await getCase(db, params.id, workflowUser(principal));
+    const found = await getCase(db, params.id, workflowUser(principal), dependencies);
     sendEtag(reply, found.version);
     return found;
   });
   registerRoute(app, "updateCase", routes.updateCase, async ({ params, body, principal, request, reply }) => {
     const expected = readIfMatch(request.headers["if-match"]);
     const actor = await caseActorOf(db, actorOf(principal, request));
-    const updated = await updateCase(db, params.id, expected, body, actor, workflowUser(principal));
+    const updated = await updateCase(db, params.id, expected, body, actor, workflowUser(principal), dependencies);
     sendEtag(reply, updated.version);
     return updated;
   });
   registerRoute(app, "archiveCase", routes.archiveCase, async ({ params, principal, request, reply }) => {
     const actor = await caseActorOf(db, actorOf(principal, request));
-    const archived = await archiveCase(db, params.id, actor, workflowUser(principal));
+    const archived = await archiveCase(db, params.id, actor, workflowUser(principal), dependencies);
     sendEtag(reply, archived.version);
     return archived;
   });
   registerRoute(app, "takeCaseAction", routes.takeCaseAction, async ({ params, body, principal, request, reply }) => {
     const actor = await caseActorOf(db, actorOf(principal, request));
-    const updated = await takeCaseAction(db, params.id, body, actor, workflowUser(principal));
+    const updated = await takeCaseAction(db, params.id, body, actor, workflowUser(principal), dependencies);
     sendEtag(reply, updated.version);
     return updated;
   });
@@ -78,7 +84,7 @@ export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
     routes.requestTransition,
     async ({ params, body, principal, request, reply }) => {
       const actor = await caseActorOf(db, actorOf(principal, request));
-      const result = await requestTransition(db, params.id, body, actor, workflowUser(principal));
+      const result = await requestTransition(db, params.id, body, actor, workflowUser(principal), dependencies);
       sendEtag(reply, result.case.version);
       return result;
     },
@@ -96,6 +102,7 @@ export function registerCaseRoutes(app: FastifyInstance, db: Db): void {
         body,
         actor,
         workflowUser(principal),
+        dependencies,
       );
       sendEtag(reply, result.case.version);
       return result;

@@ -24,6 +24,7 @@ import { assertVersion } from "../../http/versioning.js";
 import { findUserById } from "../../identity/user-directory.js";
 import { requireClient, requireWritableClient } from "../clients/clients-service.js";
 import { getProtocolRevisionById } from "../clients/protocol-service.js";
+import type { CaseDependencies } from "./case-dependencies.js";
 import {
   allowedActionsFor,
   allowedTransitionsFor,
@@ -34,7 +35,6 @@ import {
 } from "./case-workflow.js";
 import {
   type CaseRow,
-  countOpenCasesByClient,
   findActiveAssignments,
   findCase,
   findCaseHistory,
@@ -70,12 +70,6 @@ export async function getCaseNumber(db: Db, id: string): Promise<string | undefi
   return uuidPattern.test(id) ? findCaseNumber(db, id) : undefined;
 }
 
-/** Open cases (any stage but closed, not archived) per client id; every id asked for gets a number. */
-export async function countOpenCases(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
-  const counts = await countOpenCasesByClient(db, clientIds);
-  return new Map(clientIds.map((id) => [id, counts.get(id) ?? 0]));
-}
-
 export function toCaseSummary(row: CaseRow): CaseSummary {
   return {
     id: row.id,
@@ -90,12 +84,13 @@ export function toCaseSummary(row: CaseRow): CaseSummary {
   };
 }
 
-/** One page of a client's cases, newest first. The caller checks that the client exists. */
-export async function listCasesOfClient(
+/** `GET clients/{id}/cases`: one page of the client's cases, newest first (404 for an unknown client). */
+export async function listClientCases(
   db: Db,
   clientId: string,
   query: { stage?: CaseSummary["stage"] | undefined; limit: number; offset: number },
 ): Promise<{ items: CaseSummary[]; total: number; limit: number; offset: number }> {
+  await requireClient(db, clientId);
   const { rows, total } = await findCasesOfClient(db, clientId, query);
   return { items: rows.map(toCaseSummary), total, limit: query.limit, offset: query.offset };
 }
@@ -128,17 +123,17 @@ export function toTransition(row: TransitionRow, user: WorkflowUser): CaseTransi
 }
 
 /** The state the named checks read, gathered once per answer. */
-export async function checkContextOf(db: Db, row: CaseRow): Promise<CheckContext> {
+export async function checkContextOf(db: Db, row: CaseRow, dependencies: CaseDependencies): Promise<CheckContext> {
   const [activeAssignments, pending] = await Promise.all([
     findActiveAssignments(db, [row.id]),
     findPendingTransitions(db, [row.id]),
   ]);
-  return { db, caseRow: row, activeAssignments, pendingTransition: pending[0] };
+  return { db, caseRow: row, activeAssignments, pendingTransition: pending[0], dependencies };
 }
 
 /** The full case as the API shows it to `user`, with what they may do now. */
-export async function toCase(db: Db, row: CaseRow, user: WorkflowUser): Promise<Case> {
-  const context = await checkContextOf(db, row);
+export async function toCase(db: Db, row: CaseRow, user: WorkflowUser, dependencies: CaseDependencies): Promise<Case> {
+  const context = await checkContextOf(db, row, dependencies);
   const [client, patient, pinned, allowedActions, allowedTransitions] = await Promise.all([
     requireClient(db, row.clientId),
     findLatestPatientDetails(db, row.id),
@@ -232,7 +227,13 @@ function caseNumberOf(value: number, at: Date): string {
  * Opens a case in intake with patient-details revision 1. The client row is share-locked, so archiving the
  * client (which takes an update lock and counts open cases) waits for this and then sees the new case.
  */
-export async function createCase(db: Db, input: CreateCaseInput, actor: CaseActor, user: WorkflowUser) {
+export async function createCase(
+  db: Db,
+  input: CreateCaseInput,
+  actor: CaseActor,
+  user: WorkflowUser,
+  dependencies: CaseDependencies,
+) {
   const row = await db.transaction(async (tx) => {
     const client = await requireWritableClient(tx, input.clientId, "share");
     if (client.status !== "active") {
@@ -289,11 +290,11 @@ export async function createCase(db: Db, input: CreateCaseInput, actor: CaseActo
     });
     return created;
   });
-  return toCase(db, row, user);
+  return toCase(db, row, user, dependencies);
 }
 
-export async function getCase(db: Db, id: string, user: WorkflowUser): Promise<Case> {
-  return toCase(db, await requireCase(db, id), user);
+export async function getCase(db: Db, id: string, user: WorkflowUser, dependencies: CaseDependencies): Promise<Case> {
+  return toCase(db, await requireCase(db, id), user, dependencies);
 }
 
 const updatableFields = ["studyType", "hasVideo", "priority", "recordingStartedAt", "recordingEndedAt"] as const;
@@ -316,10 +317,11 @@ export async function updateCase(
   input: UpdateCaseInput,
   actor: CaseActor,
   user: WorkflowUser,
+  dependencies: CaseDependencies,
 ): Promise<Case> {
   const before = await requireCase(db, id);
   // The 412 carries the current case as the caller would see it; built outside the transaction (one connection).
-  const current = expectedVersions.includes(before.version) ? undefined : await toCase(db, before, user);
+  const current = expectedVersions.includes(before.version) ? undefined : await toCase(db, before, user, dependencies);
   const row = await db.transaction(async (tx) => {
     const locked = await requireCase(tx, id, "update");
     assertVersion(expectedVersions, locked, () => current);
@@ -372,7 +374,8 @@ export async function updateCase(
       startedAt?.getTime() !== locked.recordingStartedAt?.getTime() ||
       endedAt?.getTime() !== locked.recordingEndedAt?.getTime();
     if (periodChanges) {
-      await assertPeriodKeepsBillableLogs(tx, locked, { recordingStartedAt: startedAt, recordingEndedAt: endedAt });
+      const period = { recordingStartedAt: startedAt, recordingEndedAt: endedAt };
+      await assertPeriodKeepsBillableLogs(tx, locked, period, dependencies);
     }
     const after = await updateCaseRow(tx, id, values);
     await recordCaseAction(tx, actor, after, "update", {
@@ -381,14 +384,20 @@ export async function updateCase(
     });
     return after;
   });
-  return toCase(db, row, user);
+  return toCase(db, row, user, dependencies);
 }
 
 /**
  * DELETE archives: the case leaves every queue but keeps its history. Only cases still in intake, unless the
  * caller may archive in any stage (`cases:archive-any`, administrators).
  */
-export async function archiveCase(db: Db, id: string, actor: CaseActor, user: WorkflowUser): Promise<Case> {
+export async function archiveCase(
+  db: Db,
+  id: string,
+  actor: CaseActor,
+  user: WorkflowUser,
+  dependencies: CaseDependencies,
+): Promise<Case> {
   const row = await db.transaction(async (tx) => {
     const locked = await requireCase(tx, id, "update");
     if (locked.archivedAt) throw new AppError("conflict", `${locked.caseNumber} is already archived.`);
@@ -403,7 +412,7 @@ export async function archiveCase(db: Db, id: string, actor: CaseActor, user: Wo
     await recordCaseAction(tx, actor, after, "archive", { stage: locked.stage });
     return after;
   });
-  return toCase(db, row, user);
+  return toCase(db, row, user, dependencies);
 }
 
 function patientName(first: string | null, last: string | null): string | null {

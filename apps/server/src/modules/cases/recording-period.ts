@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { findBillableLogsOutsidePeriod } from "../records/monitoring-period-service.js";
+import type { CaseDependencies } from "./case-dependencies.js";
 import type { CaseRow } from "./cases-repository.js";
 
 /**
@@ -12,8 +12,12 @@ export async function assertPeriodKeepsBillableLogs(
   tx: Db,
   locked: CaseRow,
   period: { recordingStartedAt: Date | null; recordingEndedAt: Date | null },
+  dependencies: CaseDependencies,
 ): Promise<void> {
-  const outside = await findBillableLogsOutsidePeriod(tx, locked, { ...period, openedAt: locked.createdAt });
+  const outside = await dependencies.findBillableLogsOutsidePeriod(tx, locked, {
+    ...period,
+    openedAt: locked.createdAt,
+  });
   if (outside.length === 0) return;
   const fields = [
     ...(period.recordingStartedAt?.getTime() !== locked.recordingStartedAt?.getTime() ? ["recordingStartedAt"] : []),

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { clients } from "../../db/schema.js";
+import { cases, clients } from "../../db/schema.js";
 
 export type ClientRow = typeof clients.$inferSelect;
 export type ClientValues = Omit<
@@ -13,6 +13,20 @@ export type RowLock = "update" | "share";
 export async function findClientName(db: Db, id: string): Promise<string | undefined> {
   const [row] = await db.select({ name: clients.name }).from(clients).where(eq(clients.id, id)).limit(1);
   return row?.name;
+}
+
+/**
+ * Cases not yet closed (nor archived), counted per client; clients without open cases are absent from the map.
+ * Read here rather than asked of the cases module, which builds on clients; `cases_open_client_idx` serves it.
+ */
+export async function countOpenCasesByClient(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
+  if (clientIds.length === 0) return new Map();
+  const rows = await db
+    .select({ clientId: cases.clientId, total: count() })
+    .from(cases)
+    .where(and(inArray(cases.clientId, [...clientIds]), ne(cases.stage, "closed"), isNull(cases.archivedAt)))
+    .groupBy(cases.clientId);
+  return new Map(rows.map((row) => [row.clientId, Number(row.total)]));
 }
 
 export async function findClient(db: Db, id: string, lock?: RowLock): Promise<ClientRow | undefined> {

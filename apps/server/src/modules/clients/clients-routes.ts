@@ -8,7 +8,6 @@ import {
   archiveClient,
   createClient,
   getClient,
-  listClientCases,
   listClientIds,
   listClients,
   restoreClient,
@@ -50,9 +49,6 @@ export function registerClientRoutes(app: FastifyInstance, db: Db): void {
     sendEtag(reply, client.version);
     return client;
   });
-  registerRoute(app, "listClientCases", routes.listClientCases, ({ params, query }) =>
-    listClientCases(db, params.id, query),
-  );
 
   registerRoute(app, "getClientProtocol", routes.getClientProtocol, ({ params }) => getProtocol(db, params.id));
   registerRoute(app, "createProtocolRevision", routes.createProtocolRevision, ({ params, body, principal, request }) =>

@@ -6,10 +6,10 @@ import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { assertVersion } from "../../http/versioning.js";
-import { countOpenCases, listCasesOfClient } from "../cases/cases-service.js";
 import {
   type ClientRow,
   type ClientValues,
+  countOpenCasesByClient,
   findActiveClientIds,
   findClient,
   findClientName,
@@ -50,6 +50,12 @@ export function toClient(row: ClientRow, openCaseCount: number): Client {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** Open cases (any stage but closed, not archived) per client id; every id asked for gets a number. */
+async function countOpenCases(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = await countOpenCasesByClient(db, clientIds);
+  return new Map(clientIds.map((id) => [id, counts.get(id) ?? 0]));
 }
 
 async function withOpenCases(db: Db, row: ClientRow): Promise<Client> {
@@ -223,14 +229,4 @@ export async function restoreClient(db: Db, id: string, actor: Actor): Promise<C
     );
     return withOpenCases(tx, after);
   });
-}
-
-/** The client's cases, newest first (404 for an unknown client; an empty page until cases exist). */
-export async function listClientCases(
-  db: Db,
-  id: string,
-  query: Parameters<typeof listCasesOfClient>[2],
-): ReturnType<typeof listCasesOfClient> {
-  await requireClient(db, id);
-  return listCasesOfClient(db, id, query);
 }
