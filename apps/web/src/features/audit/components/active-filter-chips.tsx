@@ -1,6 +1,6 @@
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
-import type { ClientOption } from "../api/list-client-options";
+import type { ClientOption } from "../../../api/list-client-ids";
 import { outcomeLabels } from "../audit-labels";
 import { formatAuditTime } from "../audit-time";
 import type { AuditFilterChange, AuditFilterKey, AuditLogView } from "../use-audit-log-view";

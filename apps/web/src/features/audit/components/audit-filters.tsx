@@ -3,9 +3,9 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { auditOutcomeSchema } from "@vigil/contract";
 import { useId } from "react";
+import type { ClientOption } from "../../../api/list-client-ids";
 import { isoToZonedInput, zonedInputToIso, zonedTimeHint } from "../../../components/dates/zoned-input";
 import { useDebouncedText } from "../../../components/tables/use-debounced-text";
-import type { ClientOption } from "../api/list-client-options";
 import { commonActions, outcomeLabels } from "../audit-labels";
 import type { AuditFilterChange, AuditLogView } from "../use-audit-log-view";
 

@@ -3,6 +3,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import type { AuditEvent } from "@vigil/contract";
 import { useMemo } from "react";
+import { useClientIds } from "../../../api/list-client-ids";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
@@ -10,7 +11,6 @@ import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { ApiRequestError } from "../../../lib/api-client";
 import { type AuditFilterQuery, fetchAuditEvents, useAuditEvents } from "../api/list-audit-events";
-import { useClientOptions } from "../api/list-client-options";
 import { outcomeLabels } from "../audit-labels";
 import { browserTimeZone, formatAuditTime } from "../audit-time";
 import { type AuditFilterChange, pageSizes, useAuditLogView } from "../use-audit-log-view";
@@ -73,7 +73,7 @@ export function AuditLogPage() {
   const timeZone = useMemo(() => browserTimeZone(), []);
   const { view, setFilters, setPage, setPageSize, clearFilters } = useAuditLogView();
   const events = useAuditEvents({ ...view.query, limit: view.pageSize, offset: view.page * view.pageSize });
-  const clients = useClientOptions({ enabled: can("clients:read") });
+  const clients = useClientIds({ enabled: can("clients:read") });
 
   const columns: ServerTableColumn<AuditEvent>[] = [
     {

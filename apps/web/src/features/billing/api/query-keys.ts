@@ -17,6 +17,4 @@ export const billingKeys = {
   months: () => [...billingKeys.all, "months"] as const,
   monthList: (params: BillingMonthsParams) => [...billingKeys.months(), params] as const,
   statement: (clientId: string, month: string) => [...billingKeys.all, "statement", clientId, month] as const,
-  client: (clientId: string) => [...billingKeys.all, "client", clientId] as const,
-  clientIds: () => [...billingKeys.all, "client-ids"] as const,
 };

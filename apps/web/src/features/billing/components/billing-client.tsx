@@ -8,12 +8,12 @@ import Typography from "@mui/material/Typography";
 import { type BillingMonthRow, type ClientMonthRate, idSchema } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
+import { useClient } from "../../../api/get-client";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
-import { useClient } from "../api/get-client";
+import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
 import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth, formatRate } from "../billing-format";
@@ -47,9 +47,8 @@ export function BillingClientPage() {
 
 function ClientBilling({ clientId }: { clientId: string }) {
   const { can } = useAccess();
-  const [search, setSearch] = useSearchState({ from: "", to: "", page: "0", size: "12" });
-  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 12;
-  const page = wholeNumber(search.page, 0);
+  const table = useTableSearch({ from: "", to: "", page: "0", size: "12" }, pageSizes);
+  const { search, setSearch } = table;
   const rangeProblem = monthRangeProblem(search.from, search.to);
   const filters: Omit<BillingMonthsParams, "limit" | "offset"> = {
     from: urlMonth(search.from),
@@ -57,7 +56,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
     clientId,
   };
   const months = useBillingMonths(
-    { ...filters, limit: pageSize, offset: page * pageSize },
+    { ...filters, ...table.range },
     { enabled: rangeProblem === null },
   );
   const client = useClient(clientId, { enabled: can("clients:read") });
@@ -171,18 +170,9 @@ function ClientBilling({ clientId }: { clientId: string }) {
           <ServerTable
             label={`${clientName}: billing by month`}
             columns={columns}
-            rows={months.data?.items}
             rowKey={(row) => row.month}
-            total={months.data?.total ?? 0}
-            page={page}
-            pageSize={pageSize}
-            pageSizeOptions={pageSizes}
-            onPageChange={(next) => setSearch({ page: next })}
-            onPageSizeChange={(size) => setSearch({ size, page: null })}
-            loading={months.isPending}
-            fetching={months.isFetching}
-            error={months.error}
-            onRetry={() => void months.refetch()}
+            {...table.pager}
+            {...tableQueryProps(months)}
             errorMessage="The client's billing months could not be loaded."
             emptyMessage="No billable hours in this period."
           />

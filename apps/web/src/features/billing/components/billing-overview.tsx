@@ -3,25 +3,23 @@ import Checkbox from "@mui/material/Checkbox";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { type BillingMonthRow, idSchema } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
+import { useClientIds } from "../../../api/list-client-ids";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
+import { clientOptions, SelectField } from "../../../components/forms/select-field";
 import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
-import { useClientIds } from "../api/list-client-ids";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
 import { billingClientUrl, billingStatementUrl } from "../billing-urls";
 import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
-
-const pageSizes = [25, 50, 100];
 
 function StatementLink({ row }: { row: BillingMonthRow }) {
   const month = formatMonth(row.month);
@@ -61,9 +59,8 @@ const columnsFor = (currency: string): ServerTableColumn<BillingMonthRow>[] => [
  */
 export function BillingOverviewPage() {
   const { can } = useAccess();
-  const [search, setSearch] = useSearchState({ from: "", to: "", client: "", missing: "", page: "0", size: "25" });
-  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
-  const page = wholeNumber(search.page, 0);
+  const table = useTableSearch({ from: "", to: "", client: "", missing: "", page: "0", size: "25" });
+  const { search, setSearch } = table;
   const rangeProblem = monthRangeProblem(search.from, search.to);
   const filters: Omit<BillingMonthsParams, "limit" | "offset"> = {
     from: urlMonth(search.from),
@@ -71,10 +68,7 @@ export function BillingOverviewPage() {
     clientId: idSchema.safeParse(search.client).success ? search.client : undefined,
     missingRate: search.missing === "true" ? true : undefined,
   };
-  const months = useBillingMonths(
-    { ...filters, limit: pageSize, offset: page * pageSize },
-    { enabled: rangeProblem === null },
-  );
+  const months = useBillingMonths({ ...filters, ...table.range }, { enabled: rangeProblem === null });
   const clients = useClientIds({ enabled: can("clients:read") });
   const anyFilter = Boolean(filters.from || filters.to || filters.clientId || filters.missingRate);
   const currency = months.data?.currency ?? "";
@@ -99,22 +93,15 @@ export function BillingOverviewPage() {
           shownTo={months.data?.to}
           onChange={(patch) => setSearch({ ...patch, page: null })}
         />
-        <TextField
-          select
+        <SelectField
           label="Client"
           size="small"
           value={search.client}
-          onChange={(event) => setSearch({ client: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(client) => setSearch({ client, page: null })}
+          emptyLabel="All clients"
+          options={clientOptions(clients.data)}
           sx={{ minWidth: 220 }}
-        >
-          <option value="">All clients</option>
-          {clients.data?.map((client) => (
-            <option key={client.id} value={client.id}>
-              {client.name} ({client.code})
-            </option>
-          ))}
-        </TextField>
+        />
         <FormControlLabel
           control={
             <Checkbox
@@ -141,18 +128,9 @@ export function BillingOverviewPage() {
           <ServerTable
             label="Billing by client and month"
             columns={columnsFor(currency)}
-            rows={months.data?.items}
             rowKey={(row) => `${row.clientId}:${row.month}`}
-            total={months.data?.total ?? 0}
-            page={page}
-            pageSize={pageSize}
-            pageSizeOptions={pageSizes}
-            onPageChange={(next) => setSearch({ page: next })}
-            onPageSizeChange={(size) => setSearch({ size, page: null })}
-            loading={months.isPending}
-            fetching={months.isFetching}
-            error={months.error}
-            onRetry={() => void months.refetch()}
+            {...table.pager}
+            {...tableQueryProps(months)}
             errorMessage="The billing months could not be loaded."
             emptyMessage={
               filters.missingRate

@@ -44,7 +44,7 @@ export function useIntegrationCheckRuns() {
     controllers.current.set(check, controller);
     const startedAt = performance.now();
     setRuns((previous) => ({ ...previous, [check]: { state: "running" } }));
-    runIntegrationCheck(check, controller.signal)
+    void runIntegrationCheck(check, controller.signal)
       .then(
         (result): CheckRun => ({ state: "done", result }),
         (error: unknown): CheckRun => ({

@@ -1,12 +1,15 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { RecordKind } from "@vigil/contract";
-import { caseDetailKey, recordKeys } from "./query-keys";
+import { sharedKeys } from "../../../api/query-keys";
+import { recordKeys } from "./query-keys";
 import { kindsAffectingCase } from "./record-kinds";
 
 /** After a write (or a refused stale one): the kind's lists and histories, and the case when the kind moves it. */
 export function invalidateRecords(queryClient: QueryClient, kind: RecordKind, caseId: string): Promise<unknown> {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: recordKeys.kind(caseId, kind) }),
-    kindsAffectingCase.has(kind) ? queryClient.invalidateQueries({ queryKey: caseDetailKey(caseId) }) : undefined,
+    kindsAffectingCase.has(kind)
+      ? queryClient.invalidateQueries({ queryKey: sharedKeys.caseDetail(caseId) })
+      : undefined,
   ]);
 }

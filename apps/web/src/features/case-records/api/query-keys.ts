@@ -17,13 +17,4 @@ export const recordKeys = {
   history: (caseId: string, kind: RecordArea, itemId: string) =>
     [...recordKeys.histories(caseId, kind), itemId] as const,
   patientDetails: (caseId: string) => [...recordKeys.kind(caseId, "patient-details"), "current"] as const,
-  clientContacts: (clientId: string) => [...recordKeys.all, "client-contacts", clientId] as const,
 };
-
-/**
- * The cases feature's keys for one case (its header, allowed moves, timeline) and for the queues, written out
- * here because features do not import each other: the same literals as `caseKeys.detail(id)` and
- * `caseKeys.lists()` there.
- */
-export const caseDetailKey = (caseId: string) => ["cases", "detail", caseId] as const;
-export const caseListsKey = ["cases", "list"] as const;

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type PatientDetailsRevision, recordRoutesTable, type UpdatePatientDetailsRequest } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath, ifMatch } from "../../../lib/api-paths";
-import { caseDetailKey, caseListsKey, recordKeys } from "./query-keys";
+import { recordKeys } from "./query-keys";
 
 export type UpdatePatientDetailsVariables = {
   caseId: string;
@@ -37,8 +38,8 @@ export function useUpdatePatientDetails() {
     onSuccess: (_saved, { caseId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: recordKeys.kind(caseId, "patient-details") }),
-        queryClient.invalidateQueries({ queryKey: caseDetailKey(caseId) }),
-        queryClient.invalidateQueries({ queryKey: caseListsKey }),
+        queryClient.invalidateQueries({ queryKey: sharedKeys.caseDetail(caseId) }),
+        queryClient.invalidateQueries({ queryKey: sharedKeys.caseLists() }),
       ]),
   });
 }

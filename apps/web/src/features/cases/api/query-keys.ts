@@ -1,4 +1,5 @@
 import type { CaseQueueQuery, CaseStage } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 
 export type CaseQueueParams = Omit<CaseQueueQuery, "limit" | "offset"> & { limit: number; offset: number };
 export type AssignmentsParams = { technologistId?: string; clientId?: string; limit: number; offset: number };
@@ -10,18 +11,11 @@ export type AssignmentsParams = { technologistId?: string; clientId?: string; li
  */
 export const caseKeys = {
   all: ["cases"] as const,
-  lists: () => [...caseKeys.all, "list"] as const,
+  lists: sharedKeys.caseLists,
   queue: (stage: CaseStage, params: CaseQueueParams) => [...caseKeys.lists(), "queue", stage, params] as const,
   assignments: (params: AssignmentsParams) => [...caseKeys.lists(), "assignments", params] as const,
-  detail: (caseId: string) => [...caseKeys.all, "detail", caseId] as const,
+  detail: sharedKeys.caseDetail,
   case: (caseId: string) => [...caseKeys.detail(caseId), "case"] as const,
   timeline: (caseId: string) => [...caseKeys.detail(caseId), "timeline"] as const,
   clientProtocol: (caseId: string) => [...caseKeys.detail(caseId), "client-protocol"] as const,
-  pickers: () => [...caseKeys.all, "pickers"] as const,
-  clientIds: () => [...caseKeys.pickers(), "client-ids"] as const,
-  technologists: () => [...caseKeys.pickers(), "technologists"] as const,
-  reviewers: () => [...caseKeys.pickers(), "reviewers"] as const,
 };
-
-/** The breadcrumbs show the case number; the chrome feature's key, refreshed after a case changes stage. */
-export const breadcrumbsKeyPrefix = ["chrome", "breadcrumbs"] as const;

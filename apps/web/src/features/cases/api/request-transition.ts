@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { caseRoutes, type TransitionRequest, type TransitionResult, transitionResultSchema } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
-import { breadcrumbsKeyPrefix, caseKeys } from "./query-keys";
+import { caseKeys } from "./query-keys";
 
 export type TransitionVariables = { caseId: string; request: TransitionRequest };
 
@@ -26,7 +27,8 @@ export function useRequestTransition() {
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: caseKeys.timeline(result.case.id) }),
         queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: breadcrumbsKeyPrefix }),
+        // The breadcrumbs name the case under its stage.
+        queryClient.invalidateQueries({ queryKey: sharedKeys.breadcrumbs() }),
       ]);
     },
   });

@@ -5,9 +5,10 @@ import {
   type TransitionResult,
   transitionResultSchema,
 } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
-import { breadcrumbsKeyPrefix, caseKeys } from "./query-keys";
+import { caseKeys } from "./query-keys";
 
 export type TransitionActionVariables = { caseId: string; transitionId: string; request: TransitionActionRequest };
 
@@ -34,7 +35,8 @@ export function useTakeTransitionAction() {
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: caseKeys.timeline(result.case.id) }),
         queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: breadcrumbsKeyPrefix }),
+        // The breadcrumbs name the case under its stage.
+        queryClient.invalidateQueries({ queryKey: sharedKeys.breadcrumbs() }),
       ]);
     },
   });

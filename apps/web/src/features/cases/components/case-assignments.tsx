@@ -9,6 +9,8 @@ import { useQueries } from "@tanstack/react-query";
 import { type CaseListItem, caseStages, type TechnologistLoad } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { useClientIds } from "../../../api/list-client-ids";
+import { useTechnologists } from "../../../api/list-technologists";
 import { useAccess } from "../../../components/access/access-context";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { apiErrorOf } from "../../../components/forms/field-messages";
@@ -17,8 +19,6 @@ import { ServerTable, type ServerTableColumn } from "../../../components/tables/
 import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { useAssignments } from "../api/list-assignments";
 import { caseQueueQueryOptions } from "../api/list-case-queue";
-import { useClientIds } from "../api/list-client-ids";
-import { useTechnologists } from "../api/list-technologists";
 import { useTakeCaseAction } from "../api/take-case-action";
 import { personName, stageLabel } from "../case-labels";
 import { caseUrl } from "../case-urls";

@@ -6,13 +6,13 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { type CreateCaseRequest, createCaseRequestSchema } from "@vigil/contract";
 import { Link as RouterLink, useNavigate } from "react-router";
+import { useClientIds } from "../../../api/list-client-ids";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { applyServerError, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { useCreateCase } from "../api/create-case";
-import { useClientIds } from "../api/list-client-ids";
 import { priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
 import { caseQueueUrl, caseUrl } from "../case-urls";
 

@@ -13,6 +13,9 @@ import {
   formatInstantInZone,
 } from "@vigil/contract";
 import { Link as RouterLink, useLocation } from "react-router";
+import { useClientIds } from "../../../api/list-client-ids";
+import { useReviewers } from "../../../api/list-reviewers";
+import { useTechnologists } from "../../../api/list-technologists";
 import { useAccess } from "../../../components/access/access-context";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { PageHeading } from "../../../components/layouts/page-heading";
@@ -23,9 +26,6 @@ import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
 import { fetchCaseQueue, useCaseQueue } from "../api/list-case-queue";
-import { useClientIds } from "../api/list-client-ids";
-import { useReviewers } from "../api/list-reviewers";
-import { useTechnologists } from "../api/list-technologists";
 import type { CaseQueueParams } from "../api/query-keys";
 import { personName, priorityLabels, stageLabel, studyTypeLabels } from "../case-labels";
 import { caseCreateUrl, caseUrl, stageOfPath } from "../case-urls";

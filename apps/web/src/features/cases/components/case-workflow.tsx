@@ -16,12 +16,12 @@ import type {
   TransitionActionName,
 } from "@vigil/contract";
 import { type ReactNode, useId, useState } from "react";
+import { useReviewers } from "../../../api/list-reviewers";
+import { useTechnologists } from "../../../api/list-technologists";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { ReasonDialog } from "../../../components/feedback/reason-dialog";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { useReviewers } from "../api/list-reviewers";
-import { useTechnologists } from "../api/list-technologists";
 import { useRequestTransition } from "../api/request-transition";
 import { useTakeCaseAction } from "../api/take-case-action";
 import { useTakeTransitionAction } from "../api/take-transition-action";

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { breadcrumbsSchema, systemRoutes } from "@vigil/contract";
 import type { z } from "zod";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
 
@@ -13,7 +14,7 @@ export function fetchBreadcrumbs(path: string, signal?: AbortSignal): Promise<Br
 
 export function breadcrumbsQueryOptions(path: string) {
   return queryOptions({
-    queryKey: ["chrome", "breadcrumbs", path] as const,
+    queryKey: [...sharedKeys.breadcrumbs(), path] as const,
     queryFn: ({ signal }) => fetchBreadcrumbs(path, signal),
     staleTime: 60_000,
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Client, type ClientInput, clientRoutes, clientSchema } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
@@ -18,7 +19,11 @@ export function useCreateClient() {
     mutationFn: createClient,
     onSuccess: (client) => {
       queryClient.setQueryData(clientKeys.client(client.id), client);
-      return queryClient.invalidateQueries({ queryKey: clientKeys.lists() });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: clientKeys.lists() }),
+        // A new client is one more in every client picker.
+        queryClient.invalidateQueries({ queryKey: sharedKeys.clientIds() }),
+      ]);
     },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Client, clientRoutes, clientSchema } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
 import { clientKeys } from "./query-keys";
@@ -15,7 +16,11 @@ export function useRestoreClient() {
     mutationFn: restoreClient,
     onSuccess: (client) => {
       queryClient.setQueryData(clientKeys.client(client.id), client);
-      return queryClient.invalidateQueries({ queryKey: clientKeys.lists() });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: clientKeys.lists() }),
+        // A restored client is back in every client picker.
+        queryClient.invalidateQueries({ queryKey: sharedKeys.clientIds() }),
+      ]);
     },
   });
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Client, type ClientInput, clientRoutes, clientSchema } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath, ifMatch } from "../../../lib/api-paths";
-import { breadcrumbsKeyPrefix, clientKeys } from "./query-keys";
+import { clientKeys } from "./query-keys";
 
 export type UpdateClientVariables = { clientId: string; version: number; input: ClientInput };
 
@@ -26,7 +27,9 @@ export function useUpdateClient() {
       queryClient.setQueryData(clientKeys.client(client.id), client);
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: clientKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: breadcrumbsKeyPrefix }),
+        // Its name and code are in every client picker, and the breadcrumbs name it.
+        queryClient.invalidateQueries({ queryKey: sharedKeys.clientIds() }),
+        queryClient.invalidateQueries({ queryKey: sharedKeys.breadcrumbs() }),
       ]);
     },
   });

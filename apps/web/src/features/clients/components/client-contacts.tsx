@@ -14,13 +14,13 @@ import Typography from "@mui/material/Typography";
 import { type Client, type Contact, contactInputSchema, contactSchema } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { useClientContacts } from "../../../api/list-client-contacts";
 import { useAccess } from "../../../components/access/access-context";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { QueryError } from "../../../components/feedback/query-error";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { useContacts } from "../api/list-contacts";
 import { useRemoveContact } from "../api/remove-contact";
 import { useUpdateContact } from "../api/update-contact";
 import { contactCreateUrl } from "../client-urls";
@@ -93,7 +93,7 @@ function RemoveContactDialog({ client, contact, onClose }: { client: Client; con
 export function ClientContacts({ client }: { client: Client }) {
   const { can } = useAccess();
   const canWrite = can("clients:write") && !client.archivedAt;
-  const contacts = useContacts(client.id);
+  const contacts = useClientContacts(client.id);
   const [editing, setEditing] = useState<Contact | null>(null);
   const [removing, setRemoving] = useState<Contact | null>(null);
 

@@ -2,10 +2,10 @@ import Typography from "@mui/material/Typography";
 import type { Client } from "@vigil/contract";
 import type { ReactNode } from "react";
 import { useParams } from "react-router";
+import { useClient } from "../../../api/get-client";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { useClient } from "../api/get-client";
 
 /** Pages under one client (new contact, new link): load the client named in the URL, then render. */
 export function ClientSubpage({ children }: { children: (client: Client) => ReactNode }) {

@@ -10,13 +10,10 @@ export type BillableHoursParams = {
 };
 
 /**
- * Query keys of the reporting feature. Its pickers and the client it prints are read under its own keys: features
- * do not share each other's caches, and these lists are small.
+ * Query keys of the reporting feature: the reports themselves. The client and technologist pickers and the client a
+ * report prints are shared reads (`src/api/`), cached once for every feature.
  */
 export const reportingKeys = {
   all: ["reporting"] as const,
   billableHours: (params: BillableHoursParams) => [...reportingKeys.all, "billable-hours", params] as const,
-  client: (clientId: string) => [...reportingKeys.all, "client", clientId] as const,
-  clientOptions: () => [...reportingKeys.all, "pickers", "client-ids"] as const,
-  technologistOptions: () => [...reportingKeys.all, "pickers", "technologists"] as const,
 };

@@ -16,14 +16,14 @@ import Typography from "@mui/material/Typography";
 import { type BillableHoursReport, reportGroupings } from "@vigil/contract";
 import { useId } from "react";
 import { Link as RouterLink } from "react-router";
+import { type ClientOption, useClientIds } from "../../../api/list-client-ids";
+import { useTechnologists } from "../../../api/list-technologists";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { QueryError } from "../../../components/feedback/query-error";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { downloadText } from "../../../components/tables/csv";
 import { oneOf, useSearchState } from "../../../components/tables/use-search-state";
 import { useBillableHoursReport } from "../api/get-billable-hours-report";
-import { type ClientOption, useClientOptions } from "../api/list-client-options";
-import { useTechnologistOptions } from "../api/list-technologist-options";
 import type { BillableHoursParams } from "../api/query-keys";
 import { reportCsv, reportCsvFilename } from "../report-csv";
 import { formatPeriod, groupingLabels } from "../report-labels";
@@ -67,8 +67,8 @@ export function BillableHoursOverviewPage() {
   const localProblems = checkReportQuery(params);
   const valid = Object.keys(localProblems).length === 0;
   const report = useBillableHoursReport(params, { enabled: valid });
-  const clients = useClientOptions();
-  const technologists = useTechnologistOptions();
+  const clients = useClientIds();
+  const technologists = useTechnologists();
   const groupByLabelId = useId();
 
   const serverProblems = valid && report.isError ? serverQueryProblems(report.error) : {};

@@ -10,12 +10,12 @@ import Typography from "@mui/material/Typography";
 import type { BillableHoursReport } from "@vigil/contract";
 import { formatInstantInZone } from "@vigil/contract";
 import { Link as RouterLink, useParams } from "react-router";
+import { useClient } from "../../../api/get-client";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
 import { useSearchState } from "../../../components/tables/use-search-state";
 import { countOf } from "../../../lib/count-of";
 import { useBillableHoursReport } from "../api/get-billable-hours-report";
-import { useReportClient } from "../api/get-report-client";
 import type { BillableHoursParams } from "../api/query-keys";
 import { formatPeriod } from "../report-labels";
 import {
@@ -87,7 +87,7 @@ export function ClientReportPage() {
   const byTechnologistParams: BillableHoursParams = { ...base, groupBy: "technologist" };
   const localProblems = checkReportQuery(byMonthParams);
   const valid = Object.keys(localProblems).length === 0;
-  const client = useReportClient(clientId);
+  const client = useClient(clientId);
   const byMonth = useBillableHoursReport(byMonthParams, { enabled: valid });
   const byTechnologist = useBillableHoursReport(byTechnologistParams, { enabled: valid });
   const backUrl = billableHoursOverviewUrl({ client: clientId, from: search.from, to: search.to });

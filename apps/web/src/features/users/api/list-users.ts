@@ -1,10 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { type UserListQuery, type UserPage, userPageSchema, userRoutes } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
 
-/** Every query of the users feature starts with this key, so a change anywhere refreshes them all. */
-export const usersQueryKey = ["users"] as const;
+/**
+ * Every query about users starts with this key (the technologist and reviewer pickers of other features too), so a
+ * change anywhere refreshes them all.
+ */
+export const usersQueryKey = sharedKeys.users();
 
 /** `GET /api/users`: one server-side page, searched and filtered. */
 export function fetchUsers(query: UserListQuery, signal?: AbortSignal): Promise<UserPage> {

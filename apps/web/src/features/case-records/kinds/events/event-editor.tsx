@@ -12,13 +12,13 @@ import {
 } from "@vigil/contract";
 import { useEffect, useRef } from "react";
 import { useWatch } from "react-hook-form";
+import { useClientContacts } from "../../../../api/list-client-contacts";
 import { useAccess } from "../../../../components/access/access-context";
 import { isoToZonedInput, zonedInputToIso } from "../../../../components/dates/zoned-input";
 import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
 import { FormTextField } from "../../../../components/forms/form-text-field";
 import { useContractForm } from "../../../../components/forms/use-contract-form";
-import { useClientContacts } from "../../api/list-client-contacts";
 import { EditorActions } from "../../components/editor-actions";
 import type { RecordEditorProps } from "../../components/record-view";
 import { eventTypeLabels, notificationMethodLabels, skinConditionLabels } from "./event-labels";

@@ -1,10 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { type Client, clientRoutes, clientSchema } from "@vigil/contract";
-import { requestData } from "../../../lib/api-client";
-import { apiPath } from "../../../lib/api-paths";
-import { clientKeys } from "./query-keys";
+import { requestData } from "../lib/api-client";
+import { apiPath } from "../lib/api-paths";
+import { sharedKeys } from "./query-keys";
 
-/** `GET /continuous-monitoring/clients/{id}`: one client; its `version` is what edits send as If-Match. */
+/**
+ * `GET /continuous-monitoring/clients/{id}`: one client (its name and time zone for billing and reports; its
+ * `version` is what the clients screens' edits send as If-Match).
+ */
 export function fetchClient(clientId: string, signal?: AbortSignal): Promise<Client> {
   return requestData("GET", apiPath(clientRoutes.getClient, { id: clientId }), clientSchema, {
     signal,
@@ -15,11 +18,11 @@ export function fetchClient(clientId: string, signal?: AbortSignal): Promise<Cli
 
 export function clientQueryOptions(clientId: string) {
   return queryOptions({
-    queryKey: clientKeys.client(clientId),
+    queryKey: sharedKeys.client(clientId),
     queryFn: ({ signal }) => fetchClient(clientId, signal),
   });
 }
 
-export function useClient(clientId: string) {
-  return useQuery(clientQueryOptions(clientId));
+export function useClient(clientId: string, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...clientQueryOptions(clientId), enabled: options.enabled ?? true });
 }

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { type Technologist, technologistPageSchema, userRoutes } from "@vigil/contract";
-import { requestData } from "../../../lib/api-client";
-import { apiPath } from "../../../lib/api-paths";
-import { caseKeys } from "./query-keys";
+import { requestData } from "../lib/api-client";
+import { apiPath } from "../lib/api-paths";
+import { sharedKeys } from "./query-keys";
 
 /** `GET /users/continuous-monitoring/technologists`: enabled technologists by name (one page of 200). */
 export function fetchTechnologists(signal?: AbortSignal): Promise<Technologist[]> {
@@ -14,7 +14,7 @@ export function fetchTechnologists(signal?: AbortSignal): Promise<Technologist[]
 
 export function technologistsQueryOptions() {
   return queryOptions({
-    queryKey: caseKeys.technologists(),
+    queryKey: sharedKeys.technologists(),
     queryFn: ({ signal }) => fetchTechnologists(signal),
     staleTime: 60_000,
   });

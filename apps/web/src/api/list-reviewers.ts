@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { caseRoutes, type Technologist, technologistPageSchema } from "@vigil/contract";
-import { requestData } from "../../../lib/api-client";
-import { apiPath } from "../../../lib/api-paths";
-import { caseKeys } from "./query-keys";
+import { requestData } from "../lib/api-client";
+import { apiPath } from "../lib/api-paths";
+import { sharedKeys } from "./query-keys";
 
 /** `GET /users/continuous-monitoring/reviewers`: enabled reviewers by name (one page of 200). */
 export function fetchReviewers(signal?: AbortSignal): Promise<Technologist[]> {
@@ -14,7 +14,7 @@ export function fetchReviewers(signal?: AbortSignal): Promise<Technologist[]> {
 
 export function reviewersQueryOptions() {
   return queryOptions({
-    queryKey: caseKeys.reviewers(),
+    queryKey: sharedKeys.reviewers(),
     queryFn: ({ signal }) => fetchReviewers(signal),
     staleTime: 60_000,
   });

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { type Contact, clientRoutes } from "@vigil/contract";
-import { requestData } from "../../../lib/api-client";
-import { apiPath } from "../../../lib/api-paths";
-import { recordKeys } from "./query-keys";
+import { requestData } from "../lib/api-client";
+import { apiPath } from "../lib/api-paths";
+import { sharedKeys } from "./query-keys";
 
-/** `GET /continuous-monitoring/clients/{id}/contacts`: whom an event's notification can name (primary first). */
+/** `GET /continuous-monitoring/clients/{id}/contacts`: the client's contacts, primary first (also whom an event's notification can name). */
 export function fetchClientContacts(clientId: string, signal?: AbortSignal): Promise<Contact[]> {
   const route = clientRoutes.listContacts;
   return requestData("GET", apiPath(route, { id: clientId }), route.response, { signal });
@@ -12,9 +12,8 @@ export function fetchClientContacts(clientId: string, signal?: AbortSignal): Pro
 
 export function clientContactsQueryOptions(clientId: string) {
   return queryOptions({
-    queryKey: recordKeys.clientContacts(clientId),
+    queryKey: sharedKeys.clientContacts(clientId),
     queryFn: ({ signal }) => fetchClientContacts(clientId, signal),
-    staleTime: 60_000,
   });
 }
 
