@@ -191,3 +191,6 @@ export function rssSampler(pid: number) {
     },
   };
 }
+
+/** A progress line of the bench, stamped with the time of day (UTC). */
+export const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);

@@ -1,0 +1,157 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { openDatabase } from "../apps/server/src/db/client.js";
+import { benchUser, fullDatabaseUrl, repoRoot } from "./config.js";
+import { apiBase, type Fixtures } from "./endpoints.js";
+import { type BenchProcess, log, startProcess } from "./processes.js";
+
+/** The servers under measurement: built and started as production runs them, signed in to, and cleaned up after. */
+
+const serverDir = path.join(repoRoot, "apps", "server");
+
+/** Builds apps/server/dist/server.js from the sources in the tree (`npm run build -w @vigil/server`, ~1 s). */
+export function buildServer(): void {
+  execFileSync(process.execPath, ["build.mjs"], { cwd: serverDir, stdio: "inherit" });
+}
+
+/**
+ * The server's own `start` script (apps/server/package.json: `node <flags> dist/server.js`), run with this node and
+ * without npm in between, so the bench measures the process, and the V8 flags, that production runs.
+ */
+function serverStartCommand(): { command: string; args: string[] } {
+  const manifest = JSON.parse(readFileSync(path.join(serverDir, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const [program, ...args] = (manifest.scripts.start ?? "").trim().split(/\s+/);
+  if (program !== "node") throw new Error(`apps/server's start script is not \`node …\`: ${manifest.scripts.start}`);
+  return { command: process.execPath, args };
+}
+
+async function startVigil(label: string, name: string, database: { url?: string; dataDir?: string }) {
+  const env: NodeJS.ProcessEnv = { ...process.env, SEED: "none", LOG_LEVEL: "warn", RELEASE_ID: "bench" };
+  delete env.DATABASE_URL;
+  delete env.DATA_DIR;
+  if (database.url) env.DATABASE_URL = database.url;
+  if (database.dataDir) env.DATA_DIR = database.dataDir;
+  return startProcess({
+    label,
+    name,
+    cwd: serverDir,
+    ...serverStartCommand(),
+    env,
+    ready: async (baseURL) => (await fetch(`${baseURL}/api/config`, { signal: AbortSignal.timeout(5_000) })).ok,
+  });
+}
+
+export async function startBaseline() {
+  return startProcess({
+    label: "baseline",
+    name: "bench-baseline",
+    cwd: repoRoot,
+    command: path.join(repoRoot, "node_modules", ".bin", "tsx"),
+    args: ["bench/baseline-server.ts"],
+    env: { ...process.env, DATABASE_URL: fullDatabaseUrl, LOG_LEVEL: "warn" },
+    ready: async (baseURL) => (await fetch(`${baseURL}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok,
+  });
+}
+
+/** USER_PASSWORD_AUTH through the Cognito-compatible API, as the web app's Authenticator does: the ID token. */
+async function signIn(baseURL: string): Promise<string> {
+  const config = (await (await fetch(`${baseURL}/api/config`)).json()) as {
+    data: { identity: { userPoolClientId: string } };
+  };
+  const response = await fetch(`${baseURL}/cognito`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-amz-json-1.1",
+      "x-amz-target": "AWSCognitoIdentityProviderService.InitiateAuth",
+    },
+    body: JSON.stringify({
+      AuthFlow: "USER_PASSWORD_AUTH",
+      ClientId: config.data.identity.userPoolClientId,
+      AuthParameters: { USERNAME: benchUser.username, PASSWORD: benchUser.password },
+    }),
+  });
+  const answer = (await response.json()) as { AuthenticationResult?: { IdToken?: string } };
+  const token = answer.AuthenticationResult?.IdToken;
+  if (!token)
+    throw new Error(`Signing ${benchUser.username} in failed (${response.status}): ${JSON.stringify(answer)}`);
+  return token;
+}
+
+/** Ids to spread the reads over, read through the API itself (PGlite's folder is held by the server). */
+async function fixturesOf(baseURL: string, headers: Record<string, string>): Promise<Fixtures> {
+  const get = async <T>(url: string): Promise<T> => {
+    const response = await fetch(`${baseURL}${url}`, { headers });
+    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: ${await response.text()}`);
+    return ((await response.json()) as { data: T }).data;
+  };
+  const clients = await get<{ items: { id: string; openCaseCount: number }[] }>(
+    `${apiBase}/clients?limit=200&status=active`,
+  );
+  const monitoring = await get<{ items: { id: string }[] }>(`${apiBase}/cases/monitoring?limit=200`);
+  const now = new Date();
+  const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return {
+    clients: clients.items.map((client) => client.id),
+    largestClients: [...clients.items]
+      .sort((left, right) => right.openCaseCount - left.openCaseCount)
+      .slice(0, 5)
+      .map((client) => client.id),
+    monitoringCases: monitoring.items.map((item) => item.id),
+    month: previous.toISOString().slice(0, 7),
+    today: now.toISOString().slice(0, 10),
+  };
+}
+
+/** Statements running on a PostgreSQL database (the caller's own excepted). */
+export function activeStatementsOn(url: string, database: string): () => Promise<number> {
+  return async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        "select count(*)::int as active from pg_stat_activity where datname = $1 and state = 'active' and pid <> pg_backend_pid()",
+        [database],
+      );
+      return (rows[0] as { active: number }).active;
+    } finally {
+      await client.end();
+    }
+  };
+}
+
+/** The bench's own patient-data reads leave audit rows; they are removed so every run starts from the same data. */
+async function removeBenchAuditRows(target: { url?: string; dataDir?: string }): Promise<void> {
+  const statement = `delete from audit_events where actor_username = '${benchUser.username}'`;
+  if (target.url) {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  } else if (target.dataDir) {
+    const database = await openDatabase({ kind: "pglite", dataDir: target.dataDir });
+    await (database.db as unknown as { $client: { exec: (sql: string) => Promise<unknown> } }).$client.exec(statement);
+    await database.close();
+  }
+}
+
+export async function withVigil<T>(
+  label: string,
+  name: string,
+  target: { url?: string; dataDir?: string },
+  body: (server: BenchProcess, token: string, fixtures: Fixtures) => Promise<T>,
+): Promise<T> {
+  log(`starting the server on ${label}`);
+  const server = await startVigil(label, name, target);
+  try {
+    const token = await signIn(server.baseURL);
+    const fixtures = await fixturesOf(server.baseURL, { authorization: `Bearer ${token}` });
+    return await body(server, token, fixtures);
+  } finally {
+    await server.stop();
+    await removeBenchAuditRows(target);
+  }
+}
