@@ -10,7 +10,7 @@ import type {
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { clientContacts } from "../db/schema.js";
-import { type ImportedRevision, importRecordHistory } from "../modules/records/records-service.js";
+import { type ImportedRevision, importRecordHistory } from "../modules/records/record-import.js";
 import { type DemoInterpretation, demoBillingNotes, demoInterpretations } from "./demo-records.js";
 import type { SeededCase } from "./seed-cases.js";
 

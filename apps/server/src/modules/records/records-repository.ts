@@ -1,4 +1,4 @@
-import type { RecordKind } from "@vigil/contract";
+import type { Author, RecordKind, TimeLogData } from "@vigil/contract";
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { caseRecordRevisions, caseRecords, cases, caseTimeLogs } from "../../db/schema.js";
@@ -256,4 +256,28 @@ export async function countUnacknowledgedNotifications(db: Db, caseId: string): 
       ),
     );
   return Number(row?.total ?? 0);
+}
+
+/** The time-log projection row of an item's data: what billing and the overlap checks read. */
+export function timeLogProjection(
+  row: { id: string; caseId: string },
+  data: TimeLogData,
+  deleted: boolean,
+  technologist: Author,
+) {
+  return {
+    recordId: row.id,
+    caseId: row.caseId,
+    technologistSub: technologist.sub,
+    technologistUsername: technologist.username,
+    technologistName: technologist.name,
+    activity: data.activity,
+    mode: data.mode,
+    video: data.video,
+    billable: data.billable,
+    channels: data.channels,
+    startedAt: new Date(data.startedAt),
+    endedAt: data.endedAt ? new Date(data.endedAt) : null,
+    deleted,
+  };
 }

@@ -6,16 +6,8 @@ import type { Db } from "../../db/client.js";
 import { actorOf } from "../../http/actor.js";
 import type { Principal } from "../../http/principal.js";
 import { registerRoute } from "../../http/register-route.js";
-import {
-  createRecord,
-  getRecordHistory,
-  listRecords,
-  type RecordListQuery,
-  type RecordsContext,
-  type RevisionRequest,
-  recordUserOf,
-  reviseRecord,
-} from "./records-service.js";
+import type { RecordListQuery, RecordsContext, RevisionRequest } from "./record-types.js";
+import { createRecord, getRecordHistory, listRecords, recordUserOf, reviseRecord } from "./records-service.js";
 
 type Names = { list: RecordRouteName; create: RecordRouteName; revise: RecordRouteName; history: RecordRouteName };
 
