@@ -96,6 +96,12 @@ describe("the import reader", () => {
       ["a", "b", "c", "a"],
       ["e", "e"],
     ]);
+    const wider = new Map([
+      ["a", { imports: [{ file: "b" }] }],
+      ["b", { imports: [{ file: "a" }, { file: "c" }] }],
+      ["c", { imports: [{ file: "a" }] }],
+    ]);
+    expect(findCycles(wider, new Set(["a", "b", "c"]))).toEqual([["a", "b", "a", "(and c in the same circle)"]]);
   });
 
   it("finds the repository's files and resolves their imports to files", () => {
@@ -188,6 +194,14 @@ describe("contract", () => {
     const files = new Set([...graph.keys()].filter((file) => file.startsWith(contract)));
     const circles = findCycles(graph, files).map((circle) => circle.join(" → "));
     expectNone("packages/contract must have no import circle", circles);
+  });
+});
+
+describe("names", () => {
+  it("every folder holding source is kebab-case (Biome's useFilenamingConvention checks the file names)", () => {
+    const folders = new Set([...graph.keys()].flatMap((file) => file.split("/").slice(0, -1)));
+    const found = [...folders].filter((folder) => !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(folder)).sort();
+    expectNone("folder names must be kebab-case", found);
   });
 });
 

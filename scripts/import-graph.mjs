@@ -233,7 +233,8 @@ export function buildImportGraph(repoRoot) {
 
 /**
  * The import circles among `files` (a set): each strongly connected component of more than one file, or a file
- * importing itself, given as one shortest round trip `[a, b, …, a]` through it.
+ * importing itself, given as one shortest round trip `[a, b, …, a]` through it (plus a note naming the component's
+ * other files, when it has more).
  */
 export function findCycles(graph, files) {
   const edges = new Map();
@@ -296,7 +297,12 @@ export function findCycles(graph, files) {
       }
     }
   }
-  return components.map((component) => shortestRoundTrip(edges, new Set(component), component[0]));
+  return components.map((component) => {
+    const roundTrip = shortestRoundTrip(edges, new Set(component), component[0]);
+    // A circle through more files than its shortest round trip: name them all, or fixing one trip reveals the next.
+    const others = component.filter((file) => !roundTrip.includes(file));
+    return others.length > 0 ? [...roundTrip, `(and ${others.join(", ")} in the same circle)`] : roundTrip;
+  });
 }
 
 /** The shortest path from `start` back to itself inside `members` (breadth first). */
