@@ -1,7 +1,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
-import { backupDatabase, backupSourceOf, defaultBackupFile, describeBackup, isExpectedFailure } from "./backup.js";
+import { backupDatabase, describeBackup } from "./backup.js";
+import { backupSourceOf, defaultBackupFile, isExpectedFailure } from "./backup-format.js";
 
 const usage = `Usage: npm run db:backup [-- --out <file>]
 

@@ -12,15 +12,9 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { seedDemoData } from "../seed/seed-demo-data.js";
-import {
-  type BackupSource,
-  backupDatabase,
-  defaultBackupFile,
-  describeRestore,
-  libpqConnection,
-  type RestoreResult,
-  restoreDatabase,
-} from "./backup.js";
+import { backupDatabase, describeRestore, restoreDatabase } from "./backup.js";
+import { type BackupSource, defaultBackupFile, type RestoreResult } from "./backup-format.js";
+import { libpqConnection } from "./backup-postgres.js";
 import { type Db, openDatabase, queryRows } from "./client.js";
 
 /** Like the other API tests: PostgreSQL when DATABASE_URL is set, else the embedded engine. */

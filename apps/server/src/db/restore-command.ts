@@ -1,7 +1,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
-import { backupSourceOf, describeRestore, isExpectedFailure, restoreDatabase } from "./backup.js";
+import { describeRestore, restoreDatabase } from "./backup.js";
+import { backupSourceOf, isExpectedFailure } from "./backup-format.js";
 
 const usage = `Usage: npm run db:restore -- <file> [--force]
 
