@@ -5,6 +5,7 @@ import { auditOutcomeSchema } from "@vigil/contract";
 import { useId } from "react";
 import type { ClientOption } from "../../../api/list-client-ids";
 import { isoToZonedInput, zonedInputToIso, zonedTimeHint } from "../../../components/dates/zoned-input";
+import { clientOptions, optionsOf, SelectField } from "../../../components/forms/select-field";
 import { useDebouncedText } from "../../../components/tables/use-debounced-text";
 import { commonActions, outcomeLabels } from "../audit-labels";
 import type { AuditFilterChange, AuditLogView } from "../use-audit-log-view";
@@ -83,41 +84,28 @@ export function AuditFilters({ view, onChange, onClear, clients, timeZone }: Aud
         slotProps={{ htmlInput: { spellCheck: false } }}
         sx={{ minWidth: 300 }}
       />
-      <TextField
-        select
+      <SelectField
         label="Client"
         size="small"
         value={values.clientId}
-        onChange={(event) => onChange({ clientId: event.target.value })}
+        onChange={(clientId) => onChange({ clientId })}
         error={Boolean(problems.clientId)}
         helperText={problems.clientId ?? "The client and its cases"}
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         sx={{ minWidth: 220 }}
+        emptyLabel="All clients"
+        options={clientOptions(clients)}
       >
-        <option value="">All clients</option>
         {unlistedClient ? <option value={values.clientId}>Client {values.clientId}</option> : null}
-        {clients?.map((client) => (
-          <option key={client.id} value={client.id}>
-            {client.name} ({client.code})
-          </option>
-        ))}
-      </TextField>
-      <TextField
-        select
+      </SelectField>
+      <SelectField
         label="Outcome"
         size="small"
         value={view.outcome ?? ""}
-        onChange={(event) => onChange({ outcome: event.target.value })}
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        onChange={(outcome) => onChange({ outcome })}
         sx={{ minWidth: 140 }}
-      >
-        <option value="">Any outcome</option>
-        {auditOutcomeSchema.options.map((outcome) => (
-          <option key={outcome} value={outcome}>
-            {outcomeLabels[outcome]}
-          </option>
-        ))}
-      </TextField>
+        emptyLabel="Any outcome"
+        options={optionsOf(auditOutcomeSchema.options, outcomeLabels)}
+      />
       <TextField
         label="From"
         type="datetime-local"

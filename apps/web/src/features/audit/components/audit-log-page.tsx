@@ -9,6 +9,7 @@ import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
+import { tableQueryProps } from "../../../components/tables/use-table-search";
 import { ApiRequestError } from "../../../lib/api-client";
 import { type AuditFilterQuery, fetchAuditEvents, useAuditEvents } from "../api/list-audit-events";
 import { outcomeLabels } from "../audit-labels";
@@ -145,18 +146,13 @@ export function AuditLogPage() {
       <ServerTable
         label="Audit events"
         columns={columns}
-        rows={events.data?.items}
         rowKey={(event) => event.id}
-        total={events.data?.total ?? 0}
         page={view.page}
         pageSize={view.pageSize}
         pageSizeOptions={pageSizes}
         onPageChange={setPage}
         onPageSizeChange={setPageSize}
-        loading={events.isPending}
-        fetching={events.isFetching}
-        error={events.error}
-        onRetry={() => void events.refetch()}
+        {...tableQueryProps(events)}
         errorMessage={`The audit log could not be loaded${reason ? `: ${reason}` : "."}`}
         emptyMessage={
           view.filtered ? "No audit events match these filters." : "No audit events have been recorded yet."

@@ -55,10 +55,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
     to: urlMonth(search.to),
     clientId,
   };
-  const months = useBillingMonths(
-    { ...filters, ...table.range },
-    { enabled: rangeProblem === null },
-  );
+  const months = useBillingMonths({ ...filters, ...table.range }, { enabled: rangeProblem === null });
   const client = useClient(clientId, { enabled: can("clients:read") });
   const [editing, setEditing] = useState<Editing>(null);
   const [saved, setSaved] = useState<ClientMonthRate | null>(null);

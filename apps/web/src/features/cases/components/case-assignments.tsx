@@ -3,7 +3,6 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useQueries } from "@tanstack/react-query";
 import { type CaseListItem, caseStages, type TechnologistLoad } from "@vigil/contract";
@@ -14,9 +13,10 @@ import { useTechnologists } from "../../../api/list-technologists";
 import { useAccess } from "../../../components/access/access-context";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { apiErrorOf } from "../../../components/forms/field-messages";
+import { clientOptions, personOptions, SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
 import { useAssignments } from "../api/list-assignments";
 import { caseQueueQueryOptions } from "../api/list-case-queue";
 import { useTakeCaseAction } from "../api/take-case-action";
@@ -24,7 +24,6 @@ import { personName, stageLabel } from "../case-labels";
 import { caseUrl } from "../case-urls";
 import { PriorityChip } from "./priority-chip";
 
-const pageSizes = [25, 50, 100];
 /** Technologists are assigned to cases that still need monitoring. */
 const assignableStages = ["intake", "monitoring"] as const;
 
@@ -112,43 +111,31 @@ function AssignDialog({ open, onClose }: { open: boolean; onClose: () => void })
       onClose={close}
     >
       <Stack spacing={2} sx={{ mt: 1 }}>
-        <TextField
-          select
+        <SelectField
           label="Technologist"
           required
           value={technologistId}
-          onChange={(event) => setTechnologistId(event.target.value)}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={setTechnologistId}
           error={touched && !technologistId}
           helperText={touched && !technologistId ? "Technologist is required" : undefined}
-        >
-          <option value="">Choose…</option>
-          {technologists.data?.map((person) => (
-            <option key={person.id} value={person.id}>
-              {person.name || person.username}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+          emptyLabel="Choose…"
+          options={personOptions(technologists.data)}
+        />
+        <SelectField
           label="Case"
           required
           value={caseId}
-          onChange={(event) => setCaseId(event.target.value)}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={setCaseId}
           error={touched && !caseId}
           helperText={
             touched && !caseId ? "Case is required" : assignable.pending ? "Loading cases…" : "Intake and monitoring"
           }
-        >
-          <option value="">Choose…</option>
-          {assignable.cases.map((row) => (
-            <option key={row.id} value={row.id}>
-              {row.priority === "stat" ? "STAT · " : ""}
-              {row.caseNumber} · {row.patientName ?? "no patient"} · {row.clientName} ({stageLabel(row.stage)})
-            </option>
-          ))}
-        </TextField>
+          emptyLabel="Choose…"
+          options={assignable.cases.map((row) => ({
+            value: row.id,
+            label: `${row.priority === "stat" ? "STAT · " : ""}${row.caseNumber} · ${row.patientName ?? "no patient"} · ${row.clientName} (${stageLabel(row.stage)})`,
+          }))}
+        />
       </Stack>
     </ConfirmDialog>
   );
@@ -161,14 +148,12 @@ function AssignDialog({ open, onClose }: { open: boolean; onClose: () => void })
 export function CaseAssignmentsPage() {
   const { can } = useAccess();
   const canAssign = can("cases:assign");
-  const [search, setSearch] = useSearchState({ technologist: "", client: "", page: "0", size: "25" });
-  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
-  const page = wholeNumber(search.page, 0);
+  const table = useTableSearch({ technologist: "", client: "", page: "0", size: "25" });
+  const { search, setSearch } = table;
   const assignments = useAssignments({
     technologistId: search.technologist || undefined,
     clientId: search.client || undefined,
-    limit: pageSize,
-    offset: page * pageSize,
+    ...table.range,
   });
   const technologists = useTechnologists();
   const clients = useClientIds({ enabled: can("clients:read") });
@@ -229,38 +214,24 @@ export function CaseAssignmentsPage() {
     <>
       <PageHeading>Assignments</PageHeading>
       <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}>
-        <TextField
-          select
+        <SelectField
           label="Technologist"
           size="small"
           value={search.technologist}
-          onChange={(event) => setSearch({ technologist: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(technologist) => setSearch({ technologist, page: null })}
+          emptyLabel="Everyone"
+          options={personOptions(technologists.data)}
           sx={{ minWidth: 200 }}
-        >
-          <option value="">Everyone</option>
-          {technologists.data?.map((person) => (
-            <option key={person.id} value={person.id}>
-              {person.name || person.username}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Client"
           size="small"
           value={search.client}
-          onChange={(event) => setSearch({ client: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(client) => setSearch({ client, page: null })}
+          emptyLabel="All clients"
+          options={clientOptions(clients.data)}
           sx={{ minWidth: 200 }}
-        >
-          <option value="">All clients</option>
-          {clients.data?.map((client) => (
-            <option key={client.id} value={client.id}>
-              {client.name} ({client.code})
-            </option>
-          ))}
-        </TextField>
+        />
         {canAssign ? (
           <Button
             variant="contained"
@@ -275,18 +246,9 @@ export function CaseAssignmentsPage() {
       <ServerTable
         label="Technologist assignments"
         columns={columns}
-        rows={assignments.data?.items}
         rowKey={(row) => row.technologist.sub ?? row.technologist.username}
-        total={assignments.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        pageSizeOptions={pageSizes}
-        onPageChange={(next) => setSearch({ page: next })}
-        onPageSizeChange={(size) => setSearch({ size, page: null })}
-        loading={assignments.isPending}
-        fetching={assignments.isFetching}
-        error={assignments.error}
-        onRetry={() => void assignments.refetch()}
+        {...table.pager}
+        {...tableQueryProps(assignments)}
         errorMessage="The assignments could not be loaded."
         emptyMessage="No technologist has an active assignment."
       />

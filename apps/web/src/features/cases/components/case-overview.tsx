@@ -19,7 +19,7 @@ import { ZonedTimeField } from "../../../components/dates/zoned-time-field";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { FormTextField } from "../../../components/forms/form-text-field";
+import { FormSelectField, labelledOptions } from "../../../components/forms/select-field";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
 import { useArchiveCase } from "../api/archive-case";
@@ -145,36 +145,22 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
       ) : null}
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <FormSelectField
             control={form.control}
             name="studyType"
             label={fieldLabels.studyType}
-            select
             fullWidth
-            slotProps={{ select: { native: true } }}
-          >
-            {Object.entries(studyTypeLabels).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </FormTextField>
+            options={labelledOptions(studyTypeLabels)}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <FormSelectField
             control={form.control}
             name="priority"
             label={fieldLabels.priority}
-            select
             fullWidth
-            slotProps={{ select: { native: true } }}
-          >
-            {Object.entries(priorityLabels).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </FormTextField>
+            options={labelledOptions(priorityLabels)}
+          />
         </Grid>
         <Grid size={12}>
           <CheckboxField control={form.control} name="hasVideo" label={fieldLabels.hasVideo} />

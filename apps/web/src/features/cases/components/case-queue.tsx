@@ -18,13 +18,15 @@ import { useReviewers } from "../../../api/list-reviewers";
 import { useTechnologists } from "../../../api/list-technologists";
 import { useAccess } from "../../../components/access/access-context";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
+import { clientOptions, personOptions, SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { queryProblems, sentence, serverQueryProblems } from "../../../components/tables/query-problems";
 import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { oneOf } from "../../../components/tables/use-search-state";
+import { tableQueryProps, tableSortOf, useTableSearch } from "../../../components/tables/use-table-search";
 import { fetchCaseQueue, useCaseQueue } from "../api/list-case-queue";
 import type { CaseQueueParams } from "../api/query-keys";
 import { personName, priorityLabels, stageLabel, studyTypeLabels } from "../case-labels";
@@ -33,7 +35,10 @@ import { PriorityChip } from "./priority-chip";
 
 const sortKeys = ["priority", "createdAt", "updatedAt", "caseNumber"] as const;
 type SortKey = (typeof sortKeys)[number];
-const pageSizes = [25, 50, 100];
+const priorityFilterOptions = [
+  { value: "stat", label: "STAT" },
+  { value: "routine", label: "Routine" },
+];
 
 const csvColumns: CsvColumn<CaseListItem>[] = [
   { header: "Case number", value: (row) => row.caseNumber },
@@ -82,7 +87,7 @@ export function CaseQueuePage() {
 
 function CaseQueue({ stage }: { stage: CaseStage }) {
   const { can } = useAccess();
-  const [search, setSearch] = useSearchState({
+  const table = useTableSearch({
     search: "",
     client: "",
     priority: "",
@@ -95,11 +100,9 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
     page: "0",
     size: "25",
   });
-  const sort = oneOf(search.sort, sortKeys, "priority");
-  const order = oneOf(search.order, ["asc", "desc"] as const, "asc");
+  const { search, setSearch } = table;
+  const { sort, order, tableSort } = tableSortOf(table, sortKeys, "priority");
   const priority = oneOf(search.priority, ["", "routine", "stat"] as const, "");
-  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
-  const page = wholeNumber(search.page, 0);
   const filters: Omit<CaseQueueParams, "limit" | "offset"> = {
     search: search.search || undefined,
     clientId: search.client || undefined,
@@ -115,7 +118,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
   // the server refuses anyway shows beside its field the same way.
   const localProblems = queryProblems(caseQueueQuerySchema, filters);
   const valid = Object.keys(localProblems).length === 0;
-  const cases = useCaseQueue(stage, { ...filters, limit: pageSize, offset: page * pageSize }, { enabled: valid });
+  const cases = useCaseQueue(stage, { ...filters, ...table.range }, { enabled: valid });
   const problems = valid ? serverQueryProblems(cases.error) : localProblems;
   const dateProps = (field: "createdFrom" | "createdTo") => {
     const problem = problems[field];
@@ -177,67 +180,42 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
           placeholder="Any word of a name, or case-number or MRN digits"
           minWidth={280}
         />
-        <TextField
-          select
+        <SelectField
           label="Client"
           size="small"
           value={search.client}
-          onChange={(event) => setSearch({ client: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(client) => setSearch({ client, page: null })}
+          emptyLabel="All clients"
+          options={clientOptions(clients.data)}
           sx={{ minWidth: 200 }}
-        >
-          <option value="">All clients</option>
-          {clients.data?.map((client) => (
-            <option key={client.id} value={client.id}>
-              {client.name} ({client.code})
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Priority"
           size="small"
           value={priority}
-          onChange={(event) => setSearch({ priority: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(value) => setSearch({ priority: value, page: null })}
+          emptyLabel="Any"
+          options={priorityFilterOptions}
           sx={{ minWidth: 130 }}
-        >
-          <option value="">Any</option>
-          <option value="stat">STAT</option>
-          <option value="routine">Routine</option>
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Technologist"
           size="small"
           value={search.technologist}
-          onChange={(event) => setSearch({ technologist: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(technologist) => setSearch({ technologist, page: null })}
+          emptyLabel="Anyone"
+          options={personOptions(technologists.data)}
           sx={{ minWidth: 180 }}
-        >
-          <option value="">Anyone</option>
-          {technologists.data?.map((person) => (
-            <option key={person.id} value={person.id}>
-              {person.name || person.username}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Reviewer"
           size="small"
           value={search.reviewer}
-          onChange={(event) => setSearch({ reviewer: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(reviewer) => setSearch({ reviewer, page: null })}
+          emptyLabel="Anyone"
+          options={personOptions(reviewers.data)}
           sx={{ minWidth: 180 }}
-        >
-          <option value="">Anyone</option>
-          {reviewers.data?.map((person) => (
-            <option key={person.id} value={person.id}>
-              {person.name || person.username}
-            </option>
-          ))}
-        </TextField>
+        />
         <TextField
           label="Opened from"
           type="date"
@@ -283,20 +261,14 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
       <ServerTable
         label={title}
         columns={columns}
-        rows={valid ? cases.data?.items : []}
         rowKey={(row) => row.id}
+        {...table.pager}
+        {...tableSort}
+        {...tableQueryProps(cases)}
+        rows={valid ? cases.data?.items : []}
         total={valid ? (cases.data?.total ?? 0) : 0}
-        page={page}
-        pageSize={pageSize}
-        pageSizeOptions={pageSizes}
-        onPageChange={(next) => setSearch({ page: next })}
-        onPageSizeChange={(size) => setSearch({ size, page: null })}
-        sort={{ key: sort, order }}
-        onSortChange={(next) => setSearch({ sort: next.key, order: next.order, page: null })}
         loading={valid && cases.isPending}
-        fetching={cases.isFetching}
         error={valid ? cases.error : null}
-        onRetry={() => void cases.refetch()}
         errorMessage="The cases could not be loaded."
         emptyMessage={
           !valid

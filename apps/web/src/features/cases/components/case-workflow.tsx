@@ -4,7 +4,6 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import type {
   AllowedAction,
@@ -22,6 +21,7 @@ import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { ReasonDialog } from "../../../components/feedback/reason-dialog";
 import { apiErrorOf } from "../../../components/forms/field-messages";
+import { personOptions, SelectField } from "../../../components/forms/select-field";
 import { useRequestTransition } from "../api/request-transition";
 import { useTakeCaseAction } from "../api/take-case-action";
 import { useTakeTransitionAction } from "../api/take-transition-action";
@@ -243,28 +243,21 @@ function PersonPickerDialog({
         onClose();
       }}
     >
-      <TextField
-        select
+      <SelectField
         label={label}
         value={chosen}
-        onChange={(event) => {
-          setChosen(event.target.value);
+        onChange={(value) => {
+          setChosen(value);
           setTouched(true);
         }}
         fullWidth
         required
         sx={{ mt: 1 }}
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         error={touched && Boolean(problem)}
         helperText={touched && problem ? problem : loading ? "Loading…" : undefined}
-      >
-        <option value="">Choose…</option>
-        {people?.map((person) => (
-          <option key={person.id} value={person.id}>
-            {person.name || person.username}
-          </option>
-        ))}
-      </TextField>
+        emptyLabel="Choose…"
+        options={personOptions(people)}
+      />
     </ConfirmDialog>
   );
 }

@@ -1,6 +1,7 @@
 import Grid from "@mui/material/Grid";
 import type { Client, ClientInput, clientInputSchema } from "@vigil/contract";
 import { FormTextField } from "../../../components/forms/form-text-field";
+import { FormSelectField, labelledOptions } from "../../../components/forms/select-field";
 import { TimeZoneField } from "../../../components/forms/time-zone-field";
 import type { ContractForm } from "../../../components/forms/use-contract-form";
 import { clientStatusLabels } from "../client-labels";
@@ -95,13 +96,7 @@ export function ClientFormFields({ form }: { form: ClientForm }) {
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 4 }}>
-        <FormTextField {...field("status")} required select fullWidth slotProps={{ select: { native: true } }}>
-          {Object.entries(clientStatusLabels).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </FormTextField>
+        <FormSelectField {...field("status")} required fullWidth options={labelledOptions(clientStatusLabels)} />
       </Grid>
       <Grid size={{ xs: 12, sm: 8 }}>
         <TimeZoneField

@@ -2,16 +2,17 @@ import Add from "@mui/icons-material/Add";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import type { Client } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
+import { optionsOf, SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
-import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { oneOf } from "../../../components/tables/use-search-state";
+import { tableQueryProps, tableSortOf, useTableSearch } from "../../../components/tables/use-table-search";
 import { fetchClients, useClients } from "../api/list-clients";
 import type { ClientListParams } from "../api/query-keys";
 import { useRestoreClient } from "../api/restore-client";
@@ -33,7 +34,10 @@ const sortLabels: Record<(typeof sortKeys)[number], string> = {
   createdAt: "Date created",
   updatedAt: "Last updated",
 };
-const pageSizes = [25, 50, 100];
+const orderOptions = [
+  { value: "asc", label: "Ascending" },
+  { value: "desc", label: "Descending" },
+];
 
 const csvColumns: CsvColumn<Client>[] = [
   { header: "Name", value: (client) => client.name },
@@ -74,7 +78,7 @@ function RestoreButton({ client }: { client: Client }) {
  */
 export function ClientListPage() {
   const { can } = useAccess();
-  const [search, setSearch] = useSearchState({
+  const table = useTableSearch({
     search: "",
     status: "all",
     sort: "name",
@@ -82,13 +86,11 @@ export function ClientListPage() {
     page: "0",
     size: "25",
   });
+  const { search, setSearch } = table;
   const status = oneOf(search.status, statusFilters, "all");
-  const sort = oneOf(search.sort, sortKeys, "name");
-  const order = oneOf(search.order, ["asc", "desc"] as const, "asc");
-  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
-  const page = wholeNumber(search.page, 0);
+  const { sort, order, tableSort } = tableSortOf(table, sortKeys, "name");
   const filters = { search: search.search, status, sort, order } satisfies Omit<ClientListParams, "limit" | "offset">;
-  const clients = useClients({ ...filters, limit: pageSize, offset: page * pageSize });
+  const clients = useClients({ ...filters, ...table.range });
 
   const showRestore = status === "archived" && can("clients:restore");
   const columns: ServerTableColumn<Client, (typeof sortKeys)[number]>[] = [
@@ -127,48 +129,30 @@ export function ClientListPage() {
           onSettled={(value) => setSearch({ search: value, page: null }, { replace: true })}
           placeholder="Name or code"
         />
-        <TextField
-          select
+        <SelectField
           label="Status"
           size="small"
           value={status}
-          onChange={(event) => setSearch({ status: event.target.value, page: null })}
-          slotProps={{ select: { native: true } }}
+          onChange={(value) => setSearch({ status: value, page: null })}
+          options={optionsOf(statusFilters, statusFilterLabels)}
           sx={{ minWidth: 200 }}
-        >
-          {statusFilters.map((value) => (
-            <option key={value} value={value}>
-              {statusFilterLabels[value]}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Sort by"
           size="small"
           value={sort}
-          onChange={(event) => setSearch({ sort: event.target.value, page: null })}
-          slotProps={{ select: { native: true } }}
+          onChange={(value) => setSearch({ sort: value, page: null })}
+          options={optionsOf(sortKeys, sortLabels)}
           sx={{ minWidth: 160 }}
-        >
-          {sortKeys.map((value) => (
-            <option key={value} value={value}>
-              {sortLabels[value]}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Order"
           size="small"
           value={order}
-          onChange={(event) => setSearch({ order: event.target.value, page: null })}
-          slotProps={{ select: { native: true } }}
+          onChange={(value) => setSearch({ order: value, page: null })}
+          options={orderOptions}
           sx={{ minWidth: 140 }}
-        >
-          <option value="asc">Ascending</option>
-          <option value="desc">Descending</option>
-        </TextField>
+        />
         <Stack direction="row" sx={{ gap: 2, ml: { md: "auto" } }}>
           <CsvExportButton
             noun="clients"
@@ -187,20 +171,10 @@ export function ClientListPage() {
       <ServerTable
         label="Clients"
         columns={columns}
-        rows={clients.data?.items}
         rowKey={(client) => client.id}
-        total={clients.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        pageSizeOptions={pageSizes}
-        onPageChange={(next) => setSearch({ page: next })}
-        onPageSizeChange={(size) => setSearch({ size, page: null })}
-        sort={{ key: sort, order }}
-        onSortChange={(next) => setSearch({ sort: next.key, order: next.order, page: null })}
-        loading={clients.isPending}
-        fetching={clients.isFetching}
-        error={clients.error}
-        onRetry={() => void clients.refetch()}
+        {...table.pager}
+        {...tableSort}
+        {...tableQueryProps(clients)}
         errorMessage="The clients could not be loaded."
         emptyMessage={emptyMessage}
       />

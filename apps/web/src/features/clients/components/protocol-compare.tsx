@@ -1,8 +1,8 @@
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import type { Client, ProtocolRevision } from "@vigil/contract";
 import { formatInstantInZone } from "@vigil/contract";
 import { SideBySideCompare } from "../../../components/compare/side-by-side-compare";
+import { SelectField } from "../../../components/forms/select-field";
 import { protocolCompareRows } from "../protocol-model";
 
 export type ProtocolCompareProps = {
@@ -23,21 +23,17 @@ export function ProtocolCompare({ client, history, from, to, onChange }: Protoco
   const left = history.find((revision) => revision.revision === from);
   const right = history.find((revision) => revision.revision === to);
   const picker = (label: string, value: number, pick: (revision: number) => void) => (
-    <TextField
-      select
+    <SelectField
       label={label}
       value={String(value)}
-      onChange={(event) => pick(Number(event.target.value))}
-      slotProps={{ select: { native: true } }}
+      onChange={(revision) => pick(Number(revision))}
       size="small"
       sx={{ minWidth: 220 }}
-    >
-      {history.map((revision) => (
-        <option key={revision.id} value={revision.revision}>
-          Revision {revision.revision}
-        </option>
-      ))}
-    </TextField>
+      options={history.map((revision) => ({
+        value: String(revision.revision),
+        label: `Revision ${revision.revision}`,
+      }))}
+    />
   );
   return (
     <Stack spacing={2}>

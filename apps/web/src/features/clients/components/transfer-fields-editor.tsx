@@ -15,6 +15,7 @@ import { useFieldArray, useFormState, useWatch } from "react-hook-form";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { labelledMessage } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
+import { FormSelectField, optionsOf } from "../../../components/forms/select-field";
 import type { ContractForm } from "../../../components/forms/use-contract-form";
 import {
   type ProtocolFormValues,
@@ -116,20 +117,13 @@ export function TransferFieldsEditor({ form }: { form: ProtocolForm }) {
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`${base}.type`}
                   label={`Field ${number} type`}
-                  select
                   fullWidth
-                  slotProps={{ select: { native: true } }}
-                >
-                  {transferFieldTypes.map((type) => (
-                    <option key={type} value={type}>
-                      {transferFieldTypeLabels[type]}
-                    </option>
-                  ))}
-                </FormTextField>
+                  options={optionsOf(transferFieldTypes, transferFieldTypeLabels)}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
                 <CheckboxField control={control} name={`${base}.required`} label={`Field ${number} required`} />
