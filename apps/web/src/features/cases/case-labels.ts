@@ -3,7 +3,6 @@ import {
   type CaseStage,
   type CaseUser,
   caseActionRules,
-  type PatientDetails,
   type StudyType,
   segmentTitles,
 } from "@vigil/contract";
@@ -16,12 +15,7 @@ export const studyTypeLabels: Record<StudyType, string> = {
 
 export const priorityLabels: Record<CasePriority, string> = { routine: "Routine", stat: "STAT" };
 
-export const sexLabels: Record<PatientDetails["sex"], string> = {
-  female: "Female",
-  male: "Male",
-  other: "Other",
-  unknown: "Unknown",
-};
+export { sexLabels } from "../../components/patient/patient-labels";
 
 export function stageLabel(stage: CaseStage): string {
   return segmentTitles[stage] ?? stage;

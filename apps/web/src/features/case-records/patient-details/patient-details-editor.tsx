@@ -8,6 +8,7 @@ import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
+import { PatientFields } from "../../../components/patient/patient-fields";
 import { fetchPatientDetails } from "../api/get-patient-details";
 import { recordKeys } from "../api/query-keys";
 import { useUpdatePatientDetails } from "../api/update-patient-details";
@@ -22,7 +23,6 @@ import {
   patientInput,
   patientRecordOf,
   patientRecordSchema,
-  sexLabels,
 } from "./patient-details-model";
 
 function conflictRows(zone: string) {
@@ -64,17 +64,6 @@ export function PatientDetailsEditor({
     onConflict: () => void queryClient.invalidateQueries({ queryKey: recordKeys.patientDetails(caseItem.id) }),
     onSaved: onDone,
   });
-  const text = (name: Exclude<keyof PatientFormValues, "location" | "sex">, label: string, wide = false) => (
-    <FormTextField
-      control={control}
-      name={name}
-      label={label}
-      fullWidth
-      required={name === "mrn" || name === "firstName" || name === "lastName"}
-      multiline={wide}
-      minRows={wide ? 2 : undefined}
-    />
-  );
 
   return (
     <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit patient details">
@@ -98,48 +87,7 @@ export function PatientDetailsEditor({
         </Alert>
       ) : null}
       <Grid container spacing={2}>
-        <Grid size={{ xs: 12, sm: 4 }}>{text("mrn", "MRN")}</Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>{text("firstName", "First name")}</Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>{text("lastName", "Last name")}</Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
-            control={control}
-            name="dateOfBirth"
-            label="Date of birth"
-            type="date"
-            fullWidth
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
-            control={control}
-            name="sex"
-            label="Sex"
-            select
-            fullWidth
-            slotProps={{ select: { native: true } }}
-          >
-            {Object.entries(sexLabels).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </FormTextField>
-        </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
-          <FormTextField control={control} name="location.unit" label="Unit" fullWidth />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
-          <FormTextField control={control} name="location.room" label="Room" fullWidth />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
-          <FormTextField control={control} name="location.bed" label="Bed" fullWidth />
-        </Grid>
-        <Grid size={12}>{text("referringPhysician", "Referring physician")}</Grid>
-        <Grid size={12}>{text("indication", "Indication", true)}</Grid>
-        <Grid size={12}>{text("medications", "Medications", true)}</Grid>
-        <Grid size={12}>{text("notes", "Notes", true)}</Grid>
+        <PatientFields control={control} />
         <Grid size={12}>
           <FormTextField
             control={control}

@@ -5,6 +5,7 @@ import {
   updatePatientDetailsRequestSchema,
 } from "@vigil/contract";
 import { z } from "zod";
+import { sexLabels } from "../../../components/patient/patient-labels";
 
 /** A revision with its number as `version`, the shape `useVersionedSave` works with (the number is the ETag). */
 export type PatientRecord = PatientDetailsRevision & { version: number };
@@ -18,12 +19,7 @@ export const patientRecordSchema: z.ZodType<PatientRecord> = z
   .union([patientDetailsRevisionSchema, patientDetailsViewSchema.transform((view) => view.current)])
   .transform(patientRecordOf);
 
-export const sexLabels: Record<PatientDetailsRevision["sex"], string> = {
-  female: "Female",
-  male: "Male",
-  other: "Other",
-  unknown: "Unknown",
-};
+export { sexLabels };
 
 export type PatientFormValues = {
   mrn: string;

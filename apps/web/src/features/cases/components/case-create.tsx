@@ -9,11 +9,12 @@ import { Link as RouterLink, useNavigate } from "react-router";
 import { useClientIds } from "../../../api/list-client-ids";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { FormTextField } from "../../../components/forms/form-text-field";
+import { clientOptions, FormSelectField, labelledOptions } from "../../../components/forms/select-field";
 import { applyServerError, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
+import { PatientFields } from "../../../components/patient/patient-fields";
 import { useCreateCase } from "../api/create-case";
-import { priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
+import { priorityLabels, studyTypeLabels } from "../case-labels";
 import { caseQueueUrl, caseUrl } from "../case-urls";
 
 /** What the form edits: the request's shape (so error paths match the server's), every input as text. */
@@ -117,7 +118,6 @@ export function CaseCreatePage() {
     });
   });
 
-  const selectProps = { select: true, fullWidth: true, slotProps: { select: { native: true } } } as const;
   return (
     <>
       <PageHeading>New case</PageHeading>
@@ -146,46 +146,37 @@ export function CaseCreatePage() {
         </Typography>
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 6 }}>
-            <FormTextField
+            <FormSelectField
               control={control}
               name="clientId"
               label="Client"
               required
+              fullWidth
               help={clients.isPending ? "Loading clients…" : "Active clients only"}
-              {...selectProps}
-            >
-              <option value="">Choose a client…</option>
-              {clients.data?.map((client) => (
-                <option key={client.id} value={client.id}>
-                  {client.name} ({client.code})
-                </option>
-              ))}
-            </FormTextField>
+              emptyLabel="Choose a client…"
+              options={clientOptions(clients.data)}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <FormTextField control={control} name="studyType" label="Study type" required {...selectProps}>
-              <option value="">Choose…</option>
-              {Object.entries(studyTypeLabels).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </FormTextField>
+            <FormSelectField
+              control={control}
+              name="studyType"
+              label="Study type"
+              required
+              fullWidth
+              emptyLabel="Choose…"
+              options={labelledOptions(studyTypeLabels)}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <FormTextField
+            <FormSelectField
               control={control}
               name="priority"
               label="Priority"
               help="STAT cases come first"
-              {...selectProps}
-            >
-              {Object.entries(priorityLabels).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </FormTextField>
+              fullWidth
+              options={labelledOptions(priorityLabels)}
+            />
           </Grid>
           <Grid size={12}>
             <CheckboxField control={control} name="hasVideo" label="Video recording" />
@@ -195,69 +186,7 @@ export function CaseCreatePage() {
           Patient
         </Typography>
         <Grid container spacing={2}>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <FormTextField control={control} name="patient.mrn" label="MRN" required fullWidth />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <FormTextField control={control} name="patient.firstName" label="First name" required fullWidth />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <FormTextField control={control} name="patient.lastName" label="Last name" required fullWidth />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <FormTextField
-              control={control}
-              name="patient.dateOfBirth"
-              label="Date of birth"
-              type="date"
-              fullWidth
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <FormTextField control={control} name="patient.sex" label="Sex" {...selectProps}>
-              {Object.entries(sexLabels).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </FormTextField>
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <FormTextField control={control} name="patient.location.unit" label="Unit" fullWidth />
-          </Grid>
-          <Grid size={{ xs: 6, sm: 4 }}>
-            <FormTextField control={control} name="patient.location.room" label="Room" fullWidth />
-          </Grid>
-          <Grid size={{ xs: 6, sm: 4 }}>
-            <FormTextField control={control} name="patient.location.bed" label="Bed" fullWidth />
-          </Grid>
-          <Grid size={12}>
-            <FormTextField control={control} name="patient.referringPhysician" label="Referring physician" fullWidth />
-          </Grid>
-          <Grid size={12}>
-            <FormTextField
-              control={control}
-              name="patient.indication"
-              label="Indication"
-              fullWidth
-              multiline
-              minRows={2}
-            />
-          </Grid>
-          <Grid size={12}>
-            <FormTextField
-              control={control}
-              name="patient.medications"
-              label="Medications"
-              fullWidth
-              multiline
-              minRows={2}
-            />
-          </Grid>
-          <Grid size={12}>
-            <FormTextField control={control} name="patient.notes" label="Notes" fullWidth multiline minRows={2} />
-          </Grid>
+          <PatientFields control={control} prefix="patient." />
         </Grid>
         <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
           <Button type="submit" variant="contained" disabled={create.isPending}>
