@@ -66,8 +66,8 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
   const operations: Record<string, Operation> = {
     InitiateAuth: (input, context) => cognito.initiateAuth(input, context),
     RespondToAuthChallenge: (input, context) => cognito.respondToAuthChallenge(input, context),
-    AssociateSoftwareToken: (input, context) => cognito.associateSoftwareToken(input, context),
-    VerifySoftwareToken: (input, context) => cognito.verifySoftwareToken(input, context),
+    AssociateSoftwareToken: (input, context) => cognito.softwareTokens.associate(input, context),
+    VerifySoftwareToken: (input, context) => cognito.softwareTokens.verify(input, context),
     SetUserMFAPreference: (input, context) => cognito.account.setUserMfaPreference(input, context),
     ForgotPassword: (input, context) => cognito.passwordReset.forgotPassword(input, context),
     ConfirmForgotPassword: (input, context) => cognito.passwordReset.confirmForgotPassword(input, context),

@@ -4,6 +4,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { digestToken } from "../passwords.js";
 import { findAuthSessionByRefreshHash, findLiveSessionUser, revokeAuthSession } from "../sessions-repository.js";
+import { startSession } from "../start-session.js";
 import { createOpaqueToken, type TokenService } from "../token-service.js";
 import { findUserBySub, type UserRow } from "../users-repository.js";
 import { type FederationConfig, hostedUiScopes } from "./federation-config.js";
@@ -20,7 +21,6 @@ import {
   updateFederatedIdentityEmail,
   updateOAuthGrantData,
 } from "./federation-repository.js";
-import { startSession } from "./start-session.js";
 import { UpstreamError, type UpstreamIdentity, type UpstreamProvider } from "./upstream-provider.js";
 
 /** A user has 10 minutes at the upstream provider; the app has 5 minutes to exchange its code (single use). */

@@ -1,13 +1,14 @@
-import type { Db } from "../../db/client.js";
-import { digestToken } from "../passwords.js";
-import { insertAuthSession } from "../sessions-repository.js";
-import { createOpaqueToken, type IssuedTokens, type TokenService, type TokenSubject } from "../token-service.js";
+import type { Db } from "../db/client.js";
+import { digestToken } from "./passwords.js";
+import { insertAuthSession } from "./sessions-repository.js";
+import { createOpaqueToken, type IssuedTokens, type TokenService, type TokenSubject } from "./token-service.js";
 
 export type StartedSession = IssuedTokens & { refreshToken: string; originJti: string };
 
 /**
  * One sign-in: an `auth_sessions` row (its id is every token's `origin_jti`, so RevokeToken and disabling the user
- * end it at once) and the tokens minted from it — the same shape a password sign-in gets from the Cognito service.
+ * end it at once) and the tokens minted from it: how a password sign-in (sign-in-steps.ts) and a federated one
+ * (federation/hosted-ui-service.ts) both end.
  */
 export async function startSession(
   db: Db,
@@ -15,7 +16,8 @@ export async function startSession(
   options: {
     user: TokenSubject;
     clientId: string;
-    scope: string;
+    /** The access token's scope; without it, Cognito's admin scope alone (what a password sign-in grants). */
+    scope?: string;
     refreshTokenHours: number;
     now: Date;
   },
