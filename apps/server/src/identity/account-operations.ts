@@ -27,11 +27,12 @@ import {
   type MfaType,
 } from "./identity-kit.js";
 import { attributeCodeMessage, contactChangedMessage } from "./identity-messages.js";
+import { endOldPasswordSignIns } from "./old-password-sign-ins.js";
 import { type CodePurpose, checkCode, consumeCode, issueCode } from "./one-time-codes.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { hitRateLimit } from "./rate-limits-repository.js";
 import { revokeUserSessions } from "./sessions-repository.js";
-import { clearSignInFailures, reserveSignInAttempt } from "./sign-in-failures-repository.js";
+import { reserveSignInAttempt } from "./sign-in-failures-repository.js";
 import { isEmailTaken, type UserRow, updateUser } from "./users-repository.js";
 
 /** What a signed-in user does with their access token: profile, password, MFA settings, attribute checks. */
@@ -92,8 +93,7 @@ export class AccountOperations {
     await this.kit.db.transaction(async (tx) => {
       await updateUser(tx, user.sub, { passwordHash });
       // The caller's own sign-in stays; every other one ends, as the password they came from is gone.
-      const revoked = await revokeUserSessions(tx, user.sub, now, originJti);
-      await clearSignInFailures(tx, user.usernameKey);
+      const revoked = await endOldPasswordSignIns(tx, user, now, { keepOriginJti: originJti, clearFailures: true });
       await this.kit.audit(tx, context, {
         action: "auth.change-password",
         outcome: "success",

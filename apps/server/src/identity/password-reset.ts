@@ -3,11 +3,10 @@ import { confirmForgotPasswordSchema, forgotPasswordSchema, parseRequest } from 
 import { ForgotPasswordDecoys } from "./forgot-password-decoys.js";
 import { type CallContext, type CodeDeliveryDetails, emailDelivery, type IdentityKit } from "./identity-kit.js";
 import { passwordResetMessage } from "./identity-messages.js";
+import { endOldPasswordSignIns } from "./old-password-sign-ins.js";
 import { checkCode, consumeCode, issueCode } from "./one-time-codes.js";
 import { hashPassword } from "./passwords.js";
 import { hitRateLimit } from "./rate-limits-repository.js";
-import { consumeUserChallenges, revokeUserSessions } from "./sessions-repository.js";
-import { clearSignInFailures } from "./sign-in-failures-repository.js";
 import { findUserByUsername, normaliseUsername, updateUser } from "./users-repository.js";
 
 /** ForgotPassword and ConfirmForgotPassword: a code by email, then a new password (AUTH.md sequence 6). */
@@ -137,9 +136,7 @@ export class PasswordResetOperations {
         emailVerified: true,
       });
       // Whoever held the old password (or a token minted from it) is out at once.
-      const revoked = await revokeUserSessions(tx, user.sub, now);
-      await consumeUserChallenges(tx, user.sub, now);
-      await clearSignInFailures(tx, user.usernameKey);
+      const revoked = await endOldPasswordSignIns(tx, user, now, { clearFailures: true });
       await this.kit.audit(tx, context, {
         action: "auth.password-reset",
         outcome: "success",

@@ -3,11 +3,9 @@ import {
   accessGroupSchema,
   type CreatedUser,
   type MessageDelivery,
-  type PasswordReset,
   type Technologist,
   type User,
   type UserSort,
-  userEtag,
   userStatusSchema,
 } from "@vigil/contract";
 import { recordAudit } from "../audit/record-audit.js";
@@ -16,21 +14,16 @@ import { isUniqueViolation } from "../db/unique-violation.js";
 import { AppError } from "../errors/app-error.js";
 import { type MessageService, maskDestination } from "../messaging/message-service.js";
 import { generatePassword, hashPassword } from "./passwords.js";
-import { revokeUserSessions } from "./sessions-repository.js";
 import {
   findUserBySub,
   findUserByUsername,
   insertUser,
   isEmailTaken,
   listUsers,
-  lockEnabledAdmins,
-  lockUserByUsername,
   normaliseUsername,
   type UserFilter,
   type UserRow,
-  updateUser,
 } from "./users-repository.js";
-import { discardVerificationCodes } from "./verification-codes-repository.js";
 
 /** Admin-created users must change their temporary password within 7 days (AUTH.md). */
 export const temporaryPasswordDays = 7;
@@ -69,7 +62,7 @@ export function toUser(row: UserRow): User {
   };
 }
 
-function auditActor(actor: Actor) {
+export function auditActor(actor: Actor) {
   return { actor: { sub: actor.sub ?? null, username: actor.username }, ip: actor.ip, userAgent: actor.userAgent };
 }
 
@@ -83,7 +76,7 @@ export type CreateUserInput = {
   password?: string | undefined;
 };
 
-const fieldIssue = (path: string, message: string) => ({ issues: [{ path, message }] });
+export const fieldIssue = (path: string, message: string) => ({ issues: [{ path, message }] });
 
 /** Creates a user; without a password a temporary one is generated and returned once (FORCE_CHANGE_PASSWORD). */
 export async function createUser(
@@ -142,7 +135,7 @@ export async function createUser(
   }
 }
 
-function temporaryPasswordExpiry(): Date {
+export function temporaryPasswordExpiry(): Date {
   return new Date(Date.now() + temporaryPasswordDays * 86_400_000);
 }
 
@@ -161,7 +154,7 @@ export async function inviteUser(
   return { user, delivery };
 }
 
-async function sendTemporaryPassword(
+export async function sendTemporaryPassword(
   services: DirectoryServices,
   user: User,
   temporaryPassword: string,
@@ -224,29 +217,19 @@ export async function listAllUsers(
   return { items: rows.map(toUser), total };
 }
 
-/** Enabled members of the technologist group, by name, for pickers. */
-export async function listTechnologists(
+/**
+ * Enabled members of one access group, by name, for the pickers that assign them (technologists to a case, the
+ * reviewer of a case).
+ */
+export async function listEnabledMembers(
   db: Db,
+  group: AccessGroup,
   query: { limit: number; offset: number; search?: string | undefined },
 ): Promise<{ items: Technologist[]; total: number }> {
   const { rows, total } = await listUsers(
     db,
     query,
-    { group: "technologist", enabled: true, search: query.search || undefined },
-    { field: "name", order: "asc" },
-  );
-  return { items: rows.map((row) => ({ id: row.sub, username: row.username, name: row.name })), total };
-}
-
-/** Enabled members of the reviewer group, by name, for the assign-reviewer picker. */
-export async function listReviewers(
-  db: Db,
-  query: { limit: number; offset: number; search?: string | undefined },
-): Promise<{ items: Technologist[]; total: number }> {
-  const { rows, total } = await listUsers(
-    db,
-    query,
-    { group: "reviewer", enabled: true, search: query.search || undefined },
+    { group, enabled: true, search: query.search || undefined },
     { field: "name", order: "asc" },
   );
   return { items: rows.map((row) => ({ id: row.sub, username: row.username, name: row.name })), total };
@@ -260,261 +243,4 @@ export async function findUserById(db: Db, sub: string): Promise<User | undefine
 
 export function isSameUsername(left: string, right: string): boolean {
   return normaliseUsername(left) === normaliseUsername(right);
-}
-
-/** `If-Match` may list several tags and weak ones (`W/"…"`); any equal to the current tag matches. */
-export function matchesEtag(ifMatch: string, etag: string): boolean {
-  return ifMatch
-    .split(",")
-    .map((tag) => tag.trim().replace(/^W\//, ""))
-    .includes(etag);
-}
-
-type ChangeOptions = {
-  action: string;
-  username: string;
-  actor: Actor;
-  /** The client's `If-Match`; `undefined` when the operation does not use one. */
-  ifMatch?: string | null | undefined;
-  /** Changes that can take an administrator away lock every enabled admin first (see `lockEnabledAdmins`). */
-  guardsAdmins?: boolean;
-};
-
-/**
- * One administrative change to one user: the row is locked, `If-Match` checked against it, the change and its
- * audit event written in one transaction. A refused change (unknown user, stale version, a rule) is audited as a
- * failure with its reason, then reported to the caller.
- */
-async function changeUser(
-  db: Db,
-  options: ChangeOptions,
-  change: (tx: Db, row: UserRow) => Promise<{ row: UserRow; details?: Record<string, unknown> }>,
-): Promise<User> {
-  const target = { type: "user", id: options.username };
-  try {
-    if (options.ifMatch === null) {
-      throw new AppError("precondition_required", "This change needs an If-Match header with the user's ETag.");
-    }
-    return await db.transaction(async (tx) => {
-      // Admins first, then the target: every transaction takes the locks in this order, so none wait in a circle.
-      const admins = options.guardsAdmins ? await lockEnabledAdmins(tx) : [];
-      const row = await lockUserByUsername(tx, options.username);
-      if (!row) throw new AppError("not_found", `No user named ${options.username}.`);
-      const current = toUser(row);
-      if (options.ifMatch && !matchesEtag(options.ifMatch, userEtag(current))) {
-        throw new AppError(
-          "precondition_failed",
-          `${current.username} was changed by someone else. Review the current details and try again.`,
-          { current },
-          { etag: userEtag(current) },
-        );
-      }
-      const result = await change(tx, row);
-      if (options.guardsAdmins) ensureAnAdminRemains(row, result.row, admins);
-      await recordAudit(tx, {
-        action: options.action,
-        outcome: "success",
-        ...auditActor(options.actor),
-        target: { type: "user", id: row.username },
-        details: result.details,
-      });
-      return toUser(result.row);
-    });
-  } catch (error) {
-    if (error instanceof AppError) {
-      await recordAudit(db, {
-        action: options.action,
-        outcome: "failure",
-        ...auditActor(options.actor),
-        target,
-        details: { reason: error.message, status: error.status },
-      });
-    }
-    throw error;
-  }
-}
-
-const isActiveAdmin = (row: Pick<UserRow, "enabled" | "groups">) => row.enabled && row.groups.includes("admin");
-
-/** Checked after the write and before the commit: throwing rolls the change back. */
-function ensureAnAdminRemains(before: UserRow, after: UserRow, lockedAdmins: string[]): void {
-  if (!isActiveAdmin(before) || isActiveAdmin(after)) return;
-  if (lockedAdmins.some((sub) => sub !== before.sub)) return;
-  throw new AppError(
-    "conflict",
-    `${before.username} is the last enabled administrator: they cannot be disabled or lose the admin group. ` +
-      "Give another user the admin group first.",
-    { reason: "last-admin" },
-  );
-}
-
-/** `PUT /users/{username}/access-groups`. Groups take effect on the user's next request. */
-export function setAccessGroups(
-  db: Db,
-  username: string,
-  groups: AccessGroup[],
-  ifMatch: string | null,
-  actor: Actor,
-): Promise<User> {
-  const next = [...new Set(groups)];
-  return changeUser(
-    db,
-    { action: "user.access-groups", username, actor, ifMatch, guardsAdmins: true },
-    async (tx, row) => ({
-      row: (await updateUser(tx, row.sub, { groups: next })) as UserRow,
-      details: {
-        from: row.groups,
-        to: next,
-        added: next.filter((group) => !row.groups.includes(group)),
-        removed: row.groups.filter((group) => !next.includes(group as AccessGroup)),
-      },
-    }),
-  );
-}
-
-/** `PUT /users/{username}/toggle`. Disabling revokes every session, so each token the user holds stops working. */
-export function setUserEnabled(
-  db: Db,
-  username: string,
-  isEnabled: boolean,
-  ifMatch: string | null,
-  actor: Actor,
-): Promise<User> {
-  return changeUser(
-    db,
-    { action: isEnabled ? "user.enable" : "user.disable", username, actor, ifMatch, guardsAdmins: true },
-    async (tx, row) => {
-      const updated = (await updateUser(tx, row.sub, { enabled: isEnabled })) as UserRow;
-      const revokedSessions = isEnabled ? 0 : await revokeUserSessions(tx, row.sub, new Date());
-      return { row: updated, details: { wasEnabled: row.enabled, revokedSessions } };
-    },
-  );
-}
-
-/**
- * `POST /users/{username}/reset-password` (Cognito's AdminResetUserPassword): the user is signed out and must
- * reset at next sign-in, where the password they know answers `PasswordResetRequiredException` and the
- * Authenticator takes them through "Forgot password". A user who never signed in has no password of their own
- * to reset: they get a new temporary password (and 7 more days) by email instead.
- */
-export async function resetUserPassword(
-  services: DirectoryServices,
-  username: string,
-  actor: Actor,
-): Promise<PasswordReset> {
-  const before = await findUserByUsername(services.db, username);
-  const temporaryPassword = before?.status === "FORCE_CHANGE_PASSWORD" ? generatePassword() : undefined;
-  const passwordHash = temporaryPassword ? await hashPassword(temporaryPassword) : undefined;
-  const user = await changeUser(services.db, { action: "user.reset-password", username, actor }, async (tx, row) => {
-    const revokedSessions = await revokeUserSessions(tx, row.sub, new Date());
-    const reissued = row.status === "FORCE_CHANGE_PASSWORD" && passwordHash !== undefined;
-    const updated = reissued
-      ? await updateUser(tx, row.sub, { passwordHash, temporaryPasswordExpiresAt: temporaryPasswordExpiry() })
-      : await updateUser(tx, row.sub, { status: "RESET_REQUIRED", temporaryPasswordExpiresAt: null });
-    return {
-      row: updated as UserRow,
-      details: { outcome: reissued ? "temporary-password-reissued" : "reset-required", revokedSessions },
-    };
-  });
-  // Still FORCE_CHANGE_PASSWORD afterwards means the new temporary password was stored: send it.
-  const delivery =
-    user.status === "FORCE_CHANGE_PASSWORD" && temporaryPassword
-      ? await sendTemporaryPassword(services, user, temporaryPassword, "reissued", actor)
-      : null;
-  return { user, delivery };
-}
-
-/**
- * `PUT /users/{username}/sms-mfa`: turns SMS MFA on or off (AUTH.md: SMS MFA needs a phone number set by an
- * administrator). Turning it off also drops an SMS preference, so the next sign-in does not ask for SMS.
- */
-export function setUserSmsMfa(
-  db: Db,
-  username: string,
-  enabled: boolean,
-  ifMatch: string | null,
-  actor: Actor,
-): Promise<User> {
-  return changeUser(db, { action: "user.set-sms-mfa", username, actor, ifMatch }, async (tx, row) => {
-    if (enabled && !row.phoneNumber) {
-      throw new AppError("conflict", `${row.username} has no phone number, so SMS codes cannot be sent.`, {
-        issues: [{ path: "body.enabled", message: "needs a phone number on the account" }],
-      });
-    }
-    return {
-      row: (await updateUser(tx, row.sub, {
-        smsMfaEnabled: enabled,
-        ...(!enabled && row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}),
-      })) as UserRow,
-      details: { enabled, before: row.smsMfaEnabled },
-    };
-  });
-}
-
-/**
- * `PUT /users/{username}/contact`: an administrator sets a user's email and phone number. A value that changes is
- * stored unverified and any code sent for the old value is discarded, so only a code sent to the new address can
- * verify it (GetUserAttributeVerificationCode from the user's account); until then password-reset codes and SMS
- * sign-in codes are not sent to it. Removing the phone number turns SMS MFA off, as it has nowhere to go.
- */
-export function setUserContact(
-  db: Db,
-  username: string,
-  contact: { email: string; phoneNumber: string | null },
-  ifMatch: string | null,
-  actor: Actor,
-): Promise<User> {
-  const email = contact.email.trim();
-  const phoneNumber = contact.phoneNumber?.trim() || null;
-  return changeUser(db, { action: "user.set-contact", username, actor, ifMatch }, async (tx, row) => {
-    const emailChanged = email !== row.email;
-    const phoneChanged = phoneNumber !== row.phoneNumber;
-    if (emailChanged && (await isEmailTaken(tx, email, row.sub))) {
-      const message = "Another user already has this email address.";
-      throw new AppError("conflict", message, fieldIssue("body.email", message));
-    }
-    if (emailChanged) await discardVerificationCodes(tx, row.sub, "verify-email");
-    if (phoneChanged) await discardVerificationCodes(tx, row.sub, "verify-phone_number");
-    const updated = await updateUser(tx, row.sub, {
-      ...(emailChanged ? { email, emailVerified: false } : {}),
-      ...(phoneChanged ? { phoneNumber, phoneNumberVerified: false } : {}),
-      ...(phoneChanged && !phoneNumber
-        ? { smsMfaEnabled: false, ...(row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}) }
-        : {}),
-    });
-    return {
-      row: updated as UserRow,
-      // Masked like every delivery in the log: the audit trail says what changed, not the addresses themselves.
-      details: {
-        changed: [...(emailChanged ? ["email"] : []), ...(phoneChanged ? ["phoneNumber"] : [])],
-        ...(emailChanged
-          ? { email: { from: maskDestination("email", row.email), to: maskDestination("email", email) } }
-          : {}),
-        ...(phoneChanged
-          ? {
-              phoneNumber: {
-                from: row.phoneNumber ? maskDestination("sms", row.phoneNumber) : null,
-                to: phoneNumber ? maskDestination("sms", phoneNumber) : null,
-              },
-            }
-          : {}),
-        ...(phoneChanged && !phoneNumber && row.smsMfaEnabled ? { smsMfaTurnedOff: true } : {}),
-      },
-    };
-  });
-}
-
-/** `POST /users/{username}/reset-mfa`: removes SMS and authenticator-app MFA, any pending setup and the preference. */
-export function resetUserMfa(db: Db, username: string, actor: Actor): Promise<User> {
-  return changeUser(db, { action: "user.reset-mfa", username, actor }, async (tx, row) => ({
-    row: (await updateUser(tx, row.sub, {
-      smsMfaEnabled: false,
-      totpEnabled: false,
-      totpSecret: null,
-      pendingTotpSecret: null,
-      preferredMfa: null,
-      lastTotpStep: null,
-    })) as UserRow,
-    details: { hadSms: row.smsMfaEnabled, hadTotp: row.totpEnabled },
-  }));
 }

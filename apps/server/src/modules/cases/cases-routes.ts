@@ -5,7 +5,7 @@ import { actorOf } from "../../http/actor.js";
 import type { Principal } from "../../http/principal.js";
 import { registerRoute } from "../../http/register-route.js";
 import { readIfMatch, sendEtag } from "../../http/versioning.js";
-import { listReviewers } from "../../identity/user-directory.js";
+import { listEnabledMembers } from "../../identity/user-directory.js";
 import type { CaseDependencies } from "./case-dependencies.js";
 import { requestTransition, takeCaseAction, takeTransitionAction } from "./case-workflow-service.js";
 import {
@@ -135,7 +135,7 @@ export function registerCaseRoutes(app: FastifyInstance, db: Db, dependencies: C
     getPatientDetailsHistory(db, params.id),
   );
   registerRoute(app, "listReviewers", routes.listReviewers, async ({ query }) => {
-    const { items, total } = await listReviewers(db, query);
+    const { items, total } = await listEnabledMembers(db, "reviewer", query);
     return { items, total, limit: query.limit, offset: query.offset };
   });
 }

@@ -6,19 +6,21 @@ import { AppError } from "../../errors/app-error.js";
 import type { Principal } from "../../http/principal.js";
 import { registerRoute } from "../../http/register-route.js";
 import {
-  type Actor,
-  type DirectoryServices,
-  getUserByUsername,
-  inviteUser,
-  isSameUsername,
-  listAllUsers,
-  listTechnologists,
   resetUserMfa,
   resetUserPassword,
   setAccessGroups,
   setUserContact,
   setUserEnabled,
   setUserSmsMfa,
+} from "../../identity/user-administration.js";
+import {
+  type Actor,
+  type DirectoryServices,
+  getUserByUsername,
+  inviteUser,
+  isSameUsername,
+  listAllUsers,
+  listEnabledMembers,
 } from "../../identity/user-directory.js";
 
 /** The administrator and where they act from, for the audit log. */
@@ -122,7 +124,7 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
   });
 
   registerRoute(app, "listTechnologists", routes.listTechnologists, async ({ query }) => ({
-    ...(await listTechnologists(db, query)),
+    ...(await listEnabledMembers(db, "technologist", query)),
     limit: query.limit,
     offset: query.offset,
   }));
