@@ -23,12 +23,12 @@ import { billingSettingsOf, listBillingMonths } from "../apps/server/src/modules
 import { getBillingStatement } from "../apps/server/src/modules/billing/billing-statements-service.js";
 import { getBillableHoursReport } from "../apps/server/src/modules/billing/reporting-service.js";
 import {
-  getCase,
   getCaseTimeline,
   listAssignments,
   listCaseQueue,
   listClientCases,
-} from "../apps/server/src/modules/cases/cases-service.js";
+} from "../apps/server/src/modules/cases/case-lists-service.js";
+import { getCase } from "../apps/server/src/modules/cases/cases-service.js";
 import { getPatientDetailsHistory } from "../apps/server/src/modules/cases/patient-details-service.js";
 import { listClients } from "../apps/server/src/modules/clients/clients-service.js";
 import { getRecordHistory, listRecords } from "../apps/server/src/modules/records/records-service.js";

@@ -1,3 +1,21 @@
+import type {
+  AuditOutcome,
+  BugSeverity,
+  BugStatus,
+  CasePriority,
+  CaseStage,
+  Client,
+  caseTimelineActionSchema,
+  MonitoringMode,
+  PatientDetailsRevision,
+  RecordKind,
+  RevisionChange,
+  StudyType,
+  TimeLogData,
+  TransitionActionName,
+  TransitionRuleId,
+  TransitionStatus,
+} from "@vigil/contract";
 import { type SQL, sql } from "drizzle-orm";
 import {
   boolean,
@@ -12,6 +30,16 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+
+import type { z } from "zod";
+
+/*
+ * Text columns holding one of the contract's vocabularies are typed with it (`$type`): rows read back carry the
+ * wire type, so services map them without casts. The database itself keeps plain text.
+ */
+type CaseTimelineAction = z.output<typeof caseTimelineActionSchema>;
+type PatientSex = PatientDetailsRevision["sex"];
+type TimeLogActivity = TimeLogData["activity"];
 
 /**
  * Table shapes stay inside the server: services translate rows into the contract's wire shapes.
@@ -215,7 +243,7 @@ export const auditEvents = pgTable(
     action: text("action").notNull(),
     targetType: text("target_type"),
     targetId: text("target_id"),
-    outcome: text("outcome").notNull(),
+    outcome: text("outcome").notNull().$type<AuditOutcome>(),
     ip: text("ip"),
     userAgent: text("user_agent"),
     details: jsonb("details"),
@@ -253,7 +281,7 @@ export const clients = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     name: text("name").notNull(),
     code: text("code").notNull(),
-    status: text("status").notNull().default("active"),
+    status: text("status").$type<Client["status"]>().notNull().default("active"),
     timezone: text("timezone").notNull(),
     phone: text("phone"),
     addressLine1: text("address_line1"),
@@ -380,10 +408,10 @@ export const cases = pgTable(
     clientId: uuid("client_id")
       .notNull()
       .references(() => clients.id),
-    studyType: text("study_type").notNull(),
+    studyType: text("study_type").notNull().$type<StudyType>(),
     hasVideo: boolean("has_video").notNull().default(false),
-    priority: text("priority").notNull().default("routine"),
-    stage: text("stage").notNull().default("intake"),
+    priority: text("priority").$type<CasePriority>().notNull().default("routine"),
+    stage: text("stage").$type<CaseStage>().notNull().default("intake"),
     /** The client protocol revision pinned when monitoring started: closed cases show exactly this one. */
     protocolRevisionId: uuid("protocol_revision_id").references(() => protocolRevisions.id),
     recordingStartedAt: timestamp("recording_started_at", { withTimezone: true }),
@@ -458,7 +486,7 @@ export const casePatientDetails = pgTable(
     lastName: text("last_name").notNull(),
     /** `YYYY-MM-DD`; a calendar date, never shifted by time zones. */
     dateOfBirth: text("date_of_birth"),
-    sex: text("sex").notNull().default("unknown"),
+    sex: text("sex").$type<PatientSex>().notNull().default("unknown"),
     locationUnit: text("location_unit"),
     locationRoom: text("location_room"),
     locationBed: text("location_bed"),
@@ -514,7 +542,7 @@ export const caseActions = pgTable(
     caseId: uuid("case_id")
       .notNull()
       .references(() => cases.id),
-    action: text("action").notNull(),
+    action: text("action").notNull().$type<CaseTimelineAction>(),
     details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
     actorSub: uuid("actor_sub"),
     actorUsername: text("actor_username").notNull(),
@@ -532,10 +560,10 @@ export const caseTransitions = pgTable(
     caseId: uuid("case_id")
       .notNull()
       .references(() => cases.id),
-    ruleId: text("rule_id").notNull(),
-    fromStage: text("from_stage").notNull(),
-    toStage: text("to_stage").notNull(),
-    status: text("status").notNull(),
+    ruleId: text("rule_id").notNull().$type<TransitionRuleId>(),
+    fromStage: text("from_stage").notNull().$type<CaseStage>(),
+    toStage: text("to_stage").notNull().$type<CaseStage>(),
+    status: text("status").notNull().$type<TransitionStatus>(),
     reason: text("reason"),
     requestedBySub: uuid("requested_by_sub"),
     requestedByUsername: text("requested_by_username").notNull(),
@@ -562,7 +590,7 @@ export const caseTransitionActions = pgTable(
     caseId: uuid("case_id")
       .notNull()
       .references(() => cases.id),
-    action: text("action").notNull(),
+    action: text("action").notNull().$type<TransitionActionName>(),
     comment: text("comment"),
     actorSub: uuid("actor_sub"),
     actorUsername: text("actor_username").notNull(),
@@ -585,7 +613,7 @@ export const caseRecords = pgTable(
     caseId: uuid("case_id")
       .notNull()
       .references(() => cases.id),
-    kind: text("kind").notNull(),
+    kind: text("kind").notNull().$type<RecordKind>(),
     revision: integer("revision").notNull().default(1),
     deleted: boolean("deleted").notNull().default(false),
     data: jsonb("data").notNull(),
@@ -613,9 +641,9 @@ export const caseRecordRevisions = pgTable(
     caseId: uuid("case_id")
       .notNull()
       .references(() => cases.id),
-    kind: text("kind").notNull(),
+    kind: text("kind").notNull().$type<RecordKind>(),
     revision: integer("revision").notNull(),
-    change: text("change").notNull(),
+    change: text("change").notNull().$type<RevisionChange>(),
     deleted: boolean("deleted").notNull().default(false),
     reason: text("reason"),
     data: jsonb("data").notNull(),
@@ -645,8 +673,8 @@ export const caseTimeLogs = pgTable(
     technologistSub: uuid("technologist_sub"),
     technologistUsername: text("technologist_username").notNull(),
     technologistName: text("technologist_name"),
-    activity: text("activity").notNull(),
-    mode: text("mode").notNull(),
+    activity: text("activity").notNull().$type<TimeLogActivity>(),
+    mode: text("mode").notNull().$type<MonitoringMode>(),
     video: boolean("video").notNull(),
     billable: boolean("billable").notNull(),
     channels: integer("channels"),
@@ -793,8 +821,8 @@ export const bugReports = pgTable(
     title: text("title").notNull(),
     description: text("description").notNull(),
     stepsToReproduce: text("steps_to_reproduce").notNull(),
-    severity: text("severity").notNull(),
-    status: text("status").notNull().default("open"),
+    severity: text("severity").notNull().$type<BugSeverity>(),
+    status: text("status").$type<BugStatus>().notNull().default("open"),
     context: jsonb("context").notNull(),
     pageUrl: text("page_url").notNull(),
     reporterSub: uuid("reporter_sub"),
@@ -824,8 +852,8 @@ export const bugReportEvents = pgTable(
     bySub: uuid("by_sub"),
     byUsername: text("by_username").notNull(),
     byName: text("by_name"),
-    fromStatus: text("from_status"),
-    toStatus: text("to_status").notNull(),
+    fromStatus: text("from_status").$type<BugStatus>(),
+    toStatus: text("to_status").notNull().$type<BugStatus>(),
     comment: text("comment").notNull(),
   },
   (table) => [index("bug_report_events_report_idx").on(table.reportId, table.at)],

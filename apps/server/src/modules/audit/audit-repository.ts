@@ -1,3 +1,4 @@
+import type { AuditOutcome } from "@vigil/contract";
 import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { auditEvents, cases } from "../../db/schema.js";
@@ -14,7 +15,7 @@ export type AuditFilter = {
   caseId?: string | undefined;
   /** Events about one client: its own, those naming it in `details.clientId`, and those about its cases. */
   clientId?: string | undefined;
-  outcome?: string | undefined;
+  outcome?: AuditOutcome | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
 };

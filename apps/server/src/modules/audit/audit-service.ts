@@ -11,7 +11,7 @@ function toAuditEntry(row: AuditEventRow): AuditEntry {
     id: row.id,
     at: row.at.toISOString(),
     action: row.action,
-    outcome: row.outcome as AuditEntry["outcome"],
+    outcome: row.outcome,
     actor: { sub: row.actorSub, username: row.actorUsername },
     target: row.targetType && row.targetId ? { type: row.targetType, id: row.targetId } : null,
     ip: row.ip,

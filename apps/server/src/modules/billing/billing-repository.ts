@@ -1,3 +1,4 @@
+import type { CaseStage } from "@vigil/contract";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { queryRows } from "../../db/client.js";
@@ -31,7 +32,7 @@ export type BillingCaseRow = {
   id: string;
   caseNumber: string;
   clientId: string;
-  stage: string;
+  stage: CaseStage;
   archivedAt: Date | null;
   patientFirstName: string | null;
   patientLastName: string | null;
@@ -87,7 +88,7 @@ export type WindowCaseSeconds = {
   clientId: string;
   key: string;
   caseId: string;
-  stage: string;
+  stage: CaseStage;
   seconds: number;
   logCount: number;
   running: boolean;
@@ -105,7 +106,7 @@ export async function sumBillableSecondsByCase(
     clientId: string;
     key: string;
     caseId: string;
-    stage: string;
+    stage: CaseStage;
     seconds: number | string;
     logCount: number;
     running: boolean;

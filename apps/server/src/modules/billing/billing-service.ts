@@ -9,7 +9,6 @@ import {
   type CptWarningId,
   cptWarningIds,
   cptWarningLabels,
-  type MonitoringMode,
   rangeMessages,
   type SetRateRequest,
   type setRateRequestSchema,
@@ -269,8 +268,8 @@ function cptLogOf(row: TimeLogRow): CptLog {
   return {
     start: row.startedAt,
     end: row.endedAt,
-    activity: row.activity as CptLog["activity"],
-    mode: row.mode as CptLog["mode"],
+    activity: row.activity,
+    mode: row.mode,
     video: row.video,
     billable: row.billable,
     channels: row.channels,
@@ -282,7 +281,7 @@ function cptLogOf(row: TimeLogRow): CptLog {
  * judged against its technologist's other logs of the same mode, as the time-log screens flag it.
  */
 async function casesOverCap(db: Db, logs: readonly TimeLogRow[], caps: TechnologistCaps, now: Date) {
-  const monitored = logs.filter((log) => capFor(log.mode as MonitoringMode, caps) !== null);
+  const monitored = logs.filter((log) => capFor(log.mode, caps) !== null);
   const over = new Set<string>();
   if (monitored.length === 0) return over;
   const from = new Date(Math.min(...monitored.map((log) => log.startedAt.getTime())));
@@ -319,7 +318,7 @@ async function casesOverCap(db: Db, logs: readonly TimeLogRow[], caps: Technolog
         end: other.endMs === null ? null : new Date(other.endMs),
       });
     }
-    const cap = capFor(log.mode as MonitoringMode, caps) as number;
+    const cap = capFor(log.mode, caps) as number;
     if (peakConcurrentCases({ caseId: log.caseId, start: log.startedAt, end: log.endedAt }, peers, now) > cap) {
       over.add(log.caseId);
     }

@@ -1,3 +1,4 @@
+import type { BugSeverity, BugStatus } from "@vigil/contract";
 import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { bugReportEvents, bugReports } from "../../db/schema.js";
@@ -11,8 +12,8 @@ export type BugReportValues = Omit<
 export type BugReportEventValues = Omit<typeof bugReportEvents.$inferInsert, "id" | "at">;
 
 export type BugReportFilter = {
-  status?: string | undefined;
-  severity?: string | undefined;
+  status?: BugStatus | undefined;
+  severity?: BugSeverity | undefined;
   /** The reporter's username, compared case-insensitively. */
   reporter?: string | undefined;
   /** Whitespace-separated words; each must appear in the number, title, description or page address. */
@@ -106,7 +107,7 @@ export async function insertBugReportEvent(db: Db, values: BugReportEventValues)
 }
 
 /** Sets the status and moves the report to its next version. */
-export async function updateBugReportStatus(db: Db, id: string, status: string): Promise<BugReportRow | undefined> {
+export async function updateBugReportStatus(db: Db, id: string, status: BugStatus): Promise<BugReportRow | undefined> {
   const [row] = await db
     .update(bugReports)
     .set({ status, version: sql`${bugReports.version} + 1`, updatedAt: sql`now()` })

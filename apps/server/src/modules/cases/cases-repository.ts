@@ -1,3 +1,4 @@
+import type { CasePriority, CaseStage } from "@vigil/contract";
 import {
   and,
   asc,
@@ -44,7 +45,7 @@ export async function findCaseNumber(db: Db, id: string): Promise<string | undef
 export async function findCasesOfClient(
   db: Db,
   clientId: string,
-  filter: { stage?: string | undefined; limit: number; offset: number },
+  filter: { stage?: CaseStage | undefined; limit: number; offset: number },
 ): Promise<{ rows: CaseRow[]; total: number }> {
   const conditions: SQL[] = [eq(cases.clientId, clientId)];
   if (filter.stage) conditions.push(eq(cases.stage, filter.stage));
@@ -205,9 +206,9 @@ export async function findCaseHistory(db: Db, caseId: string) {
 }
 
 export type QueueFilter = {
-  stage: string;
+  stage: CaseStage;
   clientId?: string | undefined;
-  priority?: string | undefined;
+  priority?: CasePriority | undefined;
   technologistId?: string | undefined;
   reviewerId?: string | undefined;
   createdFrom?: Date | undefined;

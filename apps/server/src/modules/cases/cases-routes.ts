@@ -7,19 +7,9 @@ import { registerRoute } from "../../http/register-route.js";
 import { readIfMatch, sendEtag } from "../../http/versioning.js";
 import { listEnabledMembers } from "../../identity/user-directory.js";
 import type { CaseDependencies } from "./case-dependencies.js";
+import { getCaseTimeline, listAssignments, listCaseQueue, listClientCases } from "./case-lists-service.js";
 import { requestTransition, takeCaseAction, takeTransitionAction } from "./case-workflow-service.js";
-import {
-  archiveCase,
-  caseActorOf,
-  createCase,
-  getCase,
-  getCaseTimeline,
-  getPinnedProtocol,
-  listAssignments,
-  listCaseQueue,
-  listClientCases,
-  updateCase,
-} from "./cases-service.js";
+import { archiveCase, caseActorOf, createCase, getCase, getPinnedProtocol, updateCase } from "./cases-service.js";
 import { getPatientDetails, getPatientDetailsHistory, updatePatientDetails } from "./patient-details-service.js";
 
 function workflowUser(principal: Principal) {

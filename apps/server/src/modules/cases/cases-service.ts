@@ -1,18 +1,10 @@
 import type {
-  AssignmentsPage,
-  assignmentsQuerySchema,
   Case,
-  CaseListItem,
-  CasePage,
-  CaseStage,
   CaseSummary,
-  CaseTimeline,
   CaseTransition,
   CaseUser,
-  caseQueueQuerySchema,
   createCaseRequestSchema,
   ProtocolRevision,
-  TimelineEntry,
   updateCaseRequestSchema,
 } from "@vigil/contract";
 import type { z } from "zod";
@@ -34,17 +26,13 @@ import {
   type WorkflowUser,
 } from "./case-workflow.js";
 import {
+  type CaseActionRow,
   type CaseRow,
   findActiveAssignments,
   findCase,
-  findCaseHistory,
   findCaseNumber,
-  findCaseQueuePage,
-  findCasesOfClient,
   findLatestPatientDetails,
-  findOpenAssignmentsOf,
   findPendingTransitions,
-  findTechnologistLoads,
   insertCase,
   insertCaseAction,
   insertPatientDetails,
@@ -57,8 +45,6 @@ import { assertPeriodKeepsBillableLogs } from "./recording-period.js";
 
 type CreateCaseInput = z.output<typeof createCaseRequestSchema>;
 type UpdateCaseInput = z.output<typeof updateCaseRequestSchema>;
-type QueueQuery = z.output<typeof caseQueueQuerySchema>;
-type AssignmentsQuery = z.output<typeof assignmentsQuerySchema>;
 
 /** Who acts on a case: the audit actor plus their display name (looked up before any transaction). */
 export type CaseActor = Actor & { name: string | null };
@@ -75,24 +61,13 @@ export function toCaseSummary(row: CaseRow): CaseSummary {
     id: row.id,
     caseNumber: row.caseNumber,
     clientId: row.clientId,
-    studyType: row.studyType as CaseSummary["studyType"],
+    studyType: row.studyType,
     hasVideo: row.hasVideo,
-    priority: row.priority as CaseSummary["priority"],
-    stage: row.stage as CaseSummary["stage"],
+    priority: row.priority,
+    stage: row.stage,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-/** `GET clients/{id}/cases`: one page of the client's cases, newest first (404 for an unknown client). */
-export async function listClientCases(
-  db: Db,
-  clientId: string,
-  query: { stage?: CaseSummary["stage"] | undefined; limit: number; offset: number },
-): Promise<{ items: CaseSummary[]; total: number; limit: number; offset: number }> {
-  await requireClient(db, clientId);
-  const { rows, total } = await findCasesOfClient(db, clientId, query);
-  return { items: rows.map(toCaseSummary), total, limit: query.limit, offset: query.offset };
 }
 
 /** The display name of the acting user, read outside any transaction (PGlite has one connection). */
@@ -101,7 +76,7 @@ export async function caseActorOf(db: Db, actor: Actor): Promise<CaseActor> {
   return { ...actor, name: user?.name ?? null };
 }
 
-function person(sub: string | null, username: string | null, name: string | null): CaseUser | null {
+export function person(sub: string | null, username: string | null, name: string | null): CaseUser | null {
   return username ? { sub, username, name } : null;
 }
 
@@ -109,10 +84,10 @@ export function toTransition(row: TransitionRow, user: WorkflowUser): CaseTransi
   return {
     id: row.id,
     caseId: row.caseId,
-    ruleId: row.ruleId as CaseTransition["ruleId"],
-    from: row.fromStage as CaseStage,
-    to: row.toStage as CaseStage,
-    status: row.status as CaseTransition["status"],
+    ruleId: row.ruleId,
+    from: row.fromStage,
+    to: row.toStage,
+    status: row.status,
     reason: row.reason,
     requestedBy: { sub: row.requestedBySub, username: row.requestedByUsername, name: row.requestedByName },
     requestedAt: row.createdAt.toISOString(),
@@ -150,7 +125,7 @@ export async function toCase(db: Db, row: CaseRow, user: WorkflowUser, dependenc
           firstName: patient.firstName,
           lastName: patient.lastName,
           dateOfBirth: patient.dateOfBirth,
-          sex: patient.sex as NonNullable<Case["patient"]>["sex"],
+          sex: patient.sex,
           location: { unit: patient.locationUnit, room: patient.locationRoom, bed: patient.locationBed },
           revision: patient.revision,
         }
@@ -202,7 +177,7 @@ export async function recordCaseAction(
   tx: Db,
   actor: CaseActor,
   row: CaseRow,
-  action: string,
+  action: CaseActionRow["action"],
   details: Record<string, unknown>,
 ): Promise<void> {
   await insertCaseAction(tx, {
@@ -413,125 +388,6 @@ export async function archiveCase(
     return after;
   });
   return toCase(db, row, user, dependencies);
-}
-
-function patientName(first: string | null, last: string | null): string | null {
-  const name = [first, last].filter(Boolean).join(" ");
-  return name || null;
-}
-
-/** A stage queue: server-paged, filtered, STAT first then oldest first by default. */
-export async function listCaseQueue(db: Db, stage: CaseStage, query: QueueQuery): Promise<CasePage> {
-  const { rows, total } = await findCaseQueuePage(db, {
-    ...query,
-    stage,
-    createdFrom: query.createdFrom ? new Date(query.createdFrom) : undefined,
-    createdTo: query.createdTo ? new Date(query.createdTo) : undefined,
-  });
-  const ids = rows.map((row) => row.id);
-  const [assignments, pending] = await Promise.all([findActiveAssignments(db, ids), findPendingTransitions(db, ids)]);
-  const pendingCases = new Set(pending.map((transition) => transition.caseId));
-  const items: CaseListItem[] = rows.map((row) => ({
-    ...toCaseSummary(row),
-    clientName: row.clientName,
-    clientCode: row.clientCode,
-    clientTimezone: row.clientTimezone,
-    patientName: patientName(row.patientFirstName, row.patientLastName),
-    mrn: row.patientMrn,
-    technologists: assignments
-      .filter((assignment) => assignment.caseId === row.id)
-      .map((assignment) => ({
-        sub: assignment.technologistSub,
-        username: assignment.technologistUsername,
-        name: assignment.technologistName,
-      })),
-    reviewer: person(row.reviewerSub, row.reviewerUsername, row.reviewerName),
-    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
-    recordingStartedAt: row.recordingStartedAt?.toISOString() ?? null,
-    recordingEndedAt: row.recordingEndedAt?.toISOString() ?? null,
-    hasPendingTransition: pendingCases.has(row.id),
-    version: row.version,
-  }));
-  return { items, total, limit: query.limit, offset: query.offset };
-}
-
-/** Active technologist assignments on open cases, grouped per technologist with their load. */
-export async function listAssignments(db: Db, query: AssignmentsQuery): Promise<AssignmentsPage> {
-  const { rows, total } = await findTechnologistLoads(db, query);
-  const assignments = await findOpenAssignmentsOf(
-    db,
-    rows.map((row) => row.technologistSub),
-    query.clientId,
-  );
-  return {
-    items: rows.map((row) => ({
-      technologist: { sub: row.technologistSub, username: row.username, name: row.name },
-      load: { active: row.active, monitoring: row.monitoring, stat: row.stat },
-      assignments: assignments
-        .filter((assignment) => assignment.technologistSub === row.technologistSub)
-        .map((assignment) => ({
-          assignmentId: assignment.assignmentId,
-          caseId: assignment.caseId,
-          caseNumber: assignment.caseNumber,
-          stage: assignment.stage as CaseStage,
-          priority: assignment.priority as Case["priority"],
-          clientName: assignment.clientName,
-          patientName: patientName(assignment.patientFirstName, assignment.patientLastName),
-          startedAt: assignment.startedAt.toISOString(),
-        })),
-    })),
-    total,
-    limit: query.limit,
-    offset: query.offset,
-  };
-}
-
-/** Actions, moves and their actions of one case, oldest first. */
-export async function getCaseTimeline(db: Db, id: string): Promise<CaseTimeline> {
-  await requireCase(db, id);
-  const { actions, transitions, transitionActions } = await findCaseHistory(db, id);
-  const entries: TimelineEntry[] = [
-    ...actions.map(
-      (row): TimelineEntry => ({
-        kind: "action",
-        id: row.id,
-        at: row.createdAt.toISOString(),
-        actor: { sub: row.actorSub, username: row.actorUsername, name: row.actorName },
-        action: row.action as Extract<TimelineEntry, { kind: "action" }>["action"],
-        details: (row.details ?? {}) as Record<string, unknown>,
-      }),
-    ),
-    ...transitions.map((row): TimelineEntry => {
-      const { allowedActions: _omitted, ...transition } = toTransition(row, {
-        sub: "",
-        username: "",
-        permissions: new Set(),
-      });
-      return {
-        kind: "transition",
-        id: row.id,
-        at: row.createdAt.toISOString(),
-        actor: transition.requestedBy,
-        transition,
-      };
-    }),
-    ...transitionActions.map(
-      (row): TimelineEntry => ({
-        kind: "transition-action",
-        id: row.id,
-        at: row.createdAt.toISOString(),
-        actor: { sub: row.actorSub, username: row.actorUsername, name: row.actorName },
-        transitionId: row.transitionId,
-        action: row.action as Extract<TimelineEntry, { kind: "transition-action" }>["action"],
-        comment: row.comment,
-      }),
-    ),
-  ];
-  // Within one transaction now() is constant: what a move does (its actions, the case changes it makes) sorts
-  // after the move itself.
-  const rank = { transition: 0, action: 1, "transition-action": 2 } as const;
-  entries.sort((left, right) => left.at.localeCompare(right.at) || rank[left.kind] - rank[right.kind]);
-  return { caseId: id, items: entries };
 }
 
 /** The client protocol revision pinned when monitoring started (404 before it started). */

@@ -1,5 +1,4 @@
 import {
-  type CaseStage,
   type PatientDetailsHistory,
   type PatientDetailsRevision,
   type PatientDetailsView,
@@ -42,7 +41,7 @@ export function toPatientDetailsRevision(row: PatientDetailsRow): PatientDetails
     firstName: row.firstName,
     lastName: row.lastName,
     dateOfBirth: row.dateOfBirth,
-    sex: row.sex as PatientDetailsRevision["sex"],
+    sex: row.sex,
     location: { unit: row.locationUnit, room: row.locationRoom, bed: row.locationBed },
     referringPhysician: row.referringPhysician,
     indication: row.indication,
@@ -55,7 +54,7 @@ export function toPatientDetailsRevision(row: PatientDetailsRow): PatientDetails
 }
 
 function writeState(row: CaseRow, permissions: ReadonlySet<Permission>) {
-  const stage = row.stage as CaseStage;
+  const { stage } = row;
   const refusal = recordWriteRefusal("patient-details", { stage, archived: row.archivedAt !== null }, permissions);
   return {
     allowed: !refusal,
@@ -81,7 +80,7 @@ export async function getPatientDetails(
   const latest = await requireLatest(db, row);
   return {
     caseId,
-    stage: row.stage as CaseStage,
+    stage: row.stage,
     current: toPatientDetailsRevision(latest),
     write: writeState(row, permissions),
   };
@@ -126,14 +125,14 @@ export async function updatePatientDetails(
       const locked = await requireCase(tx, caseId, "update");
       const refusal = recordWriteRefusal(
         "patient-details",
-        { stage: locked.stage as CaseStage, archived: locked.archivedAt !== null },
+        { stage: locked.stage, archived: locked.archivedAt !== null },
         permissions,
       );
       if (refusal) throw new AppError(refusal.code, refusal.message, { stage: locked.stage, area: "patient-details" });
       const latest = await requireLatest(tx, locked);
       assertVersion(expectedRevisions, { version: latest.revision }, () => toPatientDetailsRevision(latest));
       const reason = input.reason?.trim() || null;
-      if (!reason && recordReasonRequired("patient-details", locked.stage as CaseStage)) {
+      if (!reason && recordReasonRequired("patient-details", locked.stage)) {
         const issue = {
           path: "body.reason",
           message: `is required to correct patient details once monitoring has ended (the case is in ${locked.stage})`,

@@ -34,7 +34,7 @@ export function toClient(row: ClientRow, openCaseCount: number): Client {
     id: row.id,
     name: row.name,
     code: row.code,
-    status: row.status as Client["status"],
+    status: row.status,
     timezone: row.timezone,
     phone: row.phone,
     addressLine1: row.addressLine1,

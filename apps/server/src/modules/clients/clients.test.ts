@@ -1,4 +1,4 @@
-import type { Client } from "@vigil/contract";
+import type { CaseStage, Client } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases } from "../../db/schema.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
@@ -26,7 +26,7 @@ async function createClient(overrides: Parameters<typeof sampleClient>[0] = {}):
 }
 
 let caseCounter = 0;
-async function addCase(clientId: string, stage: string) {
+async function addCase(clientId: string, stage: CaseStage) {
   caseCounter += 1;
   const [row] = await harness.database.db
     .insert(cases)

@@ -85,7 +85,7 @@ export function toRevision(row: RevisionRow): RecordRevision {
     id: row.id,
     itemId: row.recordId,
     revision: row.revision,
-    change: row.change as RevisionChange,
+    change: row.change,
     deleted: row.deleted,
     reason: row.reason,
     data: row.data,

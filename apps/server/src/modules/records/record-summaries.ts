@@ -1,6 +1,6 @@
-import { type CaseStage, type RecordKind, recommendedImpedanceKohm, type TimeLogItem } from "@vigil/contract";
+import { type RecordKind, recommendedImpedanceKohm, type TimeLogItem } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
-import { getCaseTimeline } from "../cases/cases-service.js";
+import { getCaseTimeline } from "../cases/case-lists-service.js";
 import { impedanceDue } from "./impedance-rules.js";
 import { authorOf, impedanceProtocolOf, toRecordItem } from "./record-items.js";
 import type { RecordReader, RecordsContext } from "./record-types.js";
@@ -58,7 +58,7 @@ async function impedanceSummary(db: Db, state: CaseState, now: Date) {
     findLatestRecordTime(db, { caseId: state.id, kind: "impedance", field: "checkedAt" }),
   ]);
   const due = impedanceDue({
-    stage: state.stage as CaseStage,
+    stage: state.stage,
     lastCheckedAt: lastCheckedAt ?? null,
     recordingStartedAt: state.recordingStartedAt,
     monitoringStartedAt: state.stage === "monitoring" && !lastCheckedAt ? await monitoringStartedAt(db, state) : null,

@@ -39,20 +39,16 @@ export function notFoundItem(kind: RecordKind, state: CaseState, itemId: string)
 /** Whether `permissions` may write `kind` on this case now, and if not why (the contract's one wording). */
 export function writeStateOf(
   area: RecordKind | "patient-details",
-  state: { stage: string; archivedAt: Date | null },
+  state: { stage: CaseStage; archivedAt: Date | null },
   permissions: ReadonlySet<Permission>,
 ): RecordWriteState {
-  const stage = state.stage as CaseStage;
+  const { stage } = state;
   const refusal = recordWriteRefusal(area, { stage, archived: state.archivedAt !== null }, permissions);
   return { allowed: !refusal, reason: refusal?.message ?? null, reasonRequired: recordReasonRequired(area, stage) };
 }
 
 export function assertWritable(kind: RecordKind, state: CaseState, permissions: ReadonlySet<Permission>): void {
-  const refusal = recordWriteRefusal(
-    kind,
-    { stage: state.stage as CaseStage, archived: state.archivedAt !== null },
-    permissions,
-  );
+  const refusal = recordWriteRefusal(kind, { stage: state.stage, archived: state.archivedAt !== null }, permissions);
   if (refusal) throw new AppError(refusal.code, refusal.message, { stage: state.stage, area: kind });
 }
 
@@ -65,7 +61,7 @@ export function badRequest(issues: { path: string; message: string }[]): AppErro
 /** The reason of a change, required where the table says so (none of the six kinds today; kept general). */
 export function reasonFor(kind: RecordKind, state: CaseState, reason: string | null | undefined): string | null {
   const given = reason?.trim() || null;
-  if (!given && recordReasonRequired(kind, state.stage as CaseStage)) {
+  if (!given && recordReasonRequired(kind, state.stage)) {
     throw badRequest([{ path: "body.reason", message: `is required while the case is in ${state.stage}` }]);
   }
   return given;

@@ -1,4 +1,4 @@
-import type { Author, RecordKind, TimeLogData } from "@vigil/contract";
+import type { Author, CaseStage, RecordKind, TimeLogData } from "@vigil/contract";
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { caseRecordRevisions, caseRecords, cases, caseTimeLogs } from "../../db/schema.js";
@@ -15,7 +15,7 @@ export type CaseState = {
   id: string;
   caseNumber: string;
   clientId: string;
-  stage: string;
+  stage: CaseStage;
   archivedAt: Date | null;
   protocolRevisionId: string | null;
   recordingStartedAt: Date | null;

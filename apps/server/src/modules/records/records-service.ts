@@ -1,4 +1,4 @@
-import type { CaseStage, Permission, RecordKind, RevisionChange, TimeLogData } from "@vigil/contract";
+import type { Permission, RecordKind, RevisionChange, TimeLogData } from "@vigil/contract";
 import { type Actor, auditedWrite } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
@@ -255,7 +255,7 @@ export async function listRecords(
   ]);
   return {
     caseId,
-    stage: state.stage as CaseStage,
+    stage: state.stage,
     write: writeStateOf(kind, state, reader.permissions),
     items,
     total,
