@@ -127,13 +127,13 @@ describe("web: one-way imports", () => {
     expectNone("apps/web/src/features/X must not import apps/web/src/features/Y", found);
   });
 
-  it("components/, lib/ and config/ import neither features/ nor app/", () => {
+  it("the shared layers (api/, components/, lib/, config/) import neither features/ nor app/", () => {
     const found = violations((file, entry) => {
       const from = layerOf(file, web);
       const to = layerOf(entry.file, web);
-      return ["components", "lib", "config"].includes(from) && ["features", "app"].includes(to);
+      return ["api", "components", "lib", "config"].includes(from) && ["features", "app"].includes(to);
     });
-    expectNone("apps/web/src/{components,lib,config} must not import apps/web/src/{features,app}", found);
+    expectNone("apps/web/src/{api,components,lib,config} must not import apps/web/src/{features,app}", found);
   });
 });
 
