@@ -1,4 +1,4 @@
-import type { AccessGroup } from "@vigil/contract";
+import type { AccessGroup, CasePriority, StudyType } from "@vigil/contract";
 
 /**
  * The demo cases as literals (one per stage or so, with the patient each was opened for) and the names of the demo
@@ -7,9 +7,9 @@ import type { AccessGroup } from "@vigil/contract";
 
 export type DemoCase = {
   client: number;
-  studyType: string;
+  studyType: StudyType;
   hasVideo: boolean;
-  priority: string;
+  priority: CasePriority;
   stage: "intake" | "monitoring" | "preview" | "reviewed" | "closed";
   /** Hours before now the case was opened; the workflow's steps follow at fixed offsets. */
   openedHoursAgo: number;

@@ -1,4 +1,4 @@
-import type { MonitoringMode } from "@vigil/contract";
+import type { MonitoringMode, TransitionRuleId } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import {
@@ -9,14 +9,14 @@ import {
   caseTransitions,
   protocolRevisions,
 } from "../db/schema.js";
-import { demoCases } from "./demo-cases.js";
+import { type DemoCase, demoCases } from "./demo-cases.js";
 import { type DemoClientExtras, demoClientExtras } from "./demo-clients.js";
 
 /** A seeded case as its records are written: what happened when, and how it is monitored. */
 export type SeededCase = {
   id: string;
   clientId: string;
-  stage: "intake" | "monitoring" | "preview" | "reviewed" | "closed";
+  stage: DemoCase["stage"];
   /** When the recording started and ended, and when the case was reviewed (null where it has not happened). */
   started: Date | null;
   ended: Date | null;
@@ -190,12 +190,19 @@ export async function seedCases(tx: Db, clientIds: string[], people: SeedUser[])
     }
     await tx.insert(caseActions).values(actions);
 
-    const moves = [
+    const steps: {
+      ruleId: TransitionRuleId;
+      from: DemoCase["stage"];
+      to: DemoCase["stage"];
+      at: Date | null;
+      user: SeedUser;
+    }[] = [
       { ruleId: "start-monitoring", from: "intake", to: "monitoring", at: started, user: technologist },
       { ruleId: "end-monitoring", from: "monitoring", to: "preview", at: ended, user: technologist },
       { ruleId: "sign-off", from: "preview", to: "reviewed", at: reviewed, user: reviewer },
       { ruleId: "close", from: "reviewed", to: "closed", at: closed, user: billing },
-    ].filter((move) => move.at !== null);
+    ];
+    const moves = steps.filter((move) => move.at !== null);
     if (moves.length > 0) {
       await tx.insert(caseTransitions).values(
         moves.map((move) => ({
@@ -203,7 +210,7 @@ export async function seedCases(tx: Db, clientIds: string[], people: SeedUser[])
           ruleId: move.ruleId,
           fromStage: move.from,
           toStage: move.to,
-          status: "completed",
+          status: "completed" as const,
           requestedBySub: move.user.sub,
           requestedByUsername: move.user.username,
           requestedByName: move.user.name,

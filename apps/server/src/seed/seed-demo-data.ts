@@ -90,7 +90,7 @@ export async function seedDemoData(db: Db): Promise<DemoCredential[]> {
 
     const insertedClients = await tx
       .insert(clients)
-      .values(demoClients.map((client) => ({ ...client, country: "US", status: "active" })))
+      .values(demoClients.map((client) => ({ ...client, country: "US", status: "active" as const })))
       .returning({ id: clients.id });
     const insertedUsers = await tx
       .insert(users)
