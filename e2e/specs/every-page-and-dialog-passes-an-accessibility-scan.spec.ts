@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { caseStages, caseTabs, clientTabs, pages } from "@vigil/contract";
+import { caseStages, caseTabs, clientTabs, pageList } from "@vigil/contract";
 import { accountButton, displayNames, expect, seededUser, signInToHome, test } from "../support/fixtures.js";
 import { signInThroughApi } from "../support/identity-api.js";
 
@@ -72,7 +72,7 @@ async function pageParameters(baseURL: string, clientId: string, credential: { u
 /** Every concrete address to scan: each page of the table, each client tab, every case tab in monitoring. */
 function addresses(parameters: Awaited<ReturnType<typeof pageParameters>>): string[] {
   const urls: string[] = [];
-  for (const page of pages) {
+  for (const page of pageList) {
     if (page.id === "signin") continue;
     if (page.id === "client-detail") {
       for (const tab of clientTabs) urls.push(`/continuous-monitoring/clients/${parameters.client}/${tab}`);

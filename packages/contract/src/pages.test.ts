@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { isAllowed, permissionsOf } from "./access.js";
 import { menu } from "./menu.js";
-import { findPage, matchPath, pages } from "./pages.js";
+import { caseStageOfPath, findPage, matchPath, pageList, pages } from "./pages.js";
+import { caseStages } from "./schemas/cases.js";
 import { specRoutes, toRoutePattern } from "./spec-routes.js";
 
 describe("the page table", () => {
   it("has a page for every route of spec §2", () => {
-    const patterns = new Set(pages.map((page) => page.path));
+    const patterns = new Set<string>(pageList.map((page) => page.path));
     const missing = specRoutes.map(toRoutePattern).filter((route) => !patterns.has(route));
     expect(missing).toEqual([]);
   });
 
   it("adds only the unit-test tab's address, the account page, the intake case detail and the audit viewer to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
-    expect(pages.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
+    expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/bugs/unit-tests",
       "/account",
       "/audit",
@@ -22,7 +23,7 @@ describe("the page table", () => {
   });
 
   it("uses the base layout exactly where the spec says", () => {
-    const base = pages.filter((page) => page.layout === "base").map((page) => page.path);
+    const base = pageList.filter((page) => page.layout === "base").map((page) => page.path);
     expect(base.sort()).toEqual(
       [
         "/signin",
@@ -30,11 +31,11 @@ describe("the page table", () => {
         "/billing/continuous-monitoring/:clientId/:month",
       ].sort(),
     );
-    expect(pages.find((page) => page.path === "/")?.layout).toBe("default");
+    expect(pageList.find((page) => page.path === "/")?.layout).toBe("default");
   });
 
   it("has unique ids", () => {
-    expect(new Set(pages.map((page) => page.id)).size).toBe(pages.length);
+    expect(new Set(pageList.map((page) => page.id)).size).toBe(pageList.length);
   });
 
   it("prefers a fixed segment over a parameter", () => {
@@ -44,6 +45,38 @@ describe("the page table", () => {
       page: { id: "client-detail" },
       params: { clientId: "abc", tab: "contacts" },
     });
+  });
+
+  it("has a queue and a case page for every case stage", () => {
+    for (const stage of caseStages) {
+      expect(pages[`cases-${stage}`].path).toBe(`/continuous-monitoring/cases/${stage}`);
+      expect(pages[`case-${stage}-detail`].path).toBe(`/continuous-monitoring/cases/${stage}/:caseId/:tab`);
+    }
+    expect(pageList.filter((page) => page.id.startsWith("cases-") && page.id !== "cases-assignments")).toHaveLength(
+      caseStages.length,
+    );
+  });
+
+  it("makes each page's address from its pattern, params encoded and empty query values left out", () => {
+    expect(pages.clients.href()).toBe("/continuous-monitoring/clients");
+    expect(pages["client-detail"].href({ clientId: "a/b c", tab: "contacts" })).toBe(
+      "/continuous-monitoring/clients/a%2Fb%20c/contacts",
+    );
+    expect(pages["cases-monitoring"].href({}, { search: "ann lee", clientId: undefined, sort: "" })).toBe(
+      "/continuous-monitoring/cases/monitoring?search=ann+lee",
+    );
+    const href = pages["case-preview-detail"].href({ caseId: "c1", tab: "timeline" });
+    expect(findPage(href)).toMatchObject({
+      page: { id: "case-preview-detail" },
+      params: { caseId: "c1", tab: "timeline" },
+    });
+  });
+
+  it("tells the case stage a queue or case page is under", () => {
+    expect(caseStageOfPath("/continuous-monitoring/cases/reviewed")).toBe("reviewed");
+    expect(caseStageOfPath("/continuous-monitoring/cases/closed/c1/timeline")).toBe("closed");
+    expect(caseStageOfPath("/continuous-monitoring/cases/assignments")).toBeUndefined();
+    expect(caseStageOfPath("/continuous-monitoring/clients/c1/cases")).toBeUndefined();
   });
 
   it("finds no page for unknown paths", () => {

@@ -2,8 +2,8 @@ import type { Access } from "./access.js";
 
 /**
  * The web app's pages: exactly the route table of spec §2, with each page's layout, title and the permission a
- * user needs to open it. The web router renders from this table and the server's breadcrumbs read it, so a
- * page's title is written once.
+ * user needs to open it. The web router renders from this table, the server's breadcrumbs read it, and every link
+ * is made by its page's `href`, so a page's address and title are written once.
  */
 export type Layout = "default" | "base" | "app";
 
@@ -14,11 +14,12 @@ export type PageDefinition = {
   title: string;
   layout: Layout;
   access: Access;
+  /** The values the page's `:tab` segment takes, for pages whose tabs are routes. */
+  tabs?: readonly string[];
 };
 
 export const clientTabs = ["overview", "protocol", "contacts", "useful-links", "cases"] as const;
-export const caseStages = ["intake", "monitoring", "preview", "reviewed", "closed"] as const;
-export type CaseStage = (typeof caseStages)[number];
+export type ClientTab = (typeof clientTabs)[number];
 export const caseTabs = [
   "overview",
   "patient-details",
@@ -31,6 +32,62 @@ export const caseTabs = [
   "timeline",
   "client-protocol",
 ] as const;
+export type CaseTab = (typeof caseTabs)[number];
+
+/** The names of a path pattern's parameters: `"/clients/:clientId/:tab"` gives `"clientId" | "tab"`. */
+type ParamNames<Path extends string> = Path extends `${infer Head}/${infer Tail}`
+  ? ParamNames<Head> | ParamNames<Tail>
+  : Path extends `:${infer Name}`
+    ? Name
+    : never;
+
+/** What a page's address needs: one string per `:param` of its pattern; `tab` is one of the page's tabs. */
+export type PageParams<Path extends string, Tab extends string = string> = {
+  [Name in ParamNames<Path>]: Name extends "tab" ? Tab : string;
+};
+
+/** The query of a page address (filters a list keeps in its URL); empty values are left out. */
+export type PageQuery = Readonly<Record<string, string | undefined>>;
+
+type TabOf<Definition extends PageDefinition> = Definition["tabs"] extends readonly (infer Tab extends string)[]
+  ? Tab
+  : string;
+
+type Href<Params> = [keyof Params] extends [never]
+  ? (params?: Record<string, never>, query?: PageQuery) => string
+  : (params: Params, query?: PageQuery) => string;
+
+export type Page<Definition extends PageDefinition> = Definition & {
+  /** The page's address with its params filled in (each encoded) and the query's non-empty values. */
+  href: Href<PageParams<Definition["path"], TabOf<Definition>>>;
+};
+
+/** A page's address: the pattern's `:params` filled in, then the query without its empty values. */
+export function pageHref(
+  pattern: string,
+  params: Readonly<Record<string, string>> = {},
+  query: PageQuery = {},
+): string {
+  const path = pattern.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing page parameter ${name} for ${pattern}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+// Written out rather than read from `caseStages` (schemas/cases.ts): the signed-in shell imports this table and must
+// not pull the case schemas in with it, and the case schema reads `caseTabs` from here. The contract's tests keep the
+// two lists alike.
+const stagesOfPages = ["intake", "monitoring", "preview", "reviewed", "closed"] as const;
+
+function page<const Definition extends PageDefinition>(definition: Definition): Page<Definition> {
+  const href = (params?: Record<string, string>, query?: PageQuery) => pageHref(definition.path, params, query);
+  return { ...definition, href: href as Page<Definition>["href"] };
+}
 
 /** Human titles for path segments that are not entities (stages, tabs, fixed words). */
 export const segmentTitles: Record<string, string> = {
@@ -56,125 +113,141 @@ export const segmentTitles: Record<string, string> = {
   "client-protocol": "Client protocol",
 };
 
-export const pages = [
-  { id: "home", path: "/", title: "Home", layout: "default", access: "signed-in" },
-  { id: "signin", path: "/signin", title: "Sign in", layout: "base", access: "public" },
-  { id: "unauthorized", path: "/unauthorized", title: "Unauthorized", layout: "app", access: "public" },
-  { id: "bugs", path: "/bugs", title: "Bugs", layout: "app", access: "bugs:triage" },
-  {
+/** Every page, in the order the router tries them. */
+export const pageList = [
+  page({ id: "home", path: "/", title: "Home", layout: "default", access: "signed-in" }),
+  page({ id: "signin", path: "/signin", title: "Sign in", layout: "base", access: "public" }),
+  page({ id: "unauthorized", path: "/unauthorized", title: "Unauthorized", layout: "app", access: "public" }),
+  page({ id: "bugs", path: "/bugs", title: "Bugs", layout: "app", access: "bugs:triage" }),
+  page({
     id: "integration-testing",
     path: "/bugs/integration-testing",
     title: "Integration testing",
     layout: "app",
     access: "integration:run",
-  },
+  }),
   /** Not in spec §2: the Unit tests tab of /bugs has this address too (people type or bookmark it). */
-  { id: "unit-tests", path: "/bugs/unit-tests", title: "Unit tests", layout: "app", access: "tests:read" },
-  { id: "users", path: "/users", title: "Users", layout: "app", access: "users:manage" },
+  page({ id: "unit-tests", path: "/bugs/unit-tests", title: "Unit tests", layout: "app", access: "tests:read" }),
+  page({ id: "users", path: "/users", title: "Users", layout: "app", access: "users:manage" }),
   /** Not in spec §2: a signed-in user's own password, second factors, contact details and sessions. */
-  { id: "account", path: "/account", title: "Account", layout: "app", access: "signed-in" },
+  page({ id: "account", path: "/account", title: "Account", layout: "app", access: "signed-in" }),
   /** Not in spec §2: the audit viewer administrators need (PRODUCT.md §6). */
-  { id: "audit", path: "/audit", title: "Audit log", layout: "app", access: "audit:read" },
-  { id: "billing", path: "/billing", title: "Billing", layout: "app", access: "billing:read" },
-  {
+  page({ id: "audit", path: "/audit", title: "Audit log", layout: "app", access: "audit:read" }),
+  page({ id: "billing", path: "/billing", title: "Billing", layout: "app", access: "billing:read" }),
+  page({
     id: "billing-overview",
     path: "/billing/continuous-monitoring",
     title: "Continuous monitoring billing",
     layout: "app",
     access: "billing:read",
-  },
-  {
+  }),
+  page({
     id: "billing-client",
     path: "/billing/continuous-monitoring/:clientId",
     title: "Client billing",
     layout: "app",
     access: "billing:read",
-  },
-  {
+  }),
+  page({
     id: "billing-statement",
     path: "/billing/continuous-monitoring/:clientId/:month",
     title: "Monthly statement",
     layout: "base",
     access: "billing:read",
-  },
-  { id: "reporting", path: "/reporting", title: "Reporting", layout: "app", access: "reporting:read" },
-  {
+  }),
+  page({ id: "reporting", path: "/reporting", title: "Reporting", layout: "app", access: "reporting:read" }),
+  page({
     id: "reporting-overview",
     path: "/reporting/continuous-monitoring",
     title: "Billable hours",
     layout: "app",
     access: "reporting:read",
-  },
-  {
+  }),
+  page({
     id: "reporting-client",
     path: "/reporting/continuous-monitoring/:clientId",
     title: "Client report",
     layout: "base",
     access: "reporting:read",
-  },
-  { id: "clients", path: "/continuous-monitoring/clients", title: "Clients", layout: "app", access: "clients:read" },
-  {
+  }),
+  page({
+    id: "clients",
+    path: "/continuous-monitoring/clients",
+    title: "Clients",
+    layout: "app",
+    access: "clients:read",
+  }),
+  page({
     id: "client-create",
     path: "/continuous-monitoring/clients/create",
     title: "New client",
     layout: "app",
     access: "clients:write",
-  },
-  {
+  }),
+  page({
     id: "client-detail",
     path: "/continuous-monitoring/clients/:clientId/:tab",
     title: "Client",
     layout: "app",
     access: "clients:read",
-  },
-  {
+    tabs: clientTabs,
+  }),
+  page({
     id: "contact-create",
     path: "/continuous-monitoring/clients/:clientId/contacts/create",
     title: "New contact",
     layout: "app",
     access: "clients:write",
-  },
-  {
+  }),
+  page({
     id: "useful-link-create",
     path: "/continuous-monitoring/clients/:clientId/useful-links/create",
     title: "New useful link",
     layout: "app",
     access: "clients:write",
-  },
-  {
+  }),
+  page({
     id: "case-create",
     path: "/continuous-monitoring/cases/create",
     title: "New case",
     layout: "app",
     access: "cases:create",
-  },
-  ...(["intake", "monitoring", "preview", "reviewed", "closed"] as const).flatMap((stage) => [
-    {
-      id: `cases-${stage}` as const,
+  }),
+  ...stagesOfPages.flatMap((stage) => [
+    page({
+      id: `cases-${stage}`,
       path: `/continuous-monitoring/cases/${stage}`,
       title: `${segmentTitles[stage]} cases`,
-      layout: "app" as const,
-      access: "cases:read" as const,
-    },
+      layout: "app",
+      access: "cases:read",
+    }),
     // Spec §2 lists detail routes for monitoring, preview, reviewed and closed; intake cases open the same way.
-    {
-      id: `case-${stage}-detail` as const,
+    page({
+      id: `case-${stage}-detail`,
       path: `/continuous-monitoring/cases/${stage}/:caseId/:tab`,
       title: "Case",
-      layout: "app" as const,
-      access: "cases:read" as const,
-    },
+      layout: "app",
+      access: "cases:read",
+      tabs: caseTabs,
+    }),
   ]),
-  {
+  page({
     id: "cases-assignments",
     path: "/continuous-monitoring/cases/assignments",
     title: "Assignments",
     layout: "app",
     access: "cases:read",
-  },
-] as const satisfies readonly PageDefinition[];
+  }),
+] as const;
 
-export type PageId = (typeof pages)[number]["id"];
+type PageOfList = (typeof pageList)[number];
+
+/** The page table by id: `pages["client-detail"].href({ clientId, tab: "contacts" })`. */
+export const pages = Object.fromEntries(pageList.map((entry) => [entry.id, entry])) as {
+  readonly [Entry in PageOfList as Entry["id"]]: Entry;
+};
+
+export type PageId = keyof typeof pages;
 
 /** Match a concrete path against a pattern; returns its params or undefined. Static patterns win over params. */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
@@ -204,10 +277,16 @@ function staticSegments(pattern: string): number {
 /** The page a path opens (the most specific pattern that matches), or undefined for "Page Not Found". */
 export function findPage(path: string): { page: PageDefinition; params: Record<string, string> } | undefined {
   let best: { page: PageDefinition; params: Record<string, string> } | undefined;
-  for (const page of pages as readonly PageDefinition[]) {
+  for (const page of pageList as readonly PageDefinition[]) {
     const params = matchPath(page.path, path);
     if (!params) continue;
     if (!best || staticSegments(page.path) > staticSegments(best.page.path)) best = { page, params };
   }
   return best;
+}
+
+/** The case stage a queue or case page's path is under (`/continuous-monitoring/cases/monitoring/…`), if any. */
+export function caseStageOfPath(path: string): (typeof stagesOfPages)[number] | undefined {
+  const id = findPage(path)?.page.id;
+  return stagesOfPages.find((stage) => id === `cases-${stage}` || id === `case-${stage}-detail`);
 }

@@ -1,4 +1,4 @@
-import { type PageDefinition, pages, specRoutes, toRoutePattern } from "@vigil/contract";
+import { type PageDefinition, pageList, specRoutes, toRoutePattern } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { baseLayoutRouteId, chromeLayoutRouteId, createRoutes, pageComponents } from "./router";
 
@@ -50,7 +50,7 @@ describe("page table → router", () => {
   });
 
   it("uses the default layout for the index and chrome for everything else", () => {
-    const layouts = Object.fromEntries((pages as readonly PageDefinition[]).map((page) => [page.path, page.layout]));
+    const layouts = Object.fromEntries((pageList as readonly PageDefinition[]).map((page) => [page.path, page.layout]));
     expect(layouts["/"]).toBe("default");
     for (const path of specPatterns) {
       if (path === "/") continue;
@@ -62,7 +62,7 @@ describe("page table → router", () => {
   });
 
   it("maps every page to a screen component that loads", async () => {
-    for (const page of pages) {
+    for (const page of pageList) {
       const load = pageComponents[page.id];
       expect(load, page.id).toBeTypeOf("function");
       expect(await load?.(), page.id).toBeTypeOf("function");

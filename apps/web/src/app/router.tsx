@@ -1,4 +1,4 @@
-import { type PageDefinition, type PageId, pages } from "@vigil/contract";
+import { type PageDefinition, type PageId, pageList } from "@vigil/contract";
 import type { ComponentType } from "react";
 import { createHashRouter, type RouteObject } from "react-router";
 import { RouteErrorPage } from "../components/errors/route-error-page";
@@ -103,7 +103,7 @@ function pageRoute(page: PageDefinition): RouteObject {
 
 /** The route tree, built from the page table: one layout route per layout family, then the catch-all. */
 export function createRoutes(): RouteObject[] {
-  const allPages = pages as readonly PageDefinition[];
+  const allPages = pageList as readonly PageDefinition[];
   const notFoundHandle: RouteHandle = { title: "Page Not Found" };
   return [
     {

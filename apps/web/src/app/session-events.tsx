@@ -1,4 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { pages } from "@vigil/contract";
 import { useEffect } from "react";
 import { clearApiErrors } from "../lib/api-errors";
 import { listenToAuthEvents } from "../lib/auth";
@@ -24,9 +25,9 @@ export function SessionEvents({ router }: { router: AppRouter }) {
           return;
         }
         const { pathname, search } = router.state.location;
-        const alreadyThere = currentRoutePath() === "/signin";
+        const alreadyThere = currentRoutePath() === pages.signin.path;
         // An expired session brings the user back where they were; an explicit sign-out starts fresh.
-        const target = event === "sessionExpired" ? signInPathFor({ pathname, search }) : "/signin";
+        const target = event === "sessionExpired" ? signInPathFor({ pathname, search }) : pages.signin.href();
         // Clear only once the protected page is gone: cleared while still mounted, it would refetch and redirect
         // to /signin on its own, remembering a page the user chose to leave.
         const forget = () => {

@@ -1,5 +1,5 @@
 import { hashKey, type QueryClient, queryOptions, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MenuEntry, User } from "@vigil/contract";
+import { type MenuEntry, pages, type User } from "@vigil/contract";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
 import { chromeQueryKey, chromeQueryOptions } from "../features/chrome/api/get-chrome";
@@ -126,7 +126,7 @@ export function useSignOut(): () => Promise<void> {
     try {
       await signOutUser();
     } finally {
-      await navigate("/signin", { replace: true });
+      await navigate(pages.signin.href(), { replace: true });
       queryClient.clear();
       clearApiErrors();
     }
@@ -136,11 +136,11 @@ export function useSignOut(): () => Promise<void> {
 /** Only in-app paths survive the round trip through /signin (no `//host` or scheme tricks, no loop). */
 export function safeRedirect(value: string | null | undefined, fallback = "/"): string {
   if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (value === "/signin" || value.startsWith("/signin?")) return fallback;
+  if (value === pages.signin.path || value.startsWith(`${pages.signin.path}?`)) return fallback;
   return value;
 }
 
 export function signInPathFor(location: { pathname: string; search: string }): string {
   const target = `${location.pathname}${location.search}`;
-  return target === "/" ? "/signin" : `/signin?redirect=${encodeURIComponent(target)}`;
+  return pages.signin.href({}, { redirect: target === pages.home.path ? undefined : target });
 }

@@ -1,7 +1,7 @@
 import { ThemeProvider } from "@mui/material/styles";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
-import { type PageDefinition, pages } from "@vigil/contract";
+import { type PageDefinition, pageList } from "@vigil/contract";
 import type { ComponentType } from "react";
 import { createMemoryRouter, Outlet, type RouteObject, RouterProvider } from "react-router";
 import { AccessProvider } from "../components/access/access-context";
@@ -53,7 +53,7 @@ export function renderWithRoutes(
 
 /** A feature's screens (by page id) on their page-table routes; see `renderWithRoutes`. */
 export function renderPageScreens(path: string, screens: Record<string, ComponentType>, options: ScreenOptions = {}) {
-  const routes = (pages as readonly PageDefinition[])
+  const routes = (pageList as readonly PageDefinition[])
     .filter((page) => page.id in screens)
     .map((page) => {
       const Screen = screens[page.id] as ComponentType;

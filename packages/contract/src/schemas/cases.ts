@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Permission } from "../access.js";
 import { pageOf, pageQuerySchema } from "../envelope.js";
-import { caseStages } from "../pages.js";
+import { caseTabs } from "../pages.js";
 import {
   authorSchema,
   idSchema,
@@ -11,6 +11,9 @@ import {
   sortOrderSchema,
 } from "./common.js";
 
+/** The stages a case moves through, in order; each is a queue page and the first segment of its cases' pages. */
+export const caseStages = ["intake", "monitoring", "preview", "reviewed", "closed"] as const;
+export type CaseStage = (typeof caseStages)[number];
 export const caseStageSchema = z.enum(caseStages);
 export const casePrioritySchema = z.enum(["routine", "stat"]);
 export const studyTypeSchema = z.enum(["icu-ceeg", "ambulatory", "emu-video"]);
@@ -341,6 +344,10 @@ export const caseSchema = caseSummarySchema.extend({
   pendingTransition: caseTransitionSchema.nullable(),
   allowedActions: z.array(allowedActionSchema),
   allowedTransitions: z.array(allowedTransitionSchema),
+  /** Whether the caller may edit the case's fields (PATCH) and archive it (DELETE) now, by the server's rules. */
+  allowedChanges: z.object({ edit: z.boolean(), archive: z.boolean() }),
+  /** The case page's tabs for this case now, in order (some open only from a stage on). */
+  tabs: z.array(z.enum(caseTabs)),
 });
 export type Case = z.infer<typeof caseSchema>;
 

@@ -17,6 +17,7 @@ import { findUserById } from "../../identity/user-directory.js";
 import { requireClient, requireWritableClient } from "../clients/clients-service.js";
 import { getProtocolRevisionById } from "../clients/protocol-service.js";
 import type { CaseDependencies } from "./case-dependencies.js";
+import { allowedChangesFor, caseTabsFor } from "./case-screen-rules.js";
 import {
   allowedActionsFor,
   allowedTransitionsFor,
@@ -158,6 +159,8 @@ export async function toCase(db: Db, row: CaseRow, user: WorkflowUser, dependenc
     pendingTransition: context.pendingTransition ? toTransition(context.pendingTransition, user) : null,
     allowedActions,
     allowedTransitions,
+    allowedChanges: allowedChangesFor(user, row),
+    tabs: caseTabsFor(row),
   };
 }
 

@@ -1,5 +1,6 @@
 import BugReport from "@mui/icons-material/BugReport";
 import ManageAccounts from "@mui/icons-material/ManageAccounts";
+import { pages } from "@vigil/contract";
 import { lazy, Suspense, useState } from "react";
 import { Outlet, useLocation, useNavigation } from "react-router";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
@@ -50,7 +51,7 @@ export function ChromeLayout() {
             name={session.user.name || session.user.username}
             email={session.user.email}
             actions={[
-              { label: "Account", icon: <ManageAccounts fontSize="small" />, to: "/account" },
+              { label: "Account", icon: <ManageAccounts fontSize="small" />, to: pages.account.href() },
               {
                 label: "Report a bug",
                 icon: <BugReport fontSize="small" />,

@@ -2,6 +2,7 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
+import { pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { PageHeading } from "../../components/layouts/page-heading";
 import { useSession, useSignOut } from "../session";
@@ -25,7 +26,7 @@ export function UnauthorizedPage() {
             Sign out
           </Button>
         ) : (
-          <Button variant="contained" component={RouterLink} to="/signin">
+          <Button variant="contained" component={RouterLink} to={pages.signin.href()}>
             Sign in
           </Button>
         )}

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { caseStages } from "../../pages.js";
-import { patientDetailsInputSchema, patientDetailsSchema } from "../cases.js";
+import { caseStages, patientDetailsInputSchema, patientDetailsSchema } from "../cases.js";
 import { idSchema } from "../common.js";
 import { reasonField } from "./record-shapes.js";
 import { recordWriteStateSchema } from "./record-write-rules.js";

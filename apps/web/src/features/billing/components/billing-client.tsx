@@ -17,7 +17,7 @@ import { tableQueryProps, useTableSearch } from "../../../components/tables/use-
 import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth, formatRate } from "../billing-format";
-import { billingOverviewUrl, billingStatementUrl } from "../billing-urls";
+import { pages } from "@vigil/contract";
 import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
@@ -36,7 +36,7 @@ export function BillingClientPage() {
       <>
         <PageHeading>Client not found</PageHeading>
         <Typography>There is no client with this id; it may have been mistyped.</Typography>
-        <Link component={RouterLink} to={billingOverviewUrl}>
+        <Link component={RouterLink} to={pages["billing-overview"].href()}>
           Back to billing
         </Link>
       </>
@@ -76,7 +76,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
       cell: (row) => (
         <Link
           component={RouterLink}
-          to={billingStatementUrl(row.clientId, row.month)}
+          to={pages["billing-statement"].href({ clientId: row.clientId, month: row.month })}
           aria-label={`${formatMonth(row.month)} statement`}
         >
           {formatMonth(row.month)}
@@ -112,7 +112,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
 
   return (
     <>
-      <Link component={RouterLink} to={billingOverviewUrl} sx={{ display: "inline-flex", alignItems: "center", mb: 1 }}>
+      <Link component={RouterLink} to={pages["billing-overview"].href()} sx={{ display: "inline-flex", alignItems: "center", mb: 1 }}>
         <ArrowBack fontSize="small" aria-hidden="true" sx={{ mr: 0.5 }} />
         All clients
       </Link>

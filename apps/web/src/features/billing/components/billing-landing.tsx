@@ -6,7 +6,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { billingOverviewUrl } from "../billing-urls";
+import { pages } from "@vigil/contract";
 
 /** `/billing`: where billing work starts. One service line today; the page keeps room for more. */
 export function BillingPage() {
@@ -18,7 +18,7 @@ export function BillingPage() {
       </Typography>
       <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap" }}>
         <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
-          <CardActionArea component={RouterLink} to={billingOverviewUrl}>
+          <CardActionArea component={RouterLink} to={pages["billing-overview"].href()}>
             <CardContent>
               <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>
                 <Typography variant="h6" component="h2">

@@ -16,7 +16,7 @@ import { tableQueryProps, useTableSearch } from "../../../components/tables/use-
 import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
-import { billingClientUrl, billingStatementUrl } from "../billing-urls";
+import { pages } from "@vigil/contract";
 import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
@@ -26,7 +26,7 @@ function StatementLink({ row }: { row: BillingMonthRow }) {
   return (
     <Link
       component={RouterLink}
-      to={billingStatementUrl(row.clientId, row.month)}
+      to={pages["billing-statement"].href({ clientId: row.clientId, month: row.month })}
       aria-label={`${month} statement for ${row.clientName}`}
     >
       {month}
@@ -39,7 +39,7 @@ const columnsFor = (currency: string): ServerTableColumn<BillingMonthRow>[] => [
     id: "client",
     header: "Client",
     cell: (row) => (
-      <Link component={RouterLink} to={billingClientUrl(row.clientId)}>
+      <Link component={RouterLink} to={pages["billing-client"].href({ clientId: row.clientId })}>
         {row.clientName}
       </Link>
     ),

@@ -31,7 +31,7 @@ import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { appName } from "../../../config/constants";
 import { useBillingStatement } from "../api/get-billing-statement";
 import { formatHours, formatMoney, formatMonth, formatPeriod, formatRate } from "../billing-format";
-import { billingClientUrl, billingOverviewUrl } from "../billing-urls";
+import { pages } from "@vigil/contract";
 import { type IssueOutcome, IssueStatementAction } from "./issue-statement-action";
 import { StatementChanges } from "./statement-changes";
 import { StatementPrintStyles, statementClasses } from "./statement-print-styles";
@@ -285,7 +285,7 @@ function Unavailable({ children }: { children: ReactNode }) {
   return (
     <>
       <Stack className="vigil-no-print" sx={{ mb: 2 }}>
-        <Link component={RouterLink} to={billingOverviewUrl}>
+        <Link component={RouterLink} to={pages["billing-overview"].href()}>
           Back to billing
         </Link>
       </Stack>
@@ -348,7 +348,7 @@ export function BillingStatementPage() {
   return (
     <>
       <StatementPrintStyles />
-      <StatementToolbar backTo={billingClientUrl(clientId)}>
+      <StatementToolbar backTo={pages["billing-client"].href({ clientId })}>
         {statement.data ? <IssueStatementAction statement={statement.data} onOutcome={setOutcome} /> : null}
       </StatementToolbar>
       {outcome ? <IssueOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}

@@ -1,6 +1,7 @@
 import Lan from "@mui/icons-material/Lan";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
+import { pages } from "@vigil/contract";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
@@ -8,8 +9,6 @@ import { type RouteTab, RouteTabPanel, RouteTabs } from "../../../components/nav
 import { BugReportsPanel } from "./bug-reports-panel";
 import { UnitTestsPanel } from "./unit-tests-panel";
 
-const bugsPath = "/bugs";
-const integrationTestingPath = "/bugs/integration-testing";
 const tabIdPrefix = "bugs";
 
 /**
@@ -21,8 +20,10 @@ export function BugsPage() {
   const { can } = useAccess();
   const [params] = useSearchParams();
   const tabs: RouteTab[] = [
-    { value: "reports", label: "Reports", to: bugsPath },
-    ...(can("tests:read") ? [{ value: "unit-tests", label: "Unit tests", to: `${bugsPath}?tab=unit-tests` }] : []),
+    { value: "reports", label: "Reports", to: pages.bugs.href() },
+    ...(can("tests:read")
+      ? [{ value: "unit-tests", label: "Unit tests", to: pages.bugs.href({}, { tab: "unit-tests" }) }]
+      : []),
   ];
   const requested = params.get("tab") ?? "reports";
   const tab = tabs.some((entry) => entry.value === requested) ? requested : "reports";
@@ -35,7 +36,12 @@ export function BugsPage() {
       >
         <PageHeading>Bugs</PageHeading>
         {can("integration:run") ? (
-          <Button component={RouterLink} to={integrationTestingPath} variant="outlined" startIcon={<Lan />}>
+          <Button
+            component={RouterLink}
+            to={pages["integration-testing"].href()}
+            variant="outlined"
+            startIcon={<Lan />}
+          >
             Integration testing
           </Button>
         ) : null}

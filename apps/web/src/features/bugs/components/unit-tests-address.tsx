@@ -1,6 +1,7 @@
+import { pages } from "@vigil/contract";
 import { Navigate } from "react-router";
 
 /** `/bugs/unit-tests`: the address people type for the Unit tests tab, which lives at `/bugs?tab=unit-tests`. */
 export function UnitTestsAddress() {
-  return <Navigate to="/bugs?tab=unit-tests" replace />;
+  return <Navigate to={pages.bugs.href({}, { tab: "unit-tests" })} replace />;
 }

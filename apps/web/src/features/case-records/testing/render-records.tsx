@@ -1,7 +1,7 @@
 import { ThemeProvider } from "@mui/material/styles";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
-import type { Author, Case, RecordWriteState } from "@vigil/contract";
+import { type Author, type Case, type CaseStage, type CaseTab, caseTabs, type RecordWriteState } from "@vigil/contract";
 import type { ReactNode } from "react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { AccessProvider } from "../../../components/access/access-context";
@@ -95,8 +95,19 @@ export function testCase(overrides: Partial<Case> = {}): Case {
     pendingTransition: null,
     allowedActions: [],
     allowedTransitions: [],
+    allowedChanges: { edit: false, archive: false },
+    tabs: tabsInStage(overrides.stage ?? "intake"),
     ...overrides,
   };
+}
+
+/** The tabs the server sends with a case in `stage` (apps/server/src/modules/cases/case-screen-rules.ts). */
+function tabsInStage(stage: CaseStage): CaseTab[] {
+  return caseTabs.filter(
+    (tab) =>
+      (tab !== "client-protocol" || stage === "closed") &&
+      (tab !== "billing-notes" || stage === "reviewed" || stage === "closed"),
+  );
 }
 
 export const writable: RecordWriteState = { allowed: true, reason: null, reasonRequired: false };

@@ -21,7 +21,7 @@ import { useAssignments } from "../api/list-assignments";
 import { caseQueueQueryOptions } from "../api/list-case-queue";
 import { useTakeCaseAction } from "../api/take-case-action";
 import { personName, stageLabel } from "../case-labels";
-import { caseUrl } from "../case-urls";
+import { pages } from "@vigil/contract";
 import { PriorityChip } from "./priority-chip";
 
 /** Technologists are assigned to cases that still need monitoring. */
@@ -190,7 +190,7 @@ export function CaseAssignmentsPage() {
                 component={RouterLink}
                 to={
                   (caseStages as readonly string[]).includes(assignment.stage)
-                    ? caseUrl(assignment.stage, assignment.caseId)
+                    ? pages[`case-${assignment.stage}-detail` as const].href({ caseId: assignment.caseId, tab: "overview" })
                     : "#"
                 }
               >

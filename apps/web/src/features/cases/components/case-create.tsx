@@ -15,7 +15,7 @@ import { PageHeading } from "../../../components/layouts/page-heading";
 import { PatientFields } from "../../../components/patient/patient-fields";
 import { useCreateCase } from "../api/create-case";
 import { priorityLabels, studyTypeLabels } from "../case-labels";
-import { caseQueueUrl, caseUrl } from "../case-urls";
+import { pages } from "@vigil/contract";
 
 /** What the form edits: the request's shape (so error paths match the server's), every input as text. */
 type CaseCreateValues = {
@@ -107,7 +107,7 @@ export function CaseCreatePage() {
     create.mutate(input, {
       onSuccess: (created) => {
         form.reset(form.getValues());
-        void navigate(caseUrl(created.stage, created.id));
+        void navigate(pages[`case-${created.stage}-detail` as const].href({ caseId: created.id, tab: "overview" }));
       },
       onError: (error) => {
         const body = apiErrorOf(error);
@@ -192,7 +192,7 @@ export function CaseCreatePage() {
           <Button type="submit" variant="contained" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create case"}
           </Button>
-          <Button component={RouterLink} to={caseQueueUrl("intake")} disabled={create.isPending}>
+          <Button component={RouterLink} to={pages["cases-intake"].href()} disabled={create.isPending}>
             Cancel
           </Button>
         </Stack>

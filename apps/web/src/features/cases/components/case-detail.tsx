@@ -2,7 +2,16 @@ import ManageSearch from "@mui/icons-material/ManageSearch";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
-import { type Case, type CaseStage, caseStages, caseTabs, segmentTitles } from "@vigil/contract";
+import {
+  type Case,
+  type CaseStage,
+  type CaseTab,
+  caseStageOfPath,
+  caseStages,
+  caseTabs,
+  pages,
+  segmentTitles,
+} from "@vigil/contract";
 import type { ReactNode } from "react";
 import { Navigate, Link as RouterLink, useLocation, useParams } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
@@ -12,7 +21,6 @@ import { isNotFound, QueryError } from "../../../components/feedback/query-error
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { RouteTabPanel, RouteTabs } from "../../../components/navigation/route-tabs";
 import { useCase } from "../api/get-case";
-import { type CaseTab, caseUrl, stageOfPath } from "../case-urls";
 import { CaseClientProtocol } from "./case-client-protocol";
 import { CaseHeader } from "./case-header";
 import { CaseOverview } from "./case-overview";
@@ -27,16 +35,8 @@ function isStage(value: string | undefined): value is CaseStage {
   return (caseStages as readonly string[]).includes(value ?? "");
 }
 
-/**
- * The tabs a case shows: the client protocol only once the case is closed (the pinned revision), billing notes
- * once it is reviewed.
- */
-function tabsOf(item: Case): CaseTab[] {
-  return caseTabs.filter(
-    (tab) =>
-      (tab !== "client-protocol" || item.stage === "closed") &&
-      (tab !== "billing-notes" || item.stage === "reviewed" || item.stage === "closed"),
-  );
+function casePage(stage: CaseStage) {
+  return pages[`case-${stage}-detail`];
 }
 
 /**
@@ -44,11 +44,6 @@ function tabsOf(item: Case): CaseTab[] {
  * by the app layer, so this feature does not import it.
  */
 export type RecordTabRenderer = (tab: CaseTab, caseItem: Case) => ReactNode;
-
-/** The audit log filtered to this case (its reads and its records' writes); a plain URL, so no feature import. */
-function auditTrailUrl(caseId: string): string {
-  return `/audit?caseId=${encodeURIComponent(caseId)}`;
-}
 
 function NotBuiltTab({ tab }: { tab: CaseTab }) {
   return (
@@ -67,13 +62,13 @@ export function CaseDetailPage({ renderRecordTab }: { renderRecordTab?: RecordTa
   const location = useLocation();
   // The stage routes share this screen, and React keeps it mounted across them: a new stage or case in the URL
   // remounts it, so the case is read again (it may have moved) before the URL is judged.
-  return <CaseDetail key={`${stageOfPath(location.pathname)}/${caseId}`} renderRecordTab={renderRecordTab} />;
+  return <CaseDetail key={`${caseStageOfPath(location.pathname)}/${caseId}`} renderRecordTab={renderRecordTab} />;
 }
 
 function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }) {
   const { caseId = "", tab } = useParams();
   const location = useLocation();
-  const urlStage = stageOfPath(location.pathname);
+  const urlStage = caseStageOfPath(location.pathname);
   const item = useCase(caseId);
   const { can } = useAccess();
 
@@ -95,18 +90,25 @@ function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }
   // A cached case may be behind (someone moved it meanwhile): wait for the fresh read before redirecting.
   if (data.stage !== urlStage && item.isFetching) return <LoadingScreen label="Loading the case…" />;
   if (data.stage !== urlStage) {
-    const target = tab === "client-protocol" && data.stage !== "closed" ? "overview" : tab;
-    return <Navigate replace to={`${caseUrl(data.stage, data.id, target)}${location.search}`} />;
+    const target = data.tabs.includes(tab) ? tab : "overview";
+    return <Navigate replace to={`${casePage(data.stage).href({ caseId: data.id, tab: target })}${location.search}`} />;
   }
-  const tabs = tabsOf(data);
-  if (!tabs.includes(tab)) return <Navigate replace to={caseUrl(data.stage, data.id, "overview")} />;
+  // The server says which tabs this case has now (some open only from a stage on).
+  const tabs = data.tabs;
+  if (!tabs.includes(tab))
+    return <Navigate replace to={casePage(data.stage).href({ caseId: data.id, tab: "overview" })} />;
 
   return (
     <>
       <CaseHeader item={data} />
       {can("audit:read") ? (
         <Box className="vigil-no-print" sx={{ mb: 1 }}>
-          <Button component={RouterLink} to={auditTrailUrl(data.id)} size="small" startIcon={<ManageSearch />}>
+          <Button
+            component={RouterLink}
+            to={pages.audit.href({}, { caseId: data.id })}
+            size="small"
+            startIcon={<ManageSearch />}
+          >
             Audit trail
           </Button>
         </Box>
@@ -119,7 +121,7 @@ function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }
         tabs={tabs.map((value) => ({
           value,
           label: segmentTitles[value] ?? value,
-          to: caseUrl(data.stage, data.id, value),
+          to: casePage(data.stage).href({ caseId: data.id, tab: value }),
         }))}
       />
       <RouteTabPanel idPrefix="case" value={tab}>

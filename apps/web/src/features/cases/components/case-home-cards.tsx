@@ -14,7 +14,7 @@ import { useAssignments } from "../api/list-assignments";
 import { caseQueueQueryOptions } from "../api/list-case-queue";
 import type { CaseQueueParams } from "../api/query-keys";
 import { stageLabel } from "../case-labels";
-import { assignmentsUrl, caseQueueUrl, caseUrl } from "../case-urls";
+import { pages } from "@vigil/contract";
 import { PriorityChip } from "./priority-chip";
 
 const countOnly: CaseQueueParams = { sort: "priority", order: "asc", limit: 1, offset: 0 };
@@ -65,7 +65,7 @@ function StageCounts() {
         rows={caseStages.map((stage, index) => ({
           key: stage,
           label: stageLabel(stage),
-          to: caseQueueUrl(stage),
+          to: pages[`cases-${stage}` as const].href(),
           value: results[index]?.data?.total,
           failed: Boolean(results[index]?.isError),
         }))}
@@ -84,7 +84,7 @@ function StatWaiting() {
         rows={waitingStages.map((stage, index) => ({
           key: stage,
           label: `STAT in ${stageLabel(stage).toLowerCase()}`,
-          to: caseQueueUrl(stage, { priority: "stat" }),
+          to: pages[`cases-${stage}` as const].href({}, { priority: "stat" }),
           value: results[index]?.data?.total,
           failed: Boolean(results[index]?.isError),
         }))}
@@ -108,7 +108,7 @@ function MyAssignments({ userSub }: { userSub: string }) {
         <List dense disablePadding>
           {load.assignments.map((assignment) => (
             <ListItem key={assignment.assignmentId} disableGutters sx={{ gap: 1 }}>
-              <Link component={RouterLink} to={caseUrl(assignment.stage, assignment.caseId)}>
+              <Link component={RouterLink} to={pages[`case-${assignment.stage}-detail` as const].href({ caseId: assignment.caseId, tab: "overview" })}>
                 {assignment.caseNumber}
               </Link>
               <PriorityChip priority={assignment.priority} />
@@ -119,7 +119,7 @@ function MyAssignments({ userSub }: { userSub: string }) {
           ))}
         </List>
       )}
-      <Link component={RouterLink} to={`${assignmentsUrl}?technologist=${encodeURIComponent(userSub)}`}>
+      <Link component={RouterLink} to={pages["cases-assignments"].href({}, { technologist: userSub })}>
         All my assignments
       </Link>
     </HomeCard>
@@ -144,7 +144,7 @@ function WaitingForApproval() {
         <List dense disablePadding>
           {pending.map((item) => (
             <ListItem key={item.id} disableGutters sx={{ gap: 1 }}>
-              <Link component={RouterLink} to={caseUrl(item.stage, item.id)}>
+              <Link component={RouterLink} to={pages[`case-${item.stage}-detail` as const].href({ caseId: item.id, tab: "overview" })}>
                 {item.caseNumber}
               </Link>
               <Typography variant="body2" color="text.secondary">

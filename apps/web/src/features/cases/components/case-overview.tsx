@@ -11,7 +11,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type Case, caseSchema, formatInstantInZone, updateCaseRequestSchema } from "@vigil/contract";
 import { type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
-import { useAccess } from "../../../components/access/access-context";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { isoToZonedInput, zonedInputToIso } from "../../../components/dates/zoned-input";
@@ -27,7 +26,7 @@ import { fetchCase } from "../api/get-case";
 import { caseKeys } from "../api/query-keys";
 import { useUpdateCase } from "../api/update-case";
 import { locationOf, patientName, personName, priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
-import { caseQueueUrl } from "../case-urls";
+import { pages } from "@vigil/contract";
 
 type CaseFormValues = {
   studyType: Case["studyType"];
@@ -227,7 +226,7 @@ function ArchiveButton({ item }: { item: Case }) {
           archive.mutate(item.id, {
             onSuccess: () => {
               setOpen(false);
-              void navigate(caseQueueUrl(item.stage));
+              void navigate(pages[`cases-${item.stage}` as const].href());
             },
           })
         }
@@ -244,11 +243,10 @@ function ArchiveButton({ item }: { item: Case }) {
 
 /** The overview tab: the case's fields and patient, edited in place with If-Match; archive. */
 export function CaseOverview({ item }: { item: Case }) {
-  const { can } = useAccess();
   const [editing, setEditing] = useState(false);
   const zone = item.client.timezone;
-  const canEdit = can("cases:update") && !item.archivedAt && item.stage !== "closed";
-  const canArchive = !item.archivedAt && ((can("cases:create") && item.stage === "intake") || can("cases:archive-any"));
+  // The server decides, by the rules its PATCH and DELETE apply (role, stage, archived).
+  const { edit: canEdit, archive: canArchive } = item.allowedChanges;
   const patient = item.patient;
 
   if (editing && canEdit) {

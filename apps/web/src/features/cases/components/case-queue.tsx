@@ -30,7 +30,7 @@ import { tableQueryProps, tableSortOf, useTableSearch } from "../../../component
 import { fetchCaseQueue, useCaseQueue } from "../api/list-case-queue";
 import type { CaseQueueParams } from "../api/query-keys";
 import { personName, priorityLabels, stageLabel, studyTypeLabels } from "../case-labels";
-import { caseCreateUrl, caseUrl, stageOfPath } from "../case-urls";
+import { caseStageOfPath, pages } from "@vigil/contract";
 import { PriorityChip } from "./priority-chip";
 
 const sortKeys = ["priority", "createdAt", "updatedAt", "caseNumber"] as const;
@@ -80,7 +80,7 @@ function isStage(value: string | undefined): value is CaseStage {
  */
 export function CaseQueuePage() {
   const location = useLocation();
-  const stage = stageOfPath(location.pathname);
+  const stage = caseStageOfPath(location.pathname);
   if (!isStage(stage)) return <NotFoundPage path={location.pathname} />;
   return <CaseQueue key={stage} stage={stage} />;
 }
@@ -135,7 +135,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
       sortKey: "caseNumber",
       cell: (row) => (
         <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
-          <Link component={RouterLink} to={caseUrl(row.stage, row.id)}>
+          <Link component={RouterLink} to={pages[`case-${row.stage}-detail` as const].href({ caseId: row.id, tab: "overview" })}>
             {row.caseNumber}
           </Link>
           <PriorityChip priority={row.priority} />
@@ -243,7 +243,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
             disabled={!cases.data || cases.data.total === 0}
           />
           {can("cases:create") ? (
-            <Button component={RouterLink} to={caseCreateUrl} variant="contained" startIcon={<Add />}>
+            <Button component={RouterLink} to={pages["case-create"].href()} variant="contained" startIcon={<Add />}>
               New case
             </Button>
           ) : null}

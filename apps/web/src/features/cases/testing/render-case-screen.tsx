@@ -1,5 +1,5 @@
-import type { AllowedTransition, Case, CaseListItem, PageDefinition } from "@vigil/contract";
-import { pages } from "@vigil/contract";
+import type { AllowedTransition, Case, CaseListItem, CaseStage, CaseTab, PageDefinition } from "@vigil/contract";
+import { caseTabs, pageList } from "@vigil/contract";
 import type { ComponentType } from "react";
 import type { Handler } from "../../../test/fake-server";
 import { renderWithRoutes, type ScreenOptions } from "../../../test/render-page-screens";
@@ -34,7 +34,7 @@ export const pickerRoutes: Record<string, Handler> = {
 
 /** Renders the case screens on their page-table routes (see test/render-page-screens.tsx). */
 export function renderCaseScreen(path: string, { groups = ["coordinator"], routes = {} }: ScreenOptions = {}) {
-  const screens = (pages as readonly PageDefinition[]).flatMap((page) => {
+  const screens = (pageList as readonly PageDefinition[]).flatMap((page) => {
     const Screen = screenOf(page.id);
     return Screen ? [{ path: page.path, element: <Screen /> }] : [];
   });
@@ -109,8 +109,19 @@ export function testCase(overrides: Partial<Case> = {}): Case {
     pendingTransition: null,
     allowedActions: [],
     allowedTransitions: [],
+    allowedChanges: { edit: false, archive: false },
+    tabs: tabsInStage(overrides.stage ?? "intake"),
     ...overrides,
   };
+}
+
+/** The tabs the server sends with a case in `stage` (apps/server/src/modules/cases/case-screen-rules.ts). */
+function tabsInStage(stage: CaseStage): CaseTab[] {
+  return caseTabs.filter(
+    (tab) =>
+      (tab !== "client-protocol" || stage === "closed") &&
+      (tab !== "billing-notes" || stage === "reviewed" || stage === "closed"),
+  );
 }
 
 export function testListItem(overrides: Partial<CaseListItem> = {}): CaseListItem {

@@ -10,7 +10,7 @@ import { oneOf } from "../../../components/tables/use-search-state";
 import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
 import { useClientCases } from "../api/list-client-cases";
 import { priorityLabels, studyTypeLabels } from "../client-labels";
-import { caseUrl } from "../client-urls";
+import { pages } from "@vigil/contract";
 
 const stageChoices = ["", ...caseStages] as const;
 
@@ -29,7 +29,7 @@ export function ClientCases({ client }: { client: Client }) {
       id: "caseNumber",
       header: "Case",
       cell: (row) => (
-        <Link component={RouterLink} to={caseUrl(row.stage, row.id)}>
+        <Link component={RouterLink} to={pages[`case-${row.stage}-detail` as const].href({ caseId: row.id, tab: "overview" })}>
           {row.caseNumber}
         </Link>
       ),

@@ -23,7 +23,7 @@ import { QueryError } from "../../../components/feedback/query-error";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 import { useRemoveContact } from "../api/remove-contact";
 import { useUpdateContact } from "../api/update-contact";
-import { contactCreateUrl } from "../client-urls";
+import { pages } from "@vigil/contract";
 import {
   ContactFormFields,
   type ContactFormValues,
@@ -173,7 +173,7 @@ export function ClientContacts({ client }: { client: Client }) {
     <Stack spacing={2}>
       {canWrite ? (
         <div>
-          <Button component={RouterLink} to={contactCreateUrl(client.id)} variant="contained" startIcon={<Add />}>
+          <Button component={RouterLink} to={pages["contact-create"].href({ clientId: client.id })} variant="contained" startIcon={<Add />}>
             Add contact
           </Button>
         </div>

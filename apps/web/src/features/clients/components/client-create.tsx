@@ -8,7 +8,7 @@ import { apiErrorOf } from "../../../components/forms/field-messages";
 import { applyServerError, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { useCreateClient } from "../api/create-client";
-import { clientsUrl, clientUrl } from "../client-urls";
+import { pages } from "@vigil/contract";
 import { ClientFormFields, clientFormValues, toClientInput } from "./client-form-fields";
 
 /** `/continuous-monitoring/clients/create`: the new-client form; on success, the new client's overview. */
@@ -26,7 +26,7 @@ export function ClientCreatePage() {
     create.mutate(input, {
       onSuccess: (client) => {
         form.reset(form.getValues());
-        void navigate(clientUrl(client.id));
+        void navigate(pages["client-detail"].href({ clientId: client.id, tab: "overview" }));
       },
       onError: (error) => {
         const body = apiErrorOf(error);
@@ -56,7 +56,7 @@ export function ClientCreatePage() {
           <Button type="submit" variant="contained" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create client"}
           </Button>
-          <Button component={RouterLink} to={clientsUrl} disabled={create.isPending}>
+          <Button component={RouterLink} to={pages.clients.href()} disabled={create.isPending}>
             Cancel
           </Button>
         </Stack>

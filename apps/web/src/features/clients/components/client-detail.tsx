@@ -1,7 +1,7 @@
 import Box from "@mui/material/Box";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { clientTabs, segmentTitles } from "@vigil/contract";
+import { type ClientTab, clientTabs, pages, segmentTitles } from "@vigil/contract";
 import { useLocation, useParams } from "react-router";
 import { useClient } from "../../../api/get-client";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
@@ -9,7 +9,6 @@ import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { RouteTabPanel, RouteTabs } from "../../../components/navigation/route-tabs";
-import { type ClientTab, clientUrl } from "../client-urls";
 import { ClientCases } from "./client-cases";
 import { ClientContacts } from "./client-contacts";
 import { ClientOverview } from "./client-overview";
@@ -59,7 +58,7 @@ export function ClientDetailPage() {
         tabs={clientTabs.map((value) => ({
           value,
           label: segmentTitles[value] ?? value,
-          to: clientUrl(data.id, value),
+          to: pages["client-detail"].href({ clientId: data.id, tab: value }),
         }))}
       />
       <RouteTabPanel idPrefix="client" value={tab}>

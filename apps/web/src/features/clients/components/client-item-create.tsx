@@ -3,7 +3,7 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import type { Client } from "@vigil/contract";
+import { type Client, type ClientTab, pages } from "@vigil/contract";
 import { type ReactNode, useState } from "react";
 import type { FieldValues } from "react-hook-form";
 import { Link as RouterLink, useNavigate } from "react-router";
@@ -11,7 +11,6 @@ import type { z } from "zod";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 import { applyServerError, type ContractForm, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { type ClientTab, clientUrl } from "../client-urls";
 
 export type ClientItemCreateProps<V extends FieldValues, S extends z.ZodType> = {
   client: Client;
@@ -47,7 +46,7 @@ export function ClientItemCreateForm<V extends FieldValues, S extends z.ZodType>
   const form = useContractForm({ schema, defaultValues, toInput });
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const backTo = clientUrl(client.id, tab);
+  const backTo = pages["client-detail"].href({ clientId: client.id, tab });
 
   const submit = form.handleSubmit(async (input) => {
     setPending(true);

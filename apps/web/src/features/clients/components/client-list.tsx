@@ -17,7 +17,7 @@ import { fetchClients, useClients } from "../api/list-clients";
 import type { ClientListParams } from "../api/query-keys";
 import { useRestoreClient } from "../api/restore-client";
 import { clientStatusLabels } from "../client-labels";
-import { clientCreateUrl, clientUrl } from "../client-urls";
+import { pages } from "@vigil/contract";
 import { ClientStatusChip } from "./client-status-chip";
 
 const statusFilters = ["all", "active", "inactive", "archived"] as const;
@@ -99,7 +99,7 @@ export function ClientListPage() {
       header: "Name",
       sortKey: "name",
       cell: (client) => (
-        <Link component={RouterLink} to={clientUrl(client.id)}>
+        <Link component={RouterLink} to={pages["client-detail"].href({ clientId: client.id, tab: "overview" })}>
           {client.name}
         </Link>
       ),
@@ -162,7 +162,7 @@ export function ClientListPage() {
             disabled={!clients.data || clients.data.total === 0}
           />
           {can("clients:write") ? (
-            <Button component={RouterLink} to={clientCreateUrl} variant="contained" startIcon={<Add />}>
+            <Button component={RouterLink} to={pages["client-create"].href()} variant="contained" startIcon={<Add />}>
               New client
             </Button>
           ) : null}

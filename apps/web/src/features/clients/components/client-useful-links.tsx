@@ -20,7 +20,7 @@ import { visuallyHidden } from "../../../components/visually-hidden";
 import { useUsefulLinks } from "../api/list-useful-links";
 import { useRemoveUsefulLink } from "../api/remove-useful-link";
 import { useUpdateUsefulLink } from "../api/update-useful-link";
-import { usefulLinkCreateUrl } from "../client-urls";
+import { pages } from "@vigil/contract";
 import {
   toUsefulLinkInput,
   UsefulLinkFormFields,
@@ -127,7 +127,7 @@ export function ClientUsefulLinks({ client }: { client: Client }) {
     <Stack spacing={2}>
       {canWrite ? (
         <div>
-          <Button component={RouterLink} to={usefulLinkCreateUrl(client.id)} variant="contained" startIcon={<Add />}>
+          <Button component={RouterLink} to={pages["useful-link-create"].href({ clientId: client.id })} variant="contained" startIcon={<Add />}>
             Add link
           </Button>
         </div>

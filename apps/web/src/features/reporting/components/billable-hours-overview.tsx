@@ -13,7 +13,7 @@ import TextField from "@mui/material/TextField";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
-import { type BillableHoursReport, reportGroupings } from "@vigil/contract";
+import { type BillableHoursReport, pages, reportGroupings } from "@vigil/contract";
 import { useId } from "react";
 import { Link as RouterLink } from "react-router";
 import { type ClientOption, useClientIds } from "../../../api/list-client-ids";
@@ -28,7 +28,6 @@ import type { BillableHoursParams } from "../api/query-keys";
 import { reportCsv, reportCsvFilename } from "../report-csv";
 import { formatPeriod, groupingLabels } from "../report-labels";
 import { checkReportQuery, currentMonthToDate, sentence, serverQueryProblems } from "../report-period";
-import { clientReportUrl } from "../reporting-urls";
 import { BillableHoursChart } from "./billable-hours-chart";
 import { BillableHoursTable } from "./billable-hours-table";
 
@@ -209,7 +208,7 @@ export function BillableHoursOverviewPage() {
           {search.client ? (
             <Button
               component={RouterLink}
-              to={clientReportUrl(search.client, { from: search.from, to: search.to })}
+              to={pages["reporting-client"].href({ clientId: search.client }, { from: search.from, to: search.to })}
               startIcon={<Print />}
             >
               Printable client report

@@ -25,7 +25,7 @@ import {
   sentence,
   serverQueryProblems,
 } from "../report-period";
-import { billableHoursOverviewUrl } from "../reporting-urls";
+import { pages } from "@vigil/contract";
 import { BillableHoursTable } from "./billable-hours-table";
 
 const fieldWords: Record<string, string> = { from: "From", to: "To", clientId: "Client", "": "The period" };
@@ -90,7 +90,7 @@ export function ClientReportPage() {
   const client = useClient(clientId);
   const byMonth = useBillableHoursReport(byMonthParams, { enabled: valid });
   const byTechnologist = useBillableHoursReport(byTechnologistParams, { enabled: valid });
-  const backUrl = billableHoursOverviewUrl({ client: clientId, from: search.from, to: search.to });
+  const backUrl = pages["reporting-overview"].href({}, { client: clientId, from: search.from, to: search.to });
 
   const controls = (
     <Stack

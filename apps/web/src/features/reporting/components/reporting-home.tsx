@@ -6,7 +6,7 @@ import ListItemText from "@mui/material/ListItemText";
 import Paper from "@mui/material/Paper";
 import { Link as RouterLink } from "react-router";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { billableHoursUrl } from "../reporting-urls";
+import { pages } from "@vigil/contract";
 
 /** `/reporting`: the reports there are. */
 export function ReportingHomePage() {
@@ -16,7 +16,7 @@ export function ReportingHomePage() {
       <Paper variant="outlined" component="nav" aria-label="Reports" sx={{ maxWidth: 640 }}>
         <List>
           <li>
-            <ListItemButton component={RouterLink} to={billableHoursUrl}>
+            <ListItemButton component={RouterLink} to={pages["reporting-overview"].href()}>
               <ListItemIcon>
                 <BarChartIcon />
               </ListItemIcon>
