@@ -7,7 +7,7 @@ import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
 import { serverTimeouts } from "./http/server-timeouts.js";
 import { CognitoService } from "./identity/cognito-service.js";
-import { hostedUiConnectSources } from "./identity/federation/federation-config.js";
+import { hostedUiConnectSources } from "./identity/federation/hosted-ui-policy.js";
 import { hostedUiRoutes, registerHostedUiRoutes } from "./identity/federation/hosted-ui-routes.js";
 import { registerIdentityRoutes } from "./identity/identity-routes.js";
 import { TokenService } from "./identity/token-service.js";

@@ -7,7 +7,7 @@ import {
   federationEnvShape,
   type HttpsListenerConfig,
   resolveFederationConfig,
-} from "./identity/federation/federation-config.js";
+} from "./config-federation.js";
 
 /**
  * Configuration, validated once at start. Nothing else reads process.env, so every knob is listed here and in
@@ -128,7 +128,7 @@ const configSchema = z.object({
   CURRENCY: currencySchema.default("USD"),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
-  /** Federated sign-in through the hosted UI: see identity/federation/federation-config.ts. */
+  /** Federated sign-in through the hosted UI: see config-federation.ts. */
   ...federationEnvShape,
 });
 

@@ -1,4 +1,4 @@
-import { createHash, randomInt } from "node:crypto";
+import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { PasswordPolicy } from "@vigil/contract";
 import { isCommonPassword } from "./common-passwords.js";
@@ -62,4 +62,11 @@ export function generatePassword(length = 16): string {
 /** Refresh tokens and challenge sessions are stored as SHA-256 digests: a database leak reveals no usable token. */
 export function digestToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
+}
+
+/** Compares two strings (digests, PKCE challenges) in time that does not depend on where they first differ. */
+export function safeEqual(left: string, right: string): boolean {
+  const a = Buffer.from(left);
+  const b = Buffer.from(right);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

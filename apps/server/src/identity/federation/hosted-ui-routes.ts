@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import type { TokenService } from "../token-service.js";
-import { HostedUiPageError, HostedUiService, OAuthEndpointError } from "./hosted-ui-service.js";
+import { HostedUiPageError, HostedUiService } from "./hosted-ui-service.js";
+import { OAuthEndpointError } from "./oauth-token-endpoints.js";
 import { UpstreamProvider, upstreamCallbackPath } from "./upstream-provider.js";
 
 /** Routes of the hosted UI, public by nature; app.ts lists them in `infrastructureRoutes`. */
@@ -108,14 +109,16 @@ export function registerHostedUiRoutes(app: FastifyInstance, db: Db, config: Con
       cors(request, reply, "POST");
       reply.header("cache-control", "no-store").header("pragma", "no-cache");
       const body = (request.body ?? {}) as Record<string, string | undefined>;
-      return requireService(true).token(body, readBasicClientId(request.headers.authorization), { ip: request.ip });
+      return requireService(true).tokenEndpoints.token(body, readBasicClientId(request.headers.authorization), {
+        ip: request.ip,
+      });
     });
 
     scope.options("/oauth2/userInfo", { config: publicRoute("hosted-ui-userinfo-preflight") }, preflight("GET, POST"));
     const userInfo = async (request: FastifyRequest, reply: FastifyReply) => {
       cors(request, reply, "GET, POST");
       reply.header("cache-control", "no-store");
-      return requireService(true).userInfo(request.headers.authorization);
+      return requireService(true).tokenEndpoints.userInfo(request.headers.authorization);
     };
     scope.get("/oauth2/userInfo", { config: publicRoute("hosted-ui-userinfo") }, userInfo);
     scope.post("/oauth2/userInfo", { config: publicRoute("hosted-ui-userinfo") }, userInfo);

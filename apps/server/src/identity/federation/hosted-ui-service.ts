@@ -1,33 +1,30 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Config } from "../../config.js";
+import type { FederationConfig } from "../../config-federation.js";
 import type { Db } from "../../db/client.js";
-import { digestToken } from "../passwords.js";
-import { findAuthSessionByRefreshHash, findLiveSessionUser, revokeAuthSession } from "../sessions-repository.js";
-import { startSession } from "../start-session.js";
+import { digestToken, safeEqual } from "../passwords.js";
 import { createOpaqueToken, type TokenService } from "../token-service.js";
-import { findUserBySub, type UserRow } from "../users-repository.js";
-import { type FederationConfig, hostedUiScopes } from "./federation-config.js";
+import type { UserRow } from "../users-repository.js";
+import { auditFederatedSignIn, type HostedUiContext } from "./federated-sign-in-audit.js";
 import {
   consumeOAuthGrant,
   deleteStaleOAuthGrants,
-  findCodeGrantBySession,
   findFederatedUser,
   findOAuthGrant,
   findUsersByEmail,
   insertFederatedIdentity,
   insertOAuthGrant,
-  type OAuthGrantRow,
   updateFederatedIdentityEmail,
-  updateOAuthGrantData,
 } from "./federation-repository.js";
+import { hostedUiScopes } from "./hosted-ui-policy.js";
+import { OAuthTokenEndpoints } from "./oauth-token-endpoints.js";
 import { UpstreamError, type UpstreamIdentity, type UpstreamProvider } from "./upstream-provider.js";
+
+export type { HostedUiContext } from "./federated-sign-in-audit.js";
 
 /** A user has 10 minutes at the upstream provider; the app has 5 minutes to exchange its code (single use). */
 const upstreamStateLifetimeMs = 10 * 60_000;
 const codeLifetimeMs = 5 * 60_000;
-
-export type HostedUiContext = { ip: string | undefined };
 
 /**
  * The hosted UI cannot trust where to send the user (unknown client, redirect_uri not allowed, a callback it
@@ -43,44 +40,27 @@ export class HostedUiPageError extends Error {
   }
 }
 
-/** An OAuth error of the token or userinfo endpoint: `{ error, error_description }` with this status. */
-export class OAuthEndpointError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    description: string,
-    /** Bearer-token errors of userInfo answer with a `WWW-Authenticate: Bearer` challenge (RFC 6750 §3). */
-    readonly bearerChallenge = false,
-  ) {
-    super(description);
-    this.name = "OAuthEndpointError";
-  }
-}
-
-export type TokenEndpointResponse = {
-  access_token: string;
-  id_token: string;
-  refresh_token?: string;
-  token_type: "Bearer";
-  expires_in: number;
-};
-
 type AppRequest = { clientId: string; redirectUri: string; scope: string; state: string | undefined };
 
 /**
  * Federated sign-in through the hosted UI (AUTH.md): Amplify's `signInWithRedirect` comes to `/oauth2/authorize`,
  * the user signs in at the upstream OpenID Connect provider, comes back to `/oauth2/idpresponse`, is linked to an
  * existing Vigil user by verified email (no sign-up), and the app exchanges a single-use code (PKCE S256) at
- * `/oauth2/token` for tokens of a new sign-in, like a password sign-in's.
+ * `/oauth2/token` for tokens of a new sign-in, like a password sign-in's. Here the browser's part (authorize, the
+ * provider's callback, logout); `tokenEndpoints` answers the app's own calls (token, userInfo).
  */
 export class HostedUiService {
+  readonly tokenEndpoints: OAuthTokenEndpoints;
+
   constructor(
     private readonly db: Db,
     private readonly config: Config,
     private readonly federation: FederationConfig,
-    private readonly tokens: TokenService,
+    tokens: TokenService,
     private readonly upstream: UpstreamProvider,
-  ) {}
+  ) {
+    this.tokenEndpoints = new OAuthTokenEndpoints(db, config, federation, tokens);
+  }
 
   /**
    * `GET /oauth2/authorize`: checks the app's request and sends the user to the upstream provider. `browserId`
@@ -119,7 +99,7 @@ export class HostedUiService {
     try {
       upstream = await this.upstream.startAuthorization();
     } catch (error) {
-      await this.audit("failure", undefined, context, {
+      await auditFederatedSignIn(this.db, this.federation, "failure", undefined, context, {
         reason: `the provider could not be reached: ${(error as Error).message}`,
       });
       return refuse("temporarily_unavailable", `${this.federation.providerName} cannot be reached. Try again later.`);
@@ -154,7 +134,7 @@ export class HostedUiService {
       : undefined;
     const now = new Date();
     if (!grant || !(await consumeOAuthGrant(this.db, grant.id, now))) {
-      await this.audit("failure", undefined, context, {
+      await auditFederatedSignIn(this.db, this.federation, "failure", undefined, context, {
         reason: grant ? "upstream state already used or expired" : "unknown upstream state",
       });
       throw new HostedUiPageError(
@@ -176,7 +156,7 @@ export class HostedUiService {
       reason: string,
       details: { user?: UserRow | undefined; identity?: UpstreamIdentity | undefined },
     ) => {
-      await this.audit("failure", details.user, context, {
+      await auditFederatedSignIn(this.db, this.federation, "failure", details.user, context, {
         reason,
         ...(details.identity ? identityDetails(details.identity) : {}),
       });
@@ -289,57 +269,6 @@ export class HostedUiService {
     return { location: redirectWith(app.redirectUri, { code, state: app.state }) };
   }
 
-  /** `POST /oauth2/token`: `authorization_code` (with PKCE) and `refresh_token` grants. */
-  async token(
-    body: Record<string, string | undefined>,
-    basicClientId: string | undefined,
-    context: HostedUiContext,
-  ): Promise<TokenEndpointResponse> {
-    const clientId = body.client_id ?? basicClientId;
-    if (!clientId || clientId !== this.config.userPoolClientId) {
-      throw new OAuthEndpointError(401, "invalid_client", "The client is unknown.");
-    }
-    if (body.grant_type === "authorization_code") return this.exchangeCode(body, clientId, context);
-    if (body.grant_type === "refresh_token") return this.refresh(body, clientId);
-    throw new OAuthEndpointError(
-      400,
-      "unsupported_grant_type",
-      "Only the authorization_code and refresh_token grants are supported.",
-    );
-  }
-
-  /** `GET|POST /oauth2/userInfo` with a hosted-UI access token (it must carry the openid scope, as Cognito's). */
-  async userInfo(authorization: string | undefined): Promise<Record<string, string>> {
-    const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
-    if (!token) throw new OAuthEndpointError(401, "invalid_request", "An access token is required.", true);
-    let claims: Awaited<ReturnType<TokenService["verifyAccessToken"]>>;
-    try {
-      claims = await this.tokens.verifyAccessToken(token);
-    } catch {
-      throw new OAuthEndpointError(401, "invalid_token", "The access token is invalid or expired.", true);
-    }
-    if (!(await findLiveSessionUser(this.db, claims.origin_jti, claims.sub))) {
-      throw new OAuthEndpointError(401, "invalid_token", "The access token has been revoked.", true);
-    }
-    const scopes = String(claims.scope ?? "").split(" ");
-    if (!scopes.includes("openid")) {
-      throw new OAuthEndpointError(403, "insufficient_scope", "The access token lacks the openid scope.", true);
-    }
-    const user = await findUserBySub(this.db, claims.sub);
-    if (!user) throw new OAuthEndpointError(401, "invalid_token", "The access token is invalid or expired.", true);
-    const answer: Record<string, string> = { sub: user.sub, username: user.username };
-    if (scopes.includes("email")) {
-      answer.email = user.email;
-      answer.email_verified = String(user.emailVerified);
-    }
-    if (scopes.includes("phone") && user.phoneNumber) {
-      answer.phone_number = user.phoneNumber;
-      answer.phone_number_verified = String(user.phoneNumberVerified);
-    }
-    if (scopes.includes("profile")) answer.name = user.name;
-    return answer;
-  }
-
   /** `GET /logout`: back to an allowed sign-out address (tokens are revoked by the app with RevokeToken). */
   logout(query: Record<string, string | undefined>): string {
     if (query.client_id !== this.config.userPoolClientId) {
@@ -350,99 +279,6 @@ export class HostedUiService {
       throw new HostedUiPageError(400, "Sign-out could not continue: logout_uri is not an allowed sign-out address.");
     }
     return logoutUri;
-  }
-
-  private async exchangeCode(
-    body: Record<string, string | undefined>,
-    clientId: string,
-    context: HostedUiContext,
-  ): Promise<TokenEndpointResponse> {
-    const code = body.code;
-    if (!code) throw new OAuthEndpointError(400, "invalid_request", "The code parameter is required.");
-    const grant = await findOAuthGrant(this.db, "code", digestToken(code));
-    const invalid = async (reason: string, description: string, found?: OAuthGrantRow): Promise<never> => {
-      await this.audit("failure", found?.userSub ? await findUserBySub(this.db, found.userSub) : undefined, context, {
-        reason,
-        step: "token exchange",
-      });
-      throw new OAuthEndpointError(400, "invalid_grant", description);
-    };
-    if (!grant) return invalid("unknown authorization code", "The authorization code is invalid.");
-    const now = new Date();
-    if (!(await consumeOAuthGrant(this.db, grant.id, now))) {
-      // A replayed code may be a stolen one: end the sign-in it produced (RFC 6749 §4.1.2).
-      const originJti = (grant.data as { originJti?: string } | null)?.originJti;
-      if (grant.consumedAt && originJti) await revokeAuthSession(this.db, originJti, now);
-      return invalid(
-        grant.consumedAt ? "authorization code reused" : "authorization code expired",
-        grant.consumedAt ? "The authorization code was already used." : "The authorization code has expired.",
-        grant,
-      );
-    }
-    if (grant.clientId !== clientId) return invalid("client mismatch", "The authorization code is invalid.", grant);
-    if (body.redirect_uri !== grant.redirectUri) {
-      return invalid("redirect_uri mismatch", "The redirect_uri does not match the authorization request.", grant);
-    }
-    if (!verifyPkce(body.code_verifier, grant.codeChallenge)) {
-      return invalid("PKCE verification failed", "The code_verifier does not match the code_challenge.", grant);
-    }
-    const user = grant.userSub ? await findUserBySub(this.db, grant.userSub) : undefined;
-    if (!user?.enabled) return invalid("user disabled or removed", "The authorization code is invalid.", grant);
-
-    return this.db.transaction(async (tx) => {
-      const started = await startSession(tx, this.tokens, {
-        user,
-        clientId,
-        scope: grant.scope,
-        refreshTokenHours: this.config.tokens.refreshTokenHours,
-        now,
-      });
-      await updateOAuthGrantData(tx, grant.id, {
-        ...(grant.data as Record<string, unknown>),
-        originJti: started.originJti,
-      });
-      await recordAudit(tx, {
-        action: "auth.federated-sign-in",
-        outcome: "success",
-        actor: user,
-        target: { type: "auth-session", id: started.originJti },
-        ip: context.ip,
-        details: { provider: this.federation.providerName, scope: grant.scope },
-      });
-      return {
-        access_token: started.accessToken,
-        id_token: started.idToken,
-        refresh_token: started.refreshToken,
-        token_type: "Bearer" as const,
-        expires_in: started.expiresIn,
-      };
-    });
-  }
-
-  private async refresh(body: Record<string, string | undefined>, clientId: string): Promise<TokenEndpointResponse> {
-    const refreshToken = body.refresh_token;
-    if (!refreshToken) throw new OAuthEndpointError(400, "invalid_request", "The refresh_token parameter is required.");
-    const session = await findAuthSessionByRefreshHash(this.db, digestToken(refreshToken));
-    const invalid = () => new OAuthEndpointError(400, "invalid_grant", "The refresh token is invalid.");
-    if (!session || session.revokedAt || session.expiresAt <= new Date() || session.clientId !== clientId) {
-      throw invalid();
-    }
-    const user = await findUserBySub(this.db, session.userSub);
-    if (!user?.enabled) throw invalid();
-    // A hosted-UI sign-in keeps its scopes; a password sign-in's tokens have the admin scope only.
-    const scope = (await findCodeGrantBySession(this.db, session.originJti))?.scope;
-    const issued = await this.tokens.issue(
-      user,
-      { originJti: session.originJti, authTime: session.authTime },
-      clientId,
-      scope ? { scope } : {},
-    );
-    return {
-      access_token: issued.accessToken,
-      id_token: issued.idToken,
-      token_type: "Bearer",
-      expires_in: issued.expiresIn,
-    };
   }
 
   private checkClientAndRedirect(clientId: string | undefined, redirectUri: string | undefined): AppRequest {
@@ -456,22 +292,6 @@ export class HostedUiService {
       );
     }
     return { clientId, redirectUri, scope: "", state: undefined };
-  }
-
-  private async audit(
-    outcome: "success" | "failure",
-    user: UserRow | undefined,
-    context: HostedUiContext,
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    await recordAudit(this.db, {
-      action: "auth.federated-sign-in",
-      outcome,
-      actor: user ? { sub: user.sub, username: user.username } : undefined,
-      ...(user ? { target: { type: "user", id: user.username } } : {}),
-      ip: context.ip,
-      details: { provider: this.federation.providerName, ...details },
-    });
   }
 }
 
@@ -496,16 +316,4 @@ function redirectWith(redirectUri: string, parameters: Record<string, string | u
 /** Scopes in the order Cognito writes them, each once. */
 function orderScopes(scopes: string[]): string {
   return hostedUiScopes.filter((scope) => scopes.includes(scope)).join(" ");
-}
-
-/** RFC 7636 S256: BASE64URL(SHA256(code_verifier)) equals the challenge; the verifier is 43–128 unreserved chars. */
-function verifyPkce(verifier: string | undefined, challenge: string | null): boolean {
-  if (!verifier || !challenge || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
-  return safeEqual(createHash("sha256").update(verifier).digest("base64url"), challenge);
-}
-
-function safeEqual(left: string, right: string): boolean {
-  const a = Buffer.from(left);
-  const b = Buffer.from(right);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

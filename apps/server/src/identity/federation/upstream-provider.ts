@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import { type FederationConfig, isLoopbackUrl } from "./federation-config.js";
+import { type FederationConfig, isLoopbackUrl } from "../../config-federation.js";
 
 /** The path the upstream provider sends users back to (Cognito's own name for it). */
 export const upstreamCallbackPath = "/oauth2/idpresponse";

@@ -4,7 +4,7 @@ import type { Config } from "../../config.js";
 import type { Database } from "../../db/client.js";
 import { pingDatabase } from "../../db/client.js";
 import { registerRoute } from "../../http/register-route.js";
-import { hostedUiScopes } from "../../identity/federation/federation-config.js";
+import { hostedUiScopes } from "../../identity/federation/hosted-ui-policy.js";
 
 export function registerSystemRoutes(app: FastifyInstance, database: Database, config: Config): void {
   registerRoute(app, "getHealth", routes.getHealth, async () => ({

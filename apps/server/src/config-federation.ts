@@ -2,9 +2,10 @@ import path from "node:path";
 import { z } from "zod";
 
 /**
- * The environment variables of federated sign-in through the hosted UI (AUTH.md "Federated sign-in"). config.ts
- * spreads `federationEnvShape` into its schema, runs `checkFederationEnv` over the whole environment and calls
- * `resolveFederationConfig`; nothing here reads process.env.
+ * The environment variables of federated sign-in through the hosted UI (AUTH.md "Federated sign-in") and of the
+ * HTTPS listener it needs on a workstation. config.ts spreads `federationEnvShape` into its schema, runs
+ * `checkFederationEnv` over the whole environment and calls `resolveFederationConfig`; nothing here reads
+ * process.env. It sits beside config.ts, below identity/federation/ which uses what it resolves.
  */
 const urlList = z
   .string()
@@ -76,9 +77,6 @@ export type FederationConfig = {
 
 export type HttpsListenerConfig = { port: number; certFile: string; keyFile: string };
 
-/** Scopes the hosted UI grants (spec §7: phone, email, profile, openid and the "admin" custom scope). */
-export const hostedUiScopes = ["phone", "email", "profile", "openid", "aws.cognito.signin.user.admin"] as const;
-
 /** Cross-field rules, added to the configuration schema with `superRefine`. */
 export function checkFederationEnv(value: FederationEnv, context: z.RefinementCtx): void {
   const issue = (pathName: string, message: string) => context.addIssue({ code: "custom", path: [pathName], message });
@@ -138,13 +136,4 @@ export function resolveFederationConfig(
 export function isLoopbackUrl(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
-}
-
-/**
- * Origins the web app must be allowed to `fetch` (CSP connect-src): the hosted UI's token endpoint when it is not
- * the app's own origin. Navigations to it and to the provider are top-level and need nothing from the CSP.
- */
-export function hostedUiConnectSources(publicUrl: string, federation: FederationConfig | undefined): string[] {
-  if (!federation || federation.hostedUiOrigin === new URL(publicUrl).origin) return [];
-  return [federation.hostedUiOrigin];
 }
