@@ -21,6 +21,7 @@ import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { Dialog } from "../../../components/feedback/dialog";
 import { apiErrorOf, serverFieldErrors } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
+import { FormSelectField, optionsOf } from "../../../components/forms/select-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { useCreateBugReport } from "../api/create-bug-report";
 import { captureBugContext } from "../capture-bug-context";
@@ -140,23 +141,16 @@ export function BugReportDialog({ open, onClose }: BugReportDialogProps) {
                 minRows={2}
                 help="One step per line, if you know how to make it happen again"
               />
-              <FormTextField
+              <FormSelectField
                 control={control}
                 name="severity"
                 label="Severity"
                 required
                 fullWidth
-                select
                 help=" "
-                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-              >
-                <option value="">Choose how bad it is…</option>
-                {bugSeverities.map((severity) => (
-                  <option key={severity} value={severity}>
-                    {bugSeverityLabels[severity]}
-                  </option>
-                ))}
-              </FormTextField>
+                emptyLabel="Choose how bad it is…"
+                options={optionsOf(bugSeverities, bugSeverityLabels)}
+              />
             </Stack>
             {context ? (
               <Paper variant="outlined" component="section" aria-labelledby={summaryId} sx={{ p: 2, mt: 1 }}>

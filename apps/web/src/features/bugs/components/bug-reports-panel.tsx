@@ -4,12 +4,14 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { type BugReportSummary, bugSeverities, bugSeverityLabels, bugStatuses, bugStatusLabels } from "@vigil/contract";
 import { Link as RouterLink, useSearchParams } from "react-router";
+import { optionsOf, SelectField } from "../../../components/forms/select-field";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { SearchField } from "../../../components/tables/search-field";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { useDebouncedText } from "../../../components/tables/use-debounced-text";
-import { oneOf, useSearchState, wholeNumber } from "../../../components/tables/use-search-state";
+import { oneOf } from "../../../components/tables/use-search-state";
+import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
 import type { BugReportListFilters } from "../api/bug-report-keys";
 import { fetchBugReports, useBugReports } from "../api/list-bug-reports";
 import { formatFiledAt, pageOfUrl, severityWord } from "../bug-report-labels";
@@ -23,7 +25,6 @@ const sortLabels: Record<(typeof sortKeys)[number], string> = {
   severity: "Most severe first",
   updated: "Recently changed first",
 };
-const pageSizes = [25, 50, 100];
 
 /** A filter from the URL: one of the known values, or none (a hand-edited URL filters nothing). */
 function choiceOf<const T extends string>(value: string, allowed: readonly T[]): T | undefined {
@@ -49,7 +50,7 @@ const csvColumns: CsvColumn<BugReportSummary>[] = [
  */
 export function BugReportsPanel() {
   const [params] = useSearchParams();
-  const [search, setSearch] = useSearchState({
+  const table = useTableSearch({
     status: "",
     severity: "",
     reporter: "",
@@ -59,6 +60,7 @@ export function BugReportsPanel() {
     size: "25",
     report: "",
   });
+  const { search, setSearch } = table;
   const filters: BugReportListFilters = {
     status: choiceOf(search.status, bugStatuses),
     severity: choiceOf(search.severity, bugSeverities),
@@ -66,9 +68,7 @@ export function BugReportsPanel() {
     search: search.search,
     sort: oneOf(search.sort, sortKeys, "newest"),
   };
-  const pageSize = pageSizes.includes(Number(search.size)) ? Number(search.size) : 25;
-  const page = wholeNumber(search.page, 0);
-  const reports = useBugReports({ ...filters, limit: pageSize, offset: page * pageSize });
+  const reports = useBugReports({ ...filters, ...table.range });
   const [reporterText, setReporterText] = useDebouncedText(search.reporter, (value) =>
     setSearch({ reporter: value, page: null }, { replace: true }),
   );
@@ -135,38 +135,24 @@ export function BugReportsPanel() {
           onSettled={(value) => setSearch({ search: value, page: null }, { replace: true })}
           placeholder="Number, title, text or page"
         />
-        <TextField
-          select
+        <SelectField
           label="Status"
           size="small"
           value={filters.status ?? ""}
-          onChange={(event) => setSearch({ status: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(status) => setSearch({ status, page: null })}
+          emptyLabel="Any status"
+          options={optionsOf(bugStatuses, bugStatusLabels)}
           sx={{ minWidth: 160 }}
-        >
-          <option value="">Any status</option>
-          {bugStatuses.map((status) => (
-            <option key={status} value={status}>
-              {bugStatusLabels[status]}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Severity"
           size="small"
           value={filters.severity ?? ""}
-          onChange={(event) => setSearch({ severity: event.target.value, page: null })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(severity) => setSearch({ severity, page: null })}
+          emptyLabel="Any severity"
+          options={optionsOf(bugSeverities, bugSeverityLabels)}
           sx={{ minWidth: 160 }}
-        >
-          <option value="">Any severity</option>
-          {bugSeverities.map((severity) => (
-            <option key={severity} value={severity}>
-              {bugSeverityLabels[severity]}
-            </option>
-          ))}
-        </TextField>
+        />
         <TextField
           label="Reporter"
           size="small"
@@ -175,21 +161,14 @@ export function BugReportsPanel() {
           placeholder="Username"
           sx={{ minWidth: 160 }}
         />
-        <TextField
-          select
+        <SelectField
           label="Sort by"
           size="small"
           value={filters.sort}
-          onChange={(event) => setSearch({ sort: event.target.value, page: null })}
-          slotProps={{ select: { native: true } }}
+          onChange={(sort) => setSearch({ sort, page: null })}
+          options={optionsOf(sortKeys, sortLabels)}
           sx={{ minWidth: 200 }}
-        >
-          {sortKeys.map((value) => (
-            <option key={value} value={value}>
-              {sortLabels[value]}
-            </option>
-          ))}
-        </TextField>
+        />
         <Stack direction="row" sx={{ gap: 2, ml: { md: "auto" } }}>
           <CsvExportButton
             noun="bug reports"
@@ -203,18 +182,9 @@ export function BugReportsPanel() {
       <ServerTable
         label="Bug reports"
         columns={columns}
-        rows={reports.data?.items}
         rowKey={(report) => report.id}
-        total={reports.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        pageSizeOptions={pageSizes}
-        onPageChange={(next) => setSearch({ page: next })}
-        onPageSizeChange={(size) => setSearch({ size, page: null })}
-        loading={reports.isPending}
-        fetching={reports.isFetching}
-        error={reports.error}
-        onRetry={() => void reports.refetch()}
+        {...table.pager}
+        {...tableQueryProps(reports)}
         errorMessage="The bug reports could not be loaded."
         emptyMessage={filtered ? "No bug reports match these filters." : "No bug reports yet."}
       />

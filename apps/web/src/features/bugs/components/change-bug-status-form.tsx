@@ -15,6 +15,7 @@ import {
 import { useState } from "react";
 import { useWatch } from "react-hook-form";
 import { FormTextField } from "../../../components/forms/form-text-field";
+import { FormSelectField } from "../../../components/forms/select-field";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useVersionedSave } from "../../../components/forms/use-versioned-save";
 import { changeBugStatus, useStoreBugReport } from "../api/change-bug-status";
@@ -118,24 +119,20 @@ export function ChangeBugStatusForm({ report }: { report: BugReport }) {
         </Alert>
       ) : null}
       <Stack spacing={1}>
-        <FormTextField
+        <FormSelectField
           control={form.control}
           name="status"
           label="New status"
           required
           fullWidth
-          select
           help=" "
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        >
-          <option value="">Choose a status…</option>
-          {bugStatuses.map((status) => (
-            <option key={status} value={status} disabled={status === report.status}>
-              {bugStatusLabels[status]}
-              {status === report.status ? " (current)" : ""}
-            </option>
-          ))}
-        </FormTextField>
+          emptyLabel="Choose a status…"
+          options={bugStatuses.map((status) => ({
+            value: status,
+            label: `${bugStatusLabels[status]}${status === report.status ? " (current)" : ""}`,
+            disabled: status === report.status,
+          }))}
+        />
         <FormTextField
           control={form.control}
           name="comment"

@@ -6,10 +6,10 @@ import CircularProgress from "@mui/material/CircularProgress";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { testStatuses, testSuites, type UnitTest } from "@vigil/contract";
 import { QueryError } from "../../../components/feedback/query-error";
+import { optionsOf, SelectField } from "../../../components/forms/select-field";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { SearchField } from "../../../components/tables/search-field";
@@ -155,38 +155,24 @@ export function UnitTestsPanel() {
           label="Search tests"
           minWidth={260}
         />
-        <TextField
-          select
+        <SelectField
           label="Suite"
           size="small"
           value={suite ?? ""}
-          onChange={(event) => setUrl({ testSuite: event.target.value, testPage: null })}
-          slotProps={{ select: { native: true } }}
+          onChange={(value) => setUrl({ testSuite: value, testPage: null })}
+          emptyLabel="All suites"
+          options={optionsOf(testSuites, testSuiteLabels)}
           sx={{ minWidth: 160 }}
-        >
-          <option value="">All suites</option>
-          {testSuites.map((value) => (
-            <option key={value} value={value}>
-              {testSuiteLabels[value]}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        />
+        <SelectField
           label="Status"
           size="small"
           value={status ?? ""}
-          onChange={(event) => setUrl({ testStatus: event.target.value, testPage: null })}
-          slotProps={{ select: { native: true } }}
+          onChange={(value) => setUrl({ testStatus: value, testPage: null })}
+          emptyLabel="Any status"
+          options={optionsOf(testStatuses, testStatusLabels)}
           sx={{ minWidth: 150 }}
-        >
-          <option value="">Any status</option>
-          {testStatuses.map((value) => (
-            <option key={value} value={value}>
-              {testStatusLabels[value]}
-            </option>
-          ))}
-        </TextField>
+        />
         <FormControlLabel
           control={
             <Switch

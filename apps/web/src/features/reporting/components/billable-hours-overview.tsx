@@ -20,6 +20,7 @@ import { type ClientOption, useClientIds } from "../../../api/list-client-ids";
 import { useTechnologists } from "../../../api/list-technologists";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { QueryError } from "../../../components/feedback/query-error";
+import { clientOptions as clientChoices, SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { downloadText } from "../../../components/tables/csv";
 import { oneOf, useSearchState } from "../../../components/tables/use-search-state";
@@ -134,48 +135,36 @@ export function BillableHoursOverviewPage() {
           {...fieldProps("to", "Last day, inclusive")}
           sx={{ width: 200 }}
         />
-        <TextField
-          select
+        <SelectField
           label="Client"
           size="small"
           value={search.client}
-          onChange={(event) => setSearch({ client: event.target.value })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(client) => setSearch({ client })}
           {...fieldProps("clientId", clients.isError ? "The clients could not be loaded" : undefined)}
           sx={{ minWidth: 240 }}
+          emptyLabel="All clients"
+          options={clientChoices(clientOptions)}
         >
-          <option value="">All clients</option>
           {search.client && !selectedClient ? (
             <option value={search.client}>
               {clients.isPending ? "Loading clients…" : "The client in the link (not active)"}
             </option>
           ) : null}
-          {clientOptions.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.name} ({option.code})
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
+        </SelectField>
+        <SelectField
           label="Technologist"
           size="small"
           value={search.technologist}
-          onChange={(event) => setSearch({ technologist: event.target.value })}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          onChange={(technologist) => setSearch({ technologist })}
           {...fieldProps("technologist", technologists.isError ? "The technologists could not be loaded" : undefined)}
           sx={{ minWidth: 220 }}
+          emptyLabel="All technologists"
+          options={technologistOptions.map((option) => ({ value: option.username, label: option.name }))}
         >
-          <option value="">All technologists</option>
           {search.technologist && !selectedTechnologist ? (
             <option value={search.technologist}>{search.technologist}</option>
           ) : null}
-          {technologistOptions.map((option) => (
-            <option key={option.username} value={option.username}>
-              {option.name}
-            </option>
-          ))}
-        </TextField>
+        </SelectField>
       </Stack>
       <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap", alignItems: "center", mb: 2 }}>
         <FormControl error={Boolean(problems.groupBy)}>
