@@ -5,7 +5,9 @@ import type { Db } from "../../db/client.js";
 import { actorOf } from "../../http/actor.js";
 import { registerRoute } from "../../http/register-route.js";
 import { findUserById } from "../../identity/user-directory.js";
-import { billingSettingsOf, getBillingCheck, listBillingMonths, setBillingRate } from "./billing-service.js";
+import { getBillingCheck } from "./billing-check-service.js";
+import { setBillingRate } from "./billing-rates-service.js";
+import { billingSettingsOf, listBillingMonths } from "./billing-service.js";
 import { getBillingStatement, issueBillingStatement } from "./billing-statements-service.js";
 import { getBillableHoursReport } from "./reporting-service.js";
 

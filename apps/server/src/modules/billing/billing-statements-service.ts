@@ -14,6 +14,7 @@ import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { monthWindow } from "./billing-calendar.js";
+import { suggestCptForCases } from "./billing-cpt-service.js";
 import { differenceOf, rateForMonth, roundingNote, sumDecimals } from "./billing-money.js";
 import { findBillingCases, findRatesOfClients, sumBillableSecondsByCase } from "./billing-repository.js";
 import {
@@ -22,7 +23,6 @@ import {
   monthFigures,
   patientNameOf,
   requireBillingClient,
-  suggestCptForCases,
   toClientMonthRate,
 } from "./billing-service.js";
 import {
