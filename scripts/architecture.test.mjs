@@ -29,6 +29,12 @@ function layerOf(file, prefix) {
     .replace(/\.[^.]+$/, "");
 }
 
+/** The server's part a file belongs to; the top-level config files (config.ts, config-*.ts) are one part, `config`. */
+function serverLayerOf(file) {
+  const layer = layerOf(file, server);
+  return layer?.startsWith("config-") ? "config" : layer;
+}
+
 /** `apps/web/src/features/cases/x.tsx` → `cases`; `apps/server/src/modules/billing/y.ts` → `billing`. */
 function unitOf(file, prefix) {
   if (!file?.startsWith(prefix)) return undefined;
@@ -142,8 +148,8 @@ describe("server: one-way imports", () => {
 
   it("the infrastructure (db, http, identity, plugins, messaging, audit, config, errors) imports no module and not the seed", () => {
     const found = violations((file, entry) => {
-      const from = layerOf(file, server);
-      const to = layerOf(entry.file, server);
+      const from = serverLayerOf(file);
+      const to = serverLayerOf(entry.file);
       return infrastructure.includes(from) && (to === "modules" || to === "seed");
     });
     expectNone(`apps/server/src/{${infrastructure.join(",")}} must not import src/modules or src/seed`, found);
@@ -151,10 +157,18 @@ describe("server: one-way imports", () => {
 
   it("db/ imports neither identity/, http/ nor the modules", () => {
     const found = violations((file, entry) => {
-      const to = layerOf(entry.file, server);
-      return layerOf(file, server) === "db" && ["identity", "http", "modules", "seed"].includes(to);
+      const to = serverLayerOf(entry.file);
+      return serverLayerOf(file) === "db" && ["identity", "http", "modules", "seed"].includes(to);
     });
     expectNone("apps/server/src/db must not import src/{identity,http,modules,seed}", found);
+  });
+
+  it("config (config.ts, config-*.ts) imports no other part of the server: it is read once, before anything else", () => {
+    const found = violations((file, entry) => {
+      const to = serverLayerOf(entry.file);
+      return serverLayerOf(file) === "config" && !isTestFile(file) && to !== undefined && to !== "config";
+    });
+    expectNone("apps/server/src/config*.ts may import only packages and each other", found);
   });
 
   it("a module uses another module only through its *-service.ts files", () => {
