@@ -1,7 +1,47 @@
 import Alert from "@mui/material/Alert";
-import { type Control, type FieldValues, useFormState } from "react-hook-form";
+import Box from "@mui/material/Box";
+import type { ReactNode } from "react";
+import { type Control, type FieldValues, type UseFormReturn, useFormState } from "react-hook-form";
 import { serverErrorType } from "../../../components/forms/use-contract-form";
 import { EditorActions } from "../components/editor-actions";
+import type { RecordEditorProps } from "../components/record-view";
+
+/**
+ * The frame every record editor shares: a labelled form that hands the parsed data to the tab, puts what the
+ * server says about its fields under them (`placeErrors`; anything else is the tab's to show) and ends with
+ * Save/Cancel.
+ */
+export function RecordEditorForm<V extends FieldValues, Data>({
+  form,
+  label,
+  onSubmit,
+  placeErrors,
+  submitLabel,
+  busy,
+  onCancel,
+  children,
+}: Pick<RecordEditorProps<Data>, "onSubmit" | "submitLabel" | "busy" | "onCancel"> & {
+  form: UseFormReturn<V, unknown, Data>;
+  /** The form's accessible name. */
+  label: string;
+  /** Shows a refusal on the fields it names; false when it names none. */
+  placeErrors?: (error: unknown, data: Data) => boolean;
+  children: ReactNode;
+}) {
+  const submit = form.handleSubmit(async (data) => {
+    try {
+      await onSubmit(data);
+    } catch (error) {
+      if (!placeErrors?.(error, data)) throw error;
+    }
+  });
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label={label}>
+      {children}
+      <FormEditorActions control={form.control} submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
+    </Box>
+  );
+}
 
 /**
  * The parts of a record editor that follow the form's state. They subscribe on their own, so a keystroke in a

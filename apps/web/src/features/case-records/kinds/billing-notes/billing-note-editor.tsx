@@ -12,8 +12,8 @@ import { type Control, useController, useFieldArray } from "react-hook-form";
 import { labelledMessage } from "../../../../components/forms/field-messages";
 import { FormTextField } from "../../../../components/forms/form-text-field";
 import { keepServerMessageOnBlur, useContractForm } from "../../../../components/forms/use-contract-form";
-import { EditorActions } from "../../components/editor-actions";
 import type { RecordEditorProps } from "../../components/record-view";
+import { RecordEditorForm } from "../form-parts";
 import { AcknowledgeWarningsField } from "./acknowledge-warnings-field";
 
 export type BillingNoteFormValues = {
@@ -106,11 +106,15 @@ export function BillingNoteEditor({
   });
   const { control } = form;
   const lines = useFieldArray({ control, name: "cptCodes" });
-  const submit = form.handleSubmit(async (data) => {
-    await onSubmit(data);
-  });
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Billing note">
+    <RecordEditorForm
+      form={form}
+      label="Billing note"
+      onSubmit={onSubmit}
+      submitLabel={submitLabel}
+      busy={busy}
+      onCancel={onCancel}
+    >
       <Stack spacing={2}>
         <FormTextField control={control} name="body" label="Note" required fullWidth multiline minRows={4} autoFocus />
         <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
@@ -168,7 +172,6 @@ export function BillingNoteEditor({
         <FormTextField control={control} name="adjustments" label="Adjustments" fullWidth multiline minRows={2} />
         <AcknowledgeWarningsField control={control} caseItem={caseItem} />
       </Stack>
-      <EditorActions submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
-    </Box>
+    </RecordEditorForm>
   );
 }

@@ -10,9 +10,10 @@ import {
   caseNoteDataSchema,
 } from "@vigil/contract";
 import { FormTextField } from "../../../../components/forms/form-text-field";
+import { FormSelectField, optionsOf } from "../../../../components/forms/select-field";
 import { useContractForm } from "../../../../components/forms/use-contract-form";
-import { EditorActions } from "../../components/editor-actions";
 import type { RecordEditorProps, RecordView } from "../../components/record-view";
+import { RecordEditorForm } from "../form-parts";
 
 type CaseNoteCategory = (typeof caseNoteCategories)[number];
 
@@ -27,26 +28,23 @@ function CaseNoteEditor({ initial, submitLabel, busy, onSubmit, onCancel }: Reco
     schema: caseNoteDataSchema,
     defaultValues: { category: initial?.category ?? "general", body: initial?.body ?? "" },
   });
-  const submit = form.handleSubmit(async (data) => {
-    await onSubmit(data);
-  });
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Case note">
+    <RecordEditorForm
+      form={form}
+      label="Case note"
+      onSubmit={onSubmit}
+      submitLabel={submitLabel}
+      busy={busy}
+      onCancel={onCancel}
+    >
       <Stack spacing={2}>
-        <FormTextField
+        <FormSelectField
           control={form.control}
           name="category"
           label="Category"
-          select
           fullWidth
-          slotProps={{ select: { native: true } }}
-        >
-          {caseNoteCategories.map((category) => (
-            <option key={category} value={category}>
-              {caseNoteCategoryLabels[category]}
-            </option>
-          ))}
-        </FormTextField>
+          options={optionsOf(caseNoteCategories, caseNoteCategoryLabels)}
+        />
         <FormTextField
           control={form.control}
           name="body"
@@ -58,8 +56,7 @@ function CaseNoteEditor({ initial, submitLabel, busy, onSubmit, onCancel }: Reco
           autoFocus
         />
       </Stack>
-      <EditorActions submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
-    </Box>
+    </RecordEditorForm>
   );
 }
 

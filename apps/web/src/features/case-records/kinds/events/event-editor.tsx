@@ -18,9 +18,10 @@ import { isoToZonedInput, zonedInputToIso } from "../../../../components/dates/z
 import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
 import { FormTextField } from "../../../../components/forms/form-text-field";
+import { FormSelectField, optionsOf } from "../../../../components/forms/select-field";
 import { useContractForm } from "../../../../components/forms/use-contract-form";
-import { EditorActions } from "../../components/editor-actions";
 import type { RecordEditorProps } from "../../components/record-view";
+import { RecordEditorForm } from "../form-parts";
 import { eventTypeLabels, notificationMethodLabels, skinConditionLabels } from "./event-labels";
 
 type NotificationMethod = (typeof notificationMethods)[number];
@@ -142,9 +143,6 @@ export function EventEditor({
   }, [type, form]);
 
   const showNotification = notified || type === "notification";
-  const submit = form.handleSubmit(async (data) => {
-    await onSubmit(data);
-  });
   const time = (
     name: "occurredAt" | "notification.notifiedAt" | "notification.acknowledgedAt",
     label: string,
@@ -164,25 +162,25 @@ export function EventEditor({
   );
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Event">
+    <RecordEditorForm
+      form={form}
+      label="Event"
+      onSubmit={onSubmit}
+      submitLabel={submitLabel}
+      busy={busy}
+      onCancel={onCancel}
+    >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <FormSelectField
             control={control}
             name="type"
             label="Type"
-            select
             required
             fullWidth
-            slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-          >
-            <option value="">Choose…</option>
-            {eventTypes.map((value) => (
-              <option key={value} value={value}>
-                {eventTypeLabels[value]}
-              </option>
-            ))}
-          </FormTextField>
+            emptyLabel="Choose…"
+            options={optionsOf(eventTypes, eventTypeLabels)}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>{time("occurredAt", "Occurred at", undefined)}</Grid>
         <Grid size={12}>
@@ -205,46 +203,33 @@ export function EventEditor({
               </Typography>
               <Grid container spacing={2}>
                 <Grid size={{ xs: 12, sm: 6 }}>
-                  <FormTextField
+                  <FormSelectField
                     control={control}
                     name="notification.contactId"
                     label="Contact"
-                    select
                     fullWidth
                     help={
                       contactHelp(chosen) ??
                       (contacts.isError ? "The client's contacts could not be loaded; type the name" : undefined)
                     }
-                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                  >
-                    <option value="">Someone else (type the name)</option>
-                    {contactList.map((contact) => (
-                      <option key={contact._id} value={contact._id}>
-                        {contact.name}
-                        {contact.role ? ` — ${contact.role}` : ""}
-                        {contact.isPrimary ? " (primary)" : ""}
-                      </option>
-                    ))}
-                  </FormTextField>
+                    emptyLabel="Someone else (type the name)"
+                    options={contactList.map((contact) => ({
+                      value: contact._id,
+                      label: `${contact.name}${contact.role ? ` — ${contact.role}` : ""}${contact.isPrimary ? " (primary)" : ""}`,
+                    }))}
+                  />
                 </Grid>
                 <Grid size={{ xs: 12, sm: 6 }}>
                   <FormTextField control={control} name="notification.name" label="Name" required fullWidth />
                 </Grid>
                 <Grid size={{ xs: 12, sm: 4 }}>
-                  <FormTextField
+                  <FormSelectField
                     control={control}
                     name="notification.method"
                     label="Method"
-                    select
                     fullWidth
-                    slotProps={{ select: { native: true } }}
-                  >
-                    {notificationMethods.map((value) => (
-                      <option key={value} value={value}>
-                        {notificationMethodLabels[value]}
-                      </option>
-                    ))}
-                  </FormTextField>
+                    options={optionsOf(notificationMethods, notificationMethodLabels)}
+                  />
                 </Grid>
                 <Grid size={{ xs: 12, sm: 4 }}>
                   {time("notification.notifiedAt", "Notified at", undefined, ["notification.acknowledgedAt"])}
@@ -266,22 +251,15 @@ export function EventEditor({
               </Typography>
               <Grid container spacing={2}>
                 <Grid size={{ xs: 12, sm: 4 }}>
-                  <FormTextField
+                  <FormSelectField
                     control={control}
                     name="skinCheck.condition"
                     label="Skin condition"
-                    select
                     required
                     fullWidth
-                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                  >
-                    <option value="">Choose…</option>
-                    {skinConditions.map((value) => (
-                      <option key={value} value={value}>
-                        {skinConditionLabels[value]}
-                      </option>
-                    ))}
-                  </FormTextField>
+                    emptyLabel="Choose…"
+                    options={optionsOf(skinConditions, skinConditionLabels)}
+                  />
                 </Grid>
                 <Grid size={{ xs: 12, sm: 8 }}>
                   <FormTextField
@@ -307,7 +285,6 @@ export function EventEditor({
           </Grid>
         ) : null}
       </Grid>
-      <EditorActions submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
-    </Box>
+    </RecordEditorForm>
   );
 }

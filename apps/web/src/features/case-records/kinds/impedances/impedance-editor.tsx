@@ -1,5 +1,4 @@
 import Alert from "@mui/material/Alert";
-import Box from "@mui/material/Box";
 import Grid from "@mui/material/Grid";
 import Stack from "@mui/material/Stack";
 import { alpha } from "@mui/material/styles";
@@ -20,7 +19,7 @@ import { labelledMessage, serverFieldErrors } from "../../../../components/forms
 import { FormTextField } from "../../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../../components/forms/use-contract-form";
 import type { RecordEditorProps } from "../../components/record-view";
-import { FormEditorActions, FormServerError } from "../form-parts";
+import { FormServerError, RecordEditorForm } from "../form-parts";
 import { nowInZone, numberOrNull, numberText, zonedInstant } from "../form-values";
 import { ElectrodeHeadMap } from "./electrode-head-map";
 import { ImpedanceLegend } from "./impedance-grid";
@@ -171,17 +170,17 @@ export function ImpedanceEditorForm({
     toInput: toInput(zone),
   });
 
-  const submit = form.handleSubmit(async (data) => {
-    try {
-      await onSubmit(data);
-    } catch (error) {
-      // Field problems go under their boxes; anything else is the tab's to show.
-      if (!showServerErrors(form.setError, serverErrorsOnBoxes(error, data))) throw error;
-    }
-  });
-
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Impedance check">
+    <RecordEditorForm
+      form={form}
+      label="Impedance check"
+      onSubmit={onSubmit}
+      // Field problems go under their boxes; anything else is the tab's to show.
+      placeErrors={(error, data) => showServerErrors(form.setError, serverErrorsOnBoxes(error, data))}
+      submitLabel={submitLabel}
+      busy={busy}
+      onCancel={onCancel}
+    >
       <Stack spacing={2}>
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6 }}>
@@ -214,7 +213,6 @@ export function ImpedanceEditorForm({
         />
         <FormTextField control={form.control} name="notes" label="Notes" multiline minRows={2} fullWidth />
       </Stack>
-      <FormEditorActions control={form.control} submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
-    </Box>
+    </RecordEditorForm>
   );
 }

@@ -26,9 +26,10 @@ import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
 import { labelledMessage } from "../../../../components/forms/field-messages";
 import { FormTextField } from "../../../../components/forms/form-text-field";
+import { FormSelectField, optionsOf } from "../../../../components/forms/select-field";
 import { applyServerError, type ContractForm, useContractForm } from "../../../../components/forms/use-contract-form";
 import type { RecordEditorProps } from "../../components/record-view";
-import { FormEditorActions, FormServerError } from "../form-parts";
+import { FormServerError, RecordEditorForm } from "../form-parts";
 import {
   acnsLabel,
   backgroundSelects,
@@ -60,26 +61,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
     </Box>
   );
 }
-
-/** Native options from a vocabulary; `blank` adds the empty choice ("not stated" / "choose"). */
-function options(values: readonly string[], label: (value: string) => string, blank?: string) {
-  return [
-    ...(blank === undefined
-      ? []
-      : [
-          <option key="" value="">
-            {blank}
-          </option>,
-        ]),
-    ...values.map((value) => (
-      <option key={value} value={value}>
-        {label(value)}
-      </option>
-    )),
-  ];
-}
-
-const nativeSelect = { select: { native: true }, inputLabel: { shrink: true } } as const;
 
 function FindingsEditor({ form }: { form: InterpretationForm }) {
   const { control } = form;
@@ -124,67 +105,56 @@ function FindingsEditor({ form }: { form: InterpretationForm }) {
             </Stack>
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`${base}.location`}
                   label={`${name} location`}
-                  select
                   required
                   fullWidth
-                  slotProps={nativeSelect}
-                >
-                  {options(acnsLocations, acnsLabel, "Choose…")}
-                </FormTextField>
+                  emptyLabel="Choose…"
+                  options={optionsOf(acnsLocations, acnsLabel)}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`${base}.pattern`}
                   label={`${name} pattern`}
-                  select
                   required
                   fullWidth
-                  slotProps={nativeSelect}
-                >
-                  {options(acnsPatterns, acnsLabel, "Choose…")}
-                </FormTextField>
+                  emptyLabel="Choose…"
+                  options={optionsOf(acnsPatterns, acnsLabel)}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`${base}.plusModifier`}
                   label={`${name} plus modifier`}
-                  select
                   fullWidth
-                  slotProps={nativeSelect}
-                >
-                  {options(acnsPlusModifiers, acnsLabel)}
-                </FormTextField>
+                  options={optionsOf(acnsPlusModifiers, acnsLabel)}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`${base}.prevalence`}
                   label={`${name} prevalence`}
-                  select
                   required
                   fullWidth
-                  slotProps={nativeSelect}
-                >
-                  {options(acnsPrevalences, acnsLabel, "Choose…")}
-                </FormTextField>
+                  emptyLabel="Choose…"
+                  options={optionsOf(acnsPrevalences, acnsLabel)}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`${base}.duration`}
                   label={`${name} duration`}
-                  select
                   fullWidth
-                  slotProps={nativeSelect}
-                >
-                  {options(acnsDurations, acnsLabel, "Not stated")}
-                </FormTextField>
+                  emptyLabel="Not stated"
+                  options={optionsOf(acnsDurations, acnsLabel)}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
                 <FormTextField
@@ -197,16 +167,13 @@ function FindingsEditor({ form }: { form: InterpretationForm }) {
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`${base}.evolution`}
                   label={`${name} evolution`}
-                  select
                   fullWidth
-                  slotProps={nativeSelect}
-                >
-                  {options(acnsEvolutions, acnsLabel)}
-                </FormTextField>
+                  options={optionsOf(acnsEvolutions, acnsLabel)}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, md: 8 }}>
                 <CheckboxField
@@ -261,31 +228,28 @@ export function InterpretationEditor({
     toInput: interpretationInput(zone),
   });
   const { control } = form;
-  const submit = form.handleSubmit(async (data) => {
-    try {
-      await onSubmit(data);
-    } catch (error) {
-      if (!applyServerError(form.setError, error)) throw error;
-    }
-  });
-
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Interpretation">
+    <RecordEditorForm
+      form={form}
+      label="Interpretation"
+      onSubmit={onSubmit}
+      placeErrors={(error) => applyServerError(form.setError, error)}
+      submitLabel={submitLabel}
+      busy={busy}
+      onCancel={onCancel}
+    >
       <Stack spacing={3}>
         <FormServerError control={control} />
         <Section title="Report">
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 4 }}>
-              <FormTextField
+              <FormSelectField
                 control={control}
                 name="reportType"
                 label="Report type"
-                select
                 fullWidth
-                slotProps={nativeSelect}
-              >
-                {options(["daily", "summary"], (value) => reportTypeLabels[value as "daily" | "summary"])}
-              </FormTextField>
+                options={optionsOf(["daily", "summary"], (value) => reportTypeLabels[value as "daily" | "summary"])}
+              />
             </Grid>
             <Grid size={{ xs: 12, sm: 6, md: 4 }}>
               <ZonedTimeField
@@ -325,20 +289,17 @@ export function InterpretationEditor({
           <Grid container spacing={2}>
             {backgroundSelects.map((select) => (
               <Grid key={select.key} size={{ xs: 12, sm: 6, md: 4 }}>
-                <FormTextField
+                <FormSelectField
                   control={control}
                   name={`background.${select.key}`}
                   label={select.label}
-                  select
                   fullWidth
-                  slotProps={nativeSelect}
-                >
-                  {options(
+                  emptyLabel="Not stated"
+                  options={optionsOf(
                     Object.keys(select.options),
                     (value) => (select.options as Record<string, string>)[value] ?? value,
-                    "Not stated",
                   )}
-                </FormTextField>
+                />
               </Grid>
             ))}
             <Grid size={{ xs: 12, sm: 6, md: 4 }}>
@@ -362,20 +323,17 @@ export function InterpretationEditor({
         <Section title="Seizures">
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 8 }}>
-              <FormTextField
+              <FormSelectField
                 control={control}
                 name="seizures.classification"
                 label="Seizure classification"
-                select
                 fullWidth
                 help={<SeizureCriteria form={form} />}
-                slotProps={nativeSelect}
-              >
-                {options(
+                options={optionsOf(
                   seizureClassifications,
                   (value) => seizureClassificationLabels[value as keyof typeof seizureClassificationLabels],
                 )}
-              </FormTextField>
+              />
             </Grid>
             <Grid size={{ xs: 12, md: 4 }}>
               <FormTextField
@@ -416,7 +374,6 @@ export function InterpretationEditor({
           fullWidth
         />
       </Stack>
-      <FormEditorActions control={control} submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
-    </Box>
+    </RecordEditorForm>
   );
 }

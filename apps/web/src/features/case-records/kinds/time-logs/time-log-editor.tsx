@@ -1,4 +1,3 @@
-import Box from "@mui/material/Box";
 import Grid from "@mui/material/Grid";
 import Typography from "@mui/material/Typography";
 import {
@@ -14,9 +13,10 @@ import { isoToZonedInput } from "../../../../components/dates/zoned-input";
 import { ZonedTimeField } from "../../../../components/dates/zoned-time-field";
 import { CheckboxField } from "../../../../components/forms/checkbox-field";
 import { FormTextField } from "../../../../components/forms/form-text-field";
+import { FormSelectField, optionsOf } from "../../../../components/forms/select-field";
 import { applyServerError, useContractForm } from "../../../../components/forms/use-contract-form";
 import type { RecordEditorProps } from "../../components/record-view";
-import { FormEditorActions } from "../form-parts";
+import { RecordEditorForm } from "../form-parts";
 import { nowInZone, numberOrNull, numberText, zonedInstant } from "../form-values";
 import { activityLabels, defaultMode, modeLabels } from "./time-log-labels";
 
@@ -95,47 +95,34 @@ export function TimeLogEditor({
     toInput: toInput(zone),
   });
   const billable = useWatch({ control: form.control, name: "billable" });
-  const submit = form.handleSubmit(async (data) => {
-    try {
-      await onSubmit(data);
-    } catch (error) {
-      if (!applyServerError(form.setError, error)) throw error;
-    }
-  });
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Time log">
+    <RecordEditorForm
+      form={form}
+      label="Time log"
+      onSubmit={onSubmit}
+      placeErrors={(error) => applyServerError(form.setError, error)}
+      submitLabel={submitLabel}
+      busy={busy}
+      onCancel={onCancel}
+    >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <FormSelectField
             control={form.control}
             name="activity"
             label="Activity"
-            select
             fullWidth
-            slotProps={{ select: { native: true } }}
-          >
-            {timeLogActivities.map((activity) => (
-              <option key={activity} value={activity}>
-                {activityLabels[activity]}
-              </option>
-            ))}
-          </FormTextField>
+            options={optionsOf(timeLogActivities, activityLabels)}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
+          <FormSelectField
             control={form.control}
             name="mode"
             label="Monitoring mode"
-            select
             fullWidth
-            slotProps={{ select: { native: true } }}
-          >
-            {monitoringModes.map((mode) => (
-              <option key={mode} value={mode}>
-                {modeLabels[mode]}
-              </option>
-            ))}
-          </FormTextField>
+            options={optionsOf(monitoringModes, modeLabels)}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
           <ZonedTimeField
@@ -185,7 +172,6 @@ export function TimeLogEditor({
           <FormTextField control={form.control} name="notes" label="Notes" multiline minRows={2} fullWidth />
         </Grid>
       </Grid>
-      <FormEditorActions control={form.control} submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
-    </Box>
+    </RecordEditorForm>
   );
 }

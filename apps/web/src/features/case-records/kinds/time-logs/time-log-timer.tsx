@@ -10,7 +10,6 @@ import DialogTitle from "@mui/material/DialogTitle";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import {
   type Case,
@@ -24,6 +23,7 @@ import { type FormEvent, useId, useState } from "react";
 import { ZonedDateTime } from "../../../../components/dates/zoned-date-time";
 import { Dialog } from "../../../../components/feedback/dialog";
 import { apiErrorOf } from "../../../../components/forms/field-messages";
+import { optionsOf, SelectField } from "../../../../components/forms/select-field";
 import { useCreateRecord } from "../../api/create-record";
 import { useReviseLatestTimeLog } from "../../api/revise-record";
 import {
@@ -83,34 +83,20 @@ function StartTimerDialog({
         <DialogTitle id={titleId}>Start a time log</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
+            <SelectField
               label="Activity"
-              select
               value={activity}
-              onChange={(event) => setActivity(event.target.value as TimerStart["activity"])}
-              slotProps={{ select: { native: true } }}
+              onChange={(value) => setActivity(value as TimerStart["activity"])}
+              options={optionsOf(timeLogActivities, activityLabels)}
               fullWidth
-            >
-              {timeLogActivities.map((value) => (
-                <option key={value} value={value}>
-                  {activityLabels[value]}
-                </option>
-              ))}
-            </TextField>
-            <TextField
+            />
+            <SelectField
               label="Monitoring mode"
-              select
               value={mode}
-              onChange={(event) => setMode(event.target.value as MonitoringMode)}
-              slotProps={{ select: { native: true } }}
+              onChange={(value) => setMode(value as MonitoringMode)}
+              options={optionsOf(monitoringModes, modeLabels)}
               fullWidth
-            >
-              {monitoringModes.map((value) => (
-                <option key={value} value={value}>
-                  {modeLabels[value]}
-                </option>
-              ))}
-            </TextField>
+            />
             <FormControlLabel
               label="Video recorded"
               control={<Checkbox checked={video} onChange={(event) => setVideo(event.target.checked)} />}
