@@ -1,14 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { readMigrationFiles } from "drizzle-orm/migrator";
 import { BackupError, type TableRows } from "./backup-format.js";
 import { type Db, queryRows } from "./client.js";
+import type { MigrationComparison } from "./migration-status.js";
 
 /**
- * What a database holds, and its migrations against those this release ships: a backup older than the release is
- * migrated forward after restoring, one from a newer release is refused.
+ * What a backup holds (its tables and rows), and what its migrations allow (migration-status.ts compares them): a
+ * backup older than the release is migrated forward after restoring, one from a newer release is refused.
  */
 
 /** Every table of the application (schema public) and drizzle's migrations table, with its row count. */
@@ -28,45 +25,6 @@ export async function countTables(db: Db): Promise<TableRows[]> {
     counted.push({ table: `${schema}.${name}`, rows: row?.rows ?? 0 });
   }
   return counted;
-}
-
-export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
-
-type ShippedMigration = { tag: string; when: number; hash: string };
-
-function shippedMigrations(): ShippedMigration[] {
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
-    entries: { tag: string }[];
-  };
-  return readMigrationFiles({ migrationsFolder }).map((file, index) => ({
-    tag: journal.entries[index]?.tag ?? `#${index}`,
-    when: file.folderMillis,
-    hash: file.hash,
-  }));
-}
-
-export type AppliedMigration = { hash: string; createdAt: number };
-
-type MigrationComparison = {
-  shipped: ShippedMigration[];
-  applied: number;
-  pending: ShippedMigration[];
-  unknown: number;
-  changed: ShippedMigration[];
-};
-
-/** The applied migrations against those this release ships, as the `migrations-current` self-check compares them. */
-export function compareMigrations(applied: AppliedMigration[]): MigrationComparison {
-  const shipped = shippedMigrations();
-  const byTime = new Map(applied.map((row) => [row.createdAt, row.hash]));
-  const shippedTimes = new Set(shipped.map((file) => file.when));
-  return {
-    shipped,
-    applied: applied.length,
-    pending: shipped.filter((file) => !byTime.has(file.when)),
-    unknown: applied.filter((row) => !shippedTimes.has(row.createdAt)).length,
-    changed: shipped.filter((file) => byTime.has(file.when) && byTime.get(file.when) !== file.hash),
-  };
 }
 
 export function newerReleaseError(comparison: MigrationComparison): BackupError {
@@ -89,19 +47,6 @@ export function checkMigrationsCurrent(comparison: MigrationComparison): void {
       `Restored, but migration ${comparison.changed[0]?.tag} differs from the one the backup had applied.`,
     );
   }
-}
-
-export async function appliedMigrations(db: Db): Promise<AppliedMigration[] | undefined> {
-  const [table] = await queryRows<{ present: boolean }>(
-    db,
-    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as "present"`,
-  );
-  if (!table?.present) return undefined;
-  const rows = await queryRows<{ hash: string; created_at: string | number }>(
-    db,
-    sql`select hash, created_at from drizzle.__drizzle_migrations order by created_at`,
-  );
-  return rows.map((row) => ({ hash: row.hash, createdAt: Number(row.created_at) }));
 }
 
 export const notVigilBackup = (file: string) =>

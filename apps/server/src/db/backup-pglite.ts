@@ -12,17 +12,10 @@ import {
   prepareBackupFile,
   type RestoreResult,
 } from "./backup-format.js";
-import {
-  appliedMigrations,
-  checkMigrationsCurrent,
-  compareMigrations,
-  countTables,
-  migrationsFolder,
-  newerReleaseError,
-  notVigilBackup,
-} from "./backup-migrations.js";
-import { type Db, pgliteExtensions } from "./client.js";
+import { checkMigrationsCurrent, countTables, newerReleaseError, notVigilBackup } from "./backup-migrations.js";
+import { type Db, migrationsFolder, pgliteExtensions } from "./client.js";
 import { acquireFolderLock } from "./folder-lock.js";
+import { appliedMigrations, compareMigrations } from "./migration-status.js";
 
 /** Backup and restore of the embedded PGlite: a gzipped tar of its data folder, taken under the server's lock. */
 

@@ -10,16 +10,9 @@ import {
   prepareBackupFile,
   type RestoreResult,
 } from "./backup-format.js";
-import {
-  type AppliedMigration,
-  appliedMigrations,
-  checkMigrationsCurrent,
-  compareMigrations,
-  countTables,
-  newerReleaseError,
-  notVigilBackup,
-} from "./backup-migrations.js";
+import { checkMigrationsCurrent, countTables, newerReleaseError, notVigilBackup } from "./backup-migrations.js";
 import { openDatabase } from "./client.js";
+import { type AppliedMigration, appliedMigrations, compareMigrations } from "./migration-status.js";
 
 /** Backup and restore of a PostgreSQL database through pg_dump/pg_restore (custom format). */
 

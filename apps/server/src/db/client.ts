@@ -22,7 +22,8 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+/** The generated SQL migrations, read from the source tree (also by migration-status.ts). */
+export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 /** Any constant works; it keeps two instances starting together from migrating at once. */
 const migrationLockKey = 7_347_001;
 

@@ -1,5 +1,6 @@
 import type { IntegrationCheckId, IntegrationCheckList, IntegrationResult } from "@vigil/contract";
-import { type CheckContext, type CheckOutcome, describeError, integrationChecks } from "./integration-checks.js";
+import { type CheckContext, type CheckOutcome, describeError } from "./integration-check.js";
+import { integrationChecks } from "./integration-checks.js";
 
 /**
  * The page runs every check in parallel and shows each as it lands, so one slow peer must cost its own row a few
