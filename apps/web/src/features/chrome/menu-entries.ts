@@ -1,10 +1,10 @@
-import type { MenuEntry } from "@vigil/contract";
+import { type MenuEntry, pages } from "@vigil/contract";
 
 /** PRODUCT.md §7: the entry titled Home is the homepage, the one titled Unauthorized the denial redirect. */
 export const homeEntryTitle = "Home";
 export const unauthorizedEntryTitle = "Unauthorized";
-export const defaultHomeUrl = "/";
-export const defaultUnauthorizedUrl = "/unauthorized";
+export const defaultHomeUrl = pages.home.href();
+export const defaultUnauthorizedUrl = pages.unauthorized.href();
 
 export function findMenuEntry(items: readonly MenuEntry[] | undefined, title: string): MenuEntry | undefined {
   for (const item of items ?? []) {

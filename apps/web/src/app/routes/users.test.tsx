@@ -2,9 +2,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { type User, userEtag } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
-import { App } from "../../../app/app";
-import { createAppRouter } from "../../../app/router";
-import { createQueryClient } from "../../../lib/query-client";
+import { createQueryClient } from "../../lib/query-client";
 import {
   coordinatorMenu,
   envelope,
@@ -14,7 +12,9 @@ import {
   storeSignedInTokens,
   testConfig,
   testUser,
-} from "../../../test/fake-server";
+} from "../../test/fake-server";
+import { App } from "../app";
+import { createAppRouter } from "../router";
 
 const admin = testUser({ username: "root", name: "Robin Root", email: "root@example.org", groups: ["admin"] });
 
