@@ -60,7 +60,7 @@ async function prepareStore(): Promise<Store> {
     const dir = mkdtempSync(path.join(tmpdir(), "vigil-crash-"));
     const dataDir = path.join(dir, "data");
     mkdirSync(dataDir);
-    // The run's migrated template (testing/pglite-template.ts) spares PGlite's initdb, as in db/backup.test.ts.
+    // The run's migrated template (testing/pglite-template.ts) spares PGlite's initdb, as in backup-round-trips.test.ts.
     const templateFile = inject("pgliteTemplate");
     if (templateFile && existsSync(templateFile)) {
       try {
