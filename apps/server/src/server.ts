@@ -2,7 +2,7 @@ import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { openConfiguredDatabase } from "./db/client.js";
 import { FolderLockedError } from "./db/folder-lock.js";
-import { listenOnHttps } from "./identity/federation/https-listener.js";
+import { listenOnHttps } from "./https-listener.js";
 import { seedIfEmpty } from "./seed/seed-demo-data.js";
 
 /** The process: configuration, database, app, listen, and a graceful stop on SIGTERM/SIGINT. */

@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { FastifyInstance } from "fastify";
-import type { Config } from "../../config.js";
-import { serverTimeouts } from "../../http/server-timeouts.js";
-import { answerClientError } from "../../plugins/envelope.js";
+import type { Config } from "./config.js";
+import { serverTimeouts } from "./http/server-timeouts.js";
+import { answerClientError } from "./plugins/envelope.js";
 
 /**
  * A second listener speaking HTTPS (TLS_CERT_FILE/TLS_KEY_FILE on HTTPS_PORT) in front of the same app: Amplify
  * reaches the hosted UI only at `https://<domain>`, so on a machine without a TLS-terminating proxy this is how
  * `https://localhost:3443/oauth2/…` answers. Every route of the app is served on it, through the same router.
+ * Part of the process (server.ts starts it), not of identity: it only carries the app.
  */
 export async function listenOnHttps(
   app: FastifyInstance,
