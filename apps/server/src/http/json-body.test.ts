@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, caseIn, createClient, type Team, teamFor } from "../modules/cases/cases-test-kit.js";
-import { collectionOf } from "../modules/records/records-test-kit.js";
+import { base, caseIn, createClient, type Team, teamFor } from "../testing/kits/cases-kit.js";
+import { collectionOf } from "../testing/kits/records-kit.js";
 import { createTestApp, type TestApp, testClientId } from "../testing/test-app.js";
 
 /**

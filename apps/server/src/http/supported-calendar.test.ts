@@ -1,9 +1,9 @@
 import type { ErrorIssue } from "@vigil/contract";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { billingBase, clientIn, logTime, monitoredCase, reportBase } from "../modules/billing/billing-test-kit.js";
-import { base, sampleCase, type Team, teamFor } from "../modules/cases/cases-test-kit.js";
-import { collectionOf, sampleTimeLog } from "../modules/records/records-test-kit.js";
+import { billingBase, clientIn, logTime, monitoredCase, reportBase } from "../testing/kits/billing-kit.js";
+import { base, sampleCase, type Team, teamFor } from "../testing/kits/cases-kit.js";
+import { collectionOf, sampleTimeLog } from "../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 
 /**

@@ -1,9 +1,9 @@
 import type { Case, Client } from "@vigil/contract";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditRows, type Caller, caseIn, createClient, type Team, teamFor } from "../modules/cases/cases-test-kit.js";
-import { sampleClient } from "../modules/clients/clients-test-kit.js";
-import { collectionOf, createItem } from "../modules/records/records-test-kit.js";
+import { auditRows, type Caller, caseIn, createClient, type Team, teamFor } from "../testing/kits/cases-kit.js";
+import { sampleClient } from "../testing/kits/clients-kit.js";
+import { collectionOf, createItem } from "../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 
 /**

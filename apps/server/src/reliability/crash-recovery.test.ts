@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { type Database, type Db, openDatabase, queryRows } from "../db/client.js";
 import { createUser } from "../identity/user-directory.js";
-import { sampleCase } from "../modules/cases/cases-test-kit.js";
-import { sampleClient } from "../modules/clients/clients-test-kit.js";
 import { findFreePort } from "../testing/free-port.js";
+import { sampleCase } from "../testing/kits/cases-kit.js";
+import { sampleClient } from "../testing/kits/clients-kit.js";
 import {
   type HttpAnswer,
   killAllServers,

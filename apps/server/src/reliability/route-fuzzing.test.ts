@@ -3,7 +3,7 @@ import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { collectionOf, sampleCaseNote } from "../modules/records/records-test-kit.js";
+import { collectionOf, sampleCaseNote } from "../testing/kits/records-kit.js";
 import { createTestApp, type TestApp, testClientId } from "../testing/test-app.js";
 import {
   buildFuzzWorld,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/client.js";
 import { createUser } from "../identity/user-directory.js";
-import { sampleClient } from "../modules/clients/clients-test-kit.js";
+import { sampleClient } from "../testing/kits/clients-kit.js";
 import { type HttpAnswer, killAllServers, type ServerProcess, sleep, startServer } from "../testing/server-process.js";
 import { testClientId } from "../testing/test-app.js";
 

@@ -1,9 +1,9 @@
 import { type AuditEvent, type Case, type User, userEtag } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../db/schema.js";
+import { caseIn, createClient, type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { collectionOf, createItem } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { caseIn, createClient, type Team, teamFor } from "../cases/cases-test-kit.js";
-import { collectionOf, createItem } from "../records/records-test-kit.js";
 
 let harness: TestApp;
 let adminToken: string;

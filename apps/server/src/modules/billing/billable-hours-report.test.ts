@@ -1,7 +1,5 @@
 import type { BillableHoursReport, Client } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
 import {
   centiHours,
   clientIn,
@@ -10,7 +8,9 @@ import {
   reportBase,
   secondsBetween,
   twoDecimals,
-} from "./billing-test-kit.js";
+} from "../../testing/kits/billing-kit.js";
+import { type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

@@ -1,9 +1,9 @@
 import type { BillingCheck, Case } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIn, logTime, monitoredCase, putInStage, setRate } from "../../testing/kits/billing-kit.js";
+import { type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
+import { collectionOf, createItem, itemPath, minutesAgo, sampleBillingNote } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
-import { collectionOf, createItem, itemPath, minutesAgo, sampleBillingNote } from "../records/records-test-kit.js";
-import { clientIn, logTime, monitoredCase, putInStage, setRate } from "./billing-test-kit.js";
 
 let harness: TestApp;
 let team: Team;

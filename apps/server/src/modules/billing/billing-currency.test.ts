@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../config.js";
+import {
+  billingBase,
+  clientIn,
+  issueStatement,
+  logTime,
+  monitoredCase,
+  setRate,
+} from "../../testing/kits/billing-kit.js";
+import { type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Team, teamFor } from "../cases/cases-test-kit.js";
-import { billingBase, clientIn, issueStatement, logTime, monitoredCase, setRate } from "./billing-test-kit.js";
 
 describe("the currency of amounts (CURRENCY)", () => {
   it("is USD unless configured, and takes any ISO 4217 code with cents", () => {

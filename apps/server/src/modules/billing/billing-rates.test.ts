@@ -2,8 +2,6 @@ import type { ClientMonthRate } from "@vigil/contract";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingRateChanges, billingRates } from "../../db/schema.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { auditRows, type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
 import {
   billingBase,
   clientIn,
@@ -13,7 +11,9 @@ import {
   putInStage,
   reportBase,
   setRate,
-} from "./billing-test-kit.js";
+} from "../../testing/kits/billing-kit.js";
+import { auditRows, type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

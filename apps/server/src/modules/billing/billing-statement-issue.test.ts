@@ -2,9 +2,6 @@ import type { BillingOverview, BillingStatement, IssuedStatement } from "@vigil/
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingStatementLines, billingStatements } from "../../db/schema.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { auditRows, type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
-import { itemPath } from "../records/records-test-kit.js";
 import {
   billingBase,
   centiHours,
@@ -17,7 +14,10 @@ import {
   secondsBetween,
   setRate,
   twoDecimals,
-} from "./billing-test-kit.js";
+} from "../../testing/kits/billing-kit.js";
+import { auditRows, type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
+import { itemPath } from "../../testing/kits/records-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

@@ -2,9 +2,6 @@ import type { BillingMonthRow, BillingOverview, BillingStatement } from "@vigil/
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases } from "../../db/schema.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
-import { itemPath, minutesAgo } from "../records/records-test-kit.js";
 import {
   billingBase,
   centiHours,
@@ -17,7 +14,10 @@ import {
   secondsBetween,
   setRate,
   twoDecimals,
-} from "./billing-test-kit.js";
+} from "../../testing/kits/billing-kit.js";
+import { type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
+import { itemPath, minutesAgo } from "../../testing/kits/records-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

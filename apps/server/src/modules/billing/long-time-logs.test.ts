@@ -1,7 +1,5 @@
 import type { BillableHoursReport, BillingStatement } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Team, teamFor } from "../cases/cases-test-kit.js";
 import {
   billingBase,
   centiHours,
@@ -11,7 +9,9 @@ import {
   reportBase,
   secondsBetween,
   twoDecimals,
-} from "./billing-test-kit.js";
+} from "../../testing/kits/billing-kit.js";
+import { type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 /*
  * Billing reads the logs overlapping a period with a look-back bounded by the longest finished log (see

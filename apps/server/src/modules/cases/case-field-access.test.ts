@@ -12,8 +12,16 @@ import {
 } from "@vigil/contract";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Caller,
+  caseIn,
+  createClient,
+  sampleCase,
+  type Team,
+  teamFor,
+  unknownId,
+} from "../../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { type Caller, caseIn, createClient, sampleCase, type Team, teamFor, unknownId } from "./cases-test-kit.js";
 
 /**
  * One rule for each change of a case, whichever route makes it: a field of `PATCH cases/{id}` needs the permission

@@ -1,7 +1,7 @@
 import { type Case, type CaseStage, caseStages } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caseIn, createClient, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { caseIn, createClient, type Team, teamFor } from "./cases-test-kit.js";
 
 let harness: TestApp;
 let team: Team;

@@ -1,7 +1,7 @@
 import type { Case, CasePage } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caseIn, createClient, openCase, sampleCase, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { caseIn, createClient, openCase, sampleCase, type Team, teamFor } from "./cases-test-kit.js";
 
 /*
  * The queue search as a coordinator on the phone uses it: whatever part of a name they hear, in any order, with or

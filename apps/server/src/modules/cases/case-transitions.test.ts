@@ -9,16 +9,24 @@ import {
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, caseTransitions } from "../../db/schema.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { sampleProtocol } from "../clients/clients-test-kit.js";
+import {
+  auditRows,
+  caseIn,
+  createClient,
+  openCase,
+  type Team,
+  teamFor,
+  unknownId,
+} from "../../testing/kits/cases-kit.js";
+import { sampleProtocol } from "../../testing/kits/clients-kit.js";
 import {
   createItem,
   minutesAgo,
   sampleBillingNote,
   sampleInterpretation,
   sampleTimeLog,
-} from "../records/records-test-kit.js";
-import { auditRows, caseIn, createClient, openCase, type Team, teamFor, unknownId } from "./cases-test-kit.js";
+} from "../../testing/kits/records-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

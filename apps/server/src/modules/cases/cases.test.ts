@@ -2,7 +2,6 @@ import type { AssignmentsPage, Case, CasePage, CaseTimeline } from "@vigil/contr
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, users } from "../../db/schema.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   auditRows,
   caseIn,
@@ -12,7 +11,8 @@ import {
   type Team,
   teamFor,
   unknownId,
-} from "./cases-test-kit.js";
+} from "../../testing/kits/cases-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

@@ -2,8 +2,16 @@ import type { Case, PatientDetailsHistory, PatientDetailsView } from "@vigil/con
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { casePatientDetails, cases } from "../../db/schema.js";
+import {
+  auditRows,
+  caseIn,
+  createClient,
+  sampleCase,
+  type Team,
+  teamFor,
+  unknownId,
+} from "../../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { auditRows, caseIn, createClient, sampleCase, type Team, teamFor, unknownId } from "./cases-test-kit.js";
 
 let harness: TestApp;
 let team: Team;

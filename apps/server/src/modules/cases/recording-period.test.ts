@@ -1,8 +1,15 @@
 import type { Case, CaseTimeline, TransitionResult } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  auditRows,
+  caseIn,
+  createClient,
+  setRecordingPeriod,
+  type Team,
+  teamFor,
+} from "../../testing/kits/cases-kit.js";
+import { createItem, sampleTimeLog } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { createItem, sampleTimeLog } from "../records/records-test-kit.js";
-import { auditRows, caseIn, createClient, setRecordingPeriod, type Team, teamFor } from "./cases-test-kit.js";
 
 let harness: TestApp;
 let team: Team;

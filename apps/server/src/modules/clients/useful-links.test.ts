@@ -1,7 +1,7 @@
 import type { Client, UsefulLink } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditRows, type Caller, callerFor, sampleClient, unknownId } from "../../testing/kits/clients-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { auditRows, type Caller, callerFor, sampleClient, unknownId } from "./clients-test-kit.js";
 
 let harness: TestApp;
 let coordinator: Caller;

@@ -2,10 +2,17 @@ import type { Case, Contact, EventList, ImpedanceItem, ImpedanceList } from "@vi
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases } from "../../db/schema.js";
+import { caseIn, createClient, type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
+import { sampleProtocol } from "../../testing/kits/clients-kit.js";
+import {
+  collectionOf,
+  createItem,
+  itemPath,
+  minutesAgo,
+  sampleEvent,
+  sampleImpedance,
+} from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { caseIn, createClient, type Team, teamFor, unknownId } from "../cases/cases-test-kit.js";
-import { sampleProtocol } from "../clients/clients-test-kit.js";
-import { collectionOf, createItem, itemPath, minutesAgo, sampleEvent, sampleImpedance } from "./records-test-kit.js";
 
 let harness: TestApp;
 let team: Team;

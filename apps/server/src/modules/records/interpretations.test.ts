@@ -1,8 +1,8 @@
 import type { InterpretationItem, InterpretationList } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditRows, caseIn, createClient, type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { collectionOf, createItem, itemPath, sampleInterpretation } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { auditRows, caseIn, createClient, type Team, teamFor } from "../cases/cases-test-kit.js";
-import { collectionOf, createItem, itemPath, sampleInterpretation } from "./records-test-kit.js";
 
 let harness: TestApp;
 let team: Team;

@@ -13,7 +13,6 @@ import { eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases } from "../../db/schema.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   type Caller,
   caseIn as caseInStage,
@@ -22,8 +21,16 @@ import {
   setRecordingPeriod,
   type Team,
   teamFor,
-} from "../cases/cases-test-kit.js";
-import { collectionOf, createItem, itemPath, sampleDataOf, writableStage, writerGroup } from "./records-test-kit.js";
+} from "../../testing/kits/cases-kit.js";
+import {
+  collectionOf,
+  createItem,
+  itemPath,
+  sampleDataOf,
+  writableStage,
+  writerGroup,
+} from "../../testing/kits/records-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 /**
  * The stage-and-group table of the contract (`recordWriteRules`), walked exhaustively: every area, in every stage,

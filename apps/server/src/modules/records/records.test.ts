@@ -2,7 +2,6 @@ import { type AccessGroup, type Case, type RecordKind, recordKinds } from "@vigi
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseRecordRevisions, caseRecords, caseTimeLogs } from "../../db/schema.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   auditRows,
   caseIn,
@@ -11,7 +10,7 @@ import {
   type Team,
   teamFor,
   unknownId,
-} from "../cases/cases-test-kit.js";
+} from "../../testing/kits/cases-kit.js";
 import {
   collectionOf,
   createItem,
@@ -22,7 +21,8 @@ import {
   sampleEvent,
   writableStage,
   writerGroup,
-} from "./records-test-kit.js";
+} from "../../testing/kits/records-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

@@ -1,8 +1,15 @@
 import type { Case, TimeLogItem } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  caseIn,
+  createClient,
+  openCase,
+  setRecordingPeriod,
+  type Team,
+  teamFor,
+} from "../../testing/kits/cases-kit.js";
+import { collectionOf, createItem, itemPath, sampleTimeLog } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { caseIn, createClient, openCase, setRecordingPeriod, type Team, teamFor } from "../cases/cases-test-kit.js";
-import { collectionOf, createItem, itemPath, sampleTimeLog } from "./records-test-kit.js";
 
 /*
  * Billable time outside the case's monitoring period is refused when it is written: a log dated months before the

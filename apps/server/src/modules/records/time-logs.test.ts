@@ -1,7 +1,6 @@
 import type { Case, TimeLogItem, TimeLogList } from "@vigil/contract";
 import { Temporal } from "temporal-polyfill";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   type Caller,
   callerFor,
@@ -10,8 +9,16 @@ import {
   setRecordingPeriod,
   type Team,
   teamFor,
-} from "../cases/cases-test-kit.js";
-import { collectionOf, createItem, itemPath, minutesAgo, sampleEvent, sampleTimeLog } from "./records-test-kit.js";
+} from "../../testing/kits/cases-kit.js";
+import {
+  collectionOf,
+  createItem,
+  itemPath,
+  minutesAgo,
+  sampleEvent,
+  sampleTimeLog,
+} from "../../testing/kits/records-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
 let team: Team;

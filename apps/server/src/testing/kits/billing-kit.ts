@@ -2,10 +2,10 @@ import type { Case, CaseStage, Client, TimeLogInput } from "@vigil/contract";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { cases } from "../../db/schema.js";
-import type { TestApp } from "../../testing/test-app.js";
-import { type Caller, caseIn, setRecordingPeriod, type Team } from "../cases/cases-test-kit.js";
-import { sampleClient, sampleProtocol } from "../clients/clients-test-kit.js";
-import { createItem, sampleTimeLog } from "../records/records-test-kit.js";
+import type { TestApp } from "../test-app.js";
+import { type Caller, caseIn, setRecordingPeriod, type Team } from "./cases-kit.js";
+import { sampleClient, sampleProtocol } from "./clients-kit.js";
+import { createItem, sampleTimeLog } from "./records-kit.js";
 
 /**
  * Shared by the billing module's API tests: clients in a chosen time zone, time logs at exact instants, rates,

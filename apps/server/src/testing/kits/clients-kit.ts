@@ -2,7 +2,7 @@ import type { AccessGroup, ClientInput, CreateProtocolRevision } from "@vigil/co
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { auditEvents } from "../../db/schema.js";
-import type { TestApp } from "../../testing/test-app.js";
+import type { TestApp } from "../test-app.js";
 
 /** Shared by the client module's API tests: calls as a given user, sample bodies, audit lookups. */
 export const base = "/api/continuous-monitoring";

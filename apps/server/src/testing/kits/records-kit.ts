@@ -11,7 +11,7 @@ import {
   type TimeLogInput,
 } from "@vigil/contract";
 import { expect } from "vitest";
-import type { Caller } from "../cases/cases-test-kit.js";
+import type { Caller } from "./cases-kit.js";
 
 /** Shared by the records module's API tests: where each kind lives, sample data, and one call to create it. */
 

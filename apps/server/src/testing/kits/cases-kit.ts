@@ -4,8 +4,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import { auditEvents, cases } from "../../db/schema.js";
 import { getUserByUsername } from "../../identity/user-directory.js";
-import type { TestApp } from "../../testing/test-app.js";
-import { sampleClient, sampleProtocol } from "../clients/clients-test-kit.js";
+import type { TestApp } from "../test-app.js";
+import { sampleClient, sampleProtocol } from "./clients-kit.js";
 
 /** Shared by the case module's API tests: callers per group, cases put in a given stage, audit lookups. */
 export const base = "/api/continuous-monitoring";
