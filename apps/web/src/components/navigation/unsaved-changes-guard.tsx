@@ -1,3 +1,4 @@
+import { pages } from "@vigil/contract";
 import { useEffect, useState } from "react";
 import { type BlockerFunction, useBlocker } from "react-router";
 import { hasUnsavedChanges, useHasUnsavedChanges } from "../../lib/unsaved-changes";
@@ -9,7 +10,9 @@ import { ConfirmDialog } from "../feedback/confirm-dialog";
  * page, taken when the session has ended, where nothing could be saved any more.
  */
 const leavesWithUnsavedChanges: BlockerFunction = ({ currentLocation, nextLocation }) =>
-  hasUnsavedChanges() && currentLocation.pathname !== nextLocation.pathname && nextLocation.pathname !== "/signin";
+  hasUnsavedChanges() &&
+  currentLocation.pathname !== nextLocation.pathname &&
+  nextLocation.pathname !== pages.signin.path;
 
 /**
  * Asks before in-app navigation throws unsaved edits away. A form that saves and then moves on (`reset`, then

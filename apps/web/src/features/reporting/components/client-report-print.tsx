@@ -90,7 +90,7 @@ export function ClientReportPage() {
   const client = useClient(clientId);
   const byMonth = useBillableHoursReport(byMonthParams, { enabled: valid });
   const byTechnologist = useBillableHoursReport(byTechnologistParams, { enabled: valid });
-  const backUrl = pages["reporting-overview"].href({}, { client: clientId, from: search.from, to: search.to });
+  const backUrl = pages["reporting-overview"].href({}, { from: search.from, to: search.to, client: clientId });
 
   const controls = (
     <Stack
