@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { caseRoutes, type TransitionRequest, type TransitionResult, transitionResultSchema } from "@vigil/contract";
-import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
-import { caseKeys } from "./query-keys";
+import { applyCaseChange } from "./case-cache";
 
 export type TransitionVariables = { caseId: string; request: TransitionRequest };
 
@@ -22,14 +21,6 @@ export function useRequestTransition() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: requestTransition,
-    onSuccess: (result) => {
-      queryClient.setQueryData(caseKeys.case(result.case.id), result.case);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: caseKeys.timeline(result.case.id) }),
-        queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
-        // The breadcrumbs name the case under its stage.
-        queryClient.invalidateQueries({ queryKey: sharedKeys.breadcrumbs() }),
-      ]);
-    },
+    onSuccess: (result) => applyCaseChange(queryClient, result.case, { stageMayChange: true }),
   });
 }

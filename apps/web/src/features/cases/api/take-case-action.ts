@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Case, type CaseActionRequest, caseRoutes, caseSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
-import { caseKeys } from "./query-keys";
+import { applyCaseChange } from "./case-cache";
 
 export type CaseActionVariables = { caseId: string; request: CaseActionRequest };
 
@@ -21,12 +21,6 @@ export function useTakeCaseAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: takeCaseAction,
-    onSuccess: (updated) => {
-      queryClient.setQueryData(caseKeys.case(updated.id), updated);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: caseKeys.timeline(updated.id) }),
-        queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
-      ]);
-    },
+    onSuccess: (updated) => applyCaseChange(queryClient, updated),
   });
 }

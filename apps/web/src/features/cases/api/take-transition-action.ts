@@ -5,10 +5,9 @@ import {
   type TransitionResult,
   transitionResultSchema,
 } from "@vigil/contract";
-import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
-import { caseKeys } from "./query-keys";
+import { applyCaseChange } from "./case-cache";
 
 export type TransitionActionVariables = { caseId: string; transitionId: string; request: TransitionActionRequest };
 
@@ -30,14 +29,6 @@ export function useTakeTransitionAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: takeTransitionAction,
-    onSuccess: (result) => {
-      queryClient.setQueryData(caseKeys.case(result.case.id), result.case);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: caseKeys.timeline(result.case.id) }),
-        queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
-        // The breadcrumbs name the case under its stage.
-        queryClient.invalidateQueries({ queryKey: sharedKeys.breadcrumbs() }),
-      ]);
-    },
+    onSuccess: (result) => applyCaseChange(queryClient, result.case, { stageMayChange: true }),
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Case, caseRoutes, caseSchema, type UpdateCaseRequest } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
 import { apiPath, ifMatch } from "../../../lib/api-paths";
-import { caseKeys } from "./query-keys";
+import { applyCaseChange } from "./case-cache";
 
 export type UpdateCaseVariables = { caseId: string; version: number; input: UpdateCaseRequest };
 
@@ -22,12 +22,6 @@ export function useUpdateCase() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateCase,
-    onSuccess: (saved) => {
-      queryClient.setQueryData(caseKeys.case(saved.id), saved);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: caseKeys.timeline(saved.id) }),
-        queryClient.invalidateQueries({ queryKey: caseKeys.lists() }),
-      ]);
-    },
+    onSuccess: (saved) => applyCaseChange(queryClient, saved),
   });
 }
