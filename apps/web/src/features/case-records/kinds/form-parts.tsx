@@ -2,8 +2,8 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import type { ReactNode } from "react";
 import { type Control, type FieldValues, type UseFormReturn, useFormState } from "react-hook-form";
+import { FormActions } from "../../../components/forms/form-actions";
 import { serverErrorType } from "../../../components/forms/use-contract-form";
-import { EditorActions } from "../components/editor-actions";
 import type { RecordEditorProps } from "../components/record-view";
 
 /**
@@ -59,7 +59,7 @@ export function FormEditorActions<V extends FieldValues, T>({
   onCancel: () => void;
 }) {
   const { isSubmitting } = useFormState({ control });
-  return <EditorActions submitLabel={submitLabel} busy={busy || isSubmitting} onCancel={onCancel} />;
+  return <FormActions submitLabel={submitLabel} pending={busy || isSubmitting} spinner onCancel={onCancel} />;
 }
 
 /** A server message about the body as a whole (no field of its own). */

@@ -5,6 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { Case, PatientDetailsView } from "@vigil/contract";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { FormActions } from "../../../components/forms/form-actions";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
@@ -12,7 +13,6 @@ import { PatientFields } from "../../../components/patient/patient-fields";
 import { fetchPatientDetails } from "../api/get-patient-details";
 import { recordKeys } from "../api/query-keys";
 import { useUpdatePatientDetails } from "../api/update-patient-details";
-import { EditorActions } from "../components/editor-actions";
 import { authorName, compareRowsOf } from "../components/record-labels";
 import {
   flattenPatient,
@@ -103,9 +103,10 @@ export function PatientDetailsEditor({
           />
         </Grid>
       </Grid>
-      <EditorActions
+      <FormActions
         submitLabel={saving.pending ? "Saving…" : "Save"}
-        busy={saving.pending}
+        pending={saving.pending}
+        spinner
         onCancel={() => {
           form.reset(patientFormValues(view.current));
           onDone();

@@ -2,20 +2,19 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Grid from "@mui/material/Grid";
-import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type CreateCaseRequest, createCaseRequestSchema } from "@vigil/contract";
-import { Link as RouterLink, useNavigate } from "react-router";
+import { type CreateCaseRequest, createCaseRequestSchema, pages } from "@vigil/contract";
+import { useNavigate } from "react-router";
 import { useClientIds } from "../../../api/list-client-ids";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { apiErrorOf } from "../../../components/forms/field-messages";
+import { FormActions } from "../../../components/forms/form-actions";
 import { clientOptions, FormSelectField, labelledOptions } from "../../../components/forms/select-field";
 import { applyServerError, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { PatientFields } from "../../../components/patient/patient-fields";
 import { useCreateCase } from "../api/create-case";
 import { priorityLabels, studyTypeLabels } from "../case-labels";
-import { pages } from "@vigil/contract";
 
 /** What the form edits: the request's shape (so error paths match the server's), every input as text. */
 type CaseCreateValues = {
@@ -188,14 +187,11 @@ export function CaseCreatePage() {
         <Grid container spacing={2}>
           <PatientFields control={control} prefix="patient." />
         </Grid>
-        <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-          <Button type="submit" variant="contained" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create case"}
-          </Button>
-          <Button component={RouterLink} to={pages["cases-intake"].href()} disabled={create.isPending}>
-            Cancel
-          </Button>
-        </Stack>
+        <FormActions
+          submitLabel={create.isPending ? "Creating…" : "Create case"}
+          pending={create.isPending}
+          cancelTo={pages["cases-intake"].href()}
+        />
       </Box>
     </>
   );

@@ -1,4 +1,3 @@
-import Archive from "@mui/icons-material/Archive";
 import Edit from "@mui/icons-material/Edit";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -8,16 +7,16 @@ import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
-import { type Case, caseSchema, formatInstantInZone, updateCaseRequestSchema } from "@vigil/contract";
+import { type Case, caseSchema, formatInstantInZone, pages, updateCaseRequestSchema } from "@vigil/contract";
 import { type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { isoToZonedInput, zonedInputToIso } from "../../../components/dates/zoned-input";
 import { ZonedTimeField } from "../../../components/dates/zoned-time-field";
-import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
+import { ArchiveButton } from "../../../components/feedback/archive-button";
 import { CheckboxField } from "../../../components/forms/checkbox-field";
-import { apiErrorOf } from "../../../components/forms/field-messages";
+import { FormActions } from "../../../components/forms/form-actions";
 import { FormSelectField, labelledOptions } from "../../../components/forms/select-field";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
@@ -26,7 +25,6 @@ import { fetchCase } from "../api/get-case";
 import { caseKeys } from "../api/query-keys";
 import { useUpdateCase } from "../api/update-case";
 import { locationOf, patientName, personName, priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
-import { pages } from "@vigil/contract";
 
 type CaseFormValues = {
   studyType: Case["studyType"];
@@ -187,57 +185,39 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
           />
         </Grid>
       </Grid>
-      <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-        <Button type="submit" variant="contained" disabled={saving.pending}>
-          {saving.pending ? "Saving…" : "Save"}
-        </Button>
-        <Button
-          onClick={() => {
-            form.reset(formValues(item));
-            onDone();
-          }}
-          disabled={saving.pending}
-        >
-          Cancel
-        </Button>
-      </Stack>
+      <FormActions
+        submitLabel={saving.pending ? "Saving…" : "Save"}
+        pending={saving.pending}
+        onCancel={() => {
+          form.reset(formValues(item));
+          onDone();
+        }}
+      />
     </Box>
   );
 }
 
-function ArchiveButton({ item }: { item: Case }) {
-  const [open, setOpen] = useState(false);
+function ArchiveCaseButton({ item }: { item: Case }) {
   const archive = useArchiveCase();
   const navigate = useNavigate();
-  const failure = apiErrorOf(archive.error);
   return (
-    <>
-      <Button variant="outlined" color="error" startIcon={<Archive />} onClick={() => setOpen(true)}>
-        Archive
-      </Button>
-      <ConfirmDialog
-        open={open}
-        title={`Archive ${item.caseNumber}?`}
-        confirmLabel="Archive case"
-        destructive
-        pending={archive.isPending}
-        error={failure ? `Not archived: ${failure.message}` : undefined}
-        onConfirm={() =>
-          archive.mutate(item.id, {
-            onSuccess: () => {
-              setOpen(false);
-              void navigate(pages[`cases-${item.stage}` as const].href());
-            },
-          })
-        }
-        onClose={() => {
-          setOpen(false);
-          archive.reset();
-        }}
-      >
-        The case leaves its queue. Its records and timeline are kept; archiving is recorded in the audit log.
-      </ConfirmDialog>
-    </>
+    <ArchiveButton
+      title={`Archive ${item.caseNumber}?`}
+      confirmLabel="Archive case"
+      pending={archive.isPending}
+      error={archive.error}
+      archive={(done) =>
+        archive.mutate(item.id, {
+          onSuccess: () => {
+            done();
+            void navigate(pages[`cases-${item.stage}` as const].href());
+          },
+        })
+      }
+      reset={archive.reset}
+    >
+      The case leaves its queue. Its records and timeline are kept; archiving is recorded in the audit log.
+    </ArchiveButton>
   );
 }
 
@@ -273,7 +253,7 @@ export function CaseOverview({ item }: { item: Case }) {
               Edit
             </Button>
           ) : null}
-          {canArchive ? <ArchiveButton item={item} /> : null}
+          {canArchive ? <ArchiveCaseButton item={item} /> : null}
         </Stack>
       ) : null}
       <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>

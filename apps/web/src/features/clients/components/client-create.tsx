@@ -1,14 +1,12 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Stack from "@mui/material/Stack";
-import { clientInputSchema } from "@vigil/contract";
-import { Link as RouterLink, useNavigate } from "react-router";
+import { clientInputSchema, pages } from "@vigil/contract";
+import { useNavigate } from "react-router";
 import { apiErrorOf } from "../../../components/forms/field-messages";
+import { FormActions } from "../../../components/forms/form-actions";
 import { applyServerError, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { useCreateClient } from "../api/create-client";
-import { pages } from "@vigil/contract";
 import { ClientFormFields, clientFormValues, toClientInput } from "./client-form-fields";
 
 /** `/continuous-monitoring/clients/create`: the new-client form; on success, the new client's overview. */
@@ -52,14 +50,11 @@ export function ClientCreatePage() {
           </Alert>
         ) : null}
         <ClientFormFields form={form} />
-        <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-          <Button type="submit" variant="contained" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create client"}
-          </Button>
-          <Button component={RouterLink} to={pages.clients.href()} disabled={create.isPending}>
-            Cancel
-          </Button>
-        </Stack>
+        <FormActions
+          submitLabel={create.isPending ? "Creating…" : "Create client"}
+          pending={create.isPending}
+          cancelTo={pages.clients.href()}
+        />
       </Box>
     </>
   );

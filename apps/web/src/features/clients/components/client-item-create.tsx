@@ -1,14 +1,13 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { type Client, type ClientTab, pages } from "@vigil/contract";
 import { type ReactNode, useState } from "react";
 import type { FieldValues } from "react-hook-form";
-import { Link as RouterLink, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import type { z } from "zod";
 import { apiErrorOf } from "../../../components/forms/field-messages";
+import { FormActions } from "../../../components/forms/form-actions";
 import { applyServerError, type ContractForm, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 
@@ -75,14 +74,7 @@ export function ClientItemCreateForm<V extends FieldValues, S extends z.ZodType>
           </Alert>
         ) : null}
         {renderFields(form)}
-        <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-          <Button type="submit" variant="contained" disabled={pending}>
-            {pending ? "Adding…" : `Add ${noun}`}
-          </Button>
-          <Button component={RouterLink} to={backTo} disabled={pending}>
-            Cancel
-          </Button>
-        </Stack>
+        <FormActions submitLabel={pending ? "Adding…" : `Add ${noun}`} pending={pending} cancelTo={backTo} />
       </Box>
     </>
   );

@@ -1,4 +1,3 @@
-import Archive from "@mui/icons-material/Archive";
 import Edit from "@mui/icons-material/Edit";
 import Restore from "@mui/icons-material/Restore";
 import Alert from "@mui/material/Alert";
@@ -14,8 +13,8 @@ import { fetchClient } from "../../../api/get-client";
 import { useAccess } from "../../../components/access/access-context";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
-import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
-import { apiErrorOf } from "../../../components/forms/field-messages";
+import { ArchiveButton } from "../../../components/feedback/archive-button";
+import { FormActions } from "../../../components/forms/form-actions";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
 import { useArchiveClient } from "../api/archive-client";
@@ -99,57 +98,38 @@ function ClientEditor({ client, onDone }: { client: Client; onDone: () => void }
         </Alert>
       ) : null}
       <ClientFormFields form={form} />
-      <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-        <Button type="submit" variant="contained" disabled={saving.pending}>
-          {saving.pending ? "Saving…" : "Save"}
-        </Button>
-        <Button
-          onClick={() => {
-            form.reset(clientFormValues(client));
-            onDone();
-          }}
-          disabled={saving.pending}
-        >
-          Cancel
-        </Button>
-      </Stack>
+      <FormActions
+        submitLabel={saving.pending ? "Saving…" : "Save"}
+        pending={saving.pending}
+        onCancel={() => {
+          form.reset(clientFormValues(client));
+          onDone();
+        }}
+      />
     </Box>
   );
 }
 
-function ArchiveButton({ client }: { client: Client }) {
-  const [open, setOpen] = useState(false);
+function ArchiveClientButton({ client }: { client: Client }) {
   const archive = useArchiveClient();
-  const failure = apiErrorOf(archive.error);
-  const close = () => {
-    setOpen(false);
-    archive.reset();
-  };
   return (
-    <>
-      <Button variant="outlined" color="error" startIcon={<Archive />} onClick={() => setOpen(true)}>
-        Archive
-      </Button>
-      <ConfirmDialog
-        open={open}
-        title={`Archive ${client.name}?`}
-        confirmLabel="Archive client"
-        destructive
-        pending={archive.isPending}
-        error={failure ? `Not archived: ${failure.message}` : undefined}
-        onConfirm={() => archive.mutate(client.id, { onSuccess: () => setOpen(false) })}
-        onClose={close}
-      >
-        <p style={{ marginTop: 0 }}>
-          The client disappears from lists and pickers. Its protocol, contacts, links and cases are kept, and an
-          administrator can restore it.
-        </p>
-        <p style={{ marginBottom: 0 }}>
-          A client with open cases cannot be archived
-          {client.openCaseCount > 0 ? ` — ${client.name} has ${client.openCaseCount} open.` : "."}
-        </p>
-      </ConfirmDialog>
-    </>
+    <ArchiveButton
+      title={`Archive ${client.name}?`}
+      confirmLabel="Archive client"
+      pending={archive.isPending}
+      error={archive.error}
+      archive={(done) => archive.mutate(client.id, { onSuccess: done })}
+      reset={archive.reset}
+    >
+      <p style={{ marginTop: 0 }}>
+        The client disappears from lists and pickers. Its protocol, contacts, links and cases are kept, and an
+        administrator can restore it.
+      </p>
+      <p style={{ marginBottom: 0 }}>
+        A client with open cases cannot be archived
+        {client.openCaseCount > 0 ? ` — ${client.name} has ${client.openCaseCount} open.` : "."}
+      </p>
+    </ArchiveButton>
   );
 }
 
@@ -198,7 +178,7 @@ export function ClientOverview({ client }: { client: Client }) {
           <Button variant="contained" startIcon={<Edit />} onClick={() => setEditing(true)}>
             Edit
           </Button>
-          <ArchiveButton client={client} />
+          <ArchiveClientButton client={client} />
         </Stack>
       ) : null}
       <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
