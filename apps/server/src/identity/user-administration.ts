@@ -31,6 +31,14 @@ import { discardVerificationCodes } from "./verification-codes-repository.js";
  * audit event in one transaction, a refusal audited too.
  */
 
+/** `If-Match` may list several tags and weak ones (`W/"…"`); any equal to the current tag matches. */
+function matchesEtag(ifMatch: string, etag: string): boolean {
+  return ifMatch
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .includes(etag);
+}
+
 type ChangeOptions = {
   action: string;
   username: string;
@@ -279,12 +287,4 @@ export function resetUserMfa(db: Db, username: string, actor: Actor): Promise<Us
     })) as UserRow,
     details: { hadSms: row.smsMfaEnabled, hadTotp: row.totpEnabled },
   }));
-}
-
-/** `If-Match` may list several tags and weak ones (`W/"…"`); any equal to the current tag matches. */
-export function matchesEtag(ifMatch: string, etag: string): boolean {
-  return ifMatch
-    .split(",")
-    .map((tag) => tag.trim().replace(/^W\//, ""))
-    .includes(etag);
 }
