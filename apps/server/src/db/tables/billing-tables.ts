@@ -1,3 +1,4 @@
+import type { CptSuggestion } from "@vigil/contract";
 import {
   boolean,
   index,
@@ -115,7 +116,7 @@ export const billingStatementLines = pgTable(
     amount: numeric("amount", { precision: 18, scale: 2 }).notNull(),
     logCount: integer("log_count").notNull(),
     /** The CPT suggestion as printed (the contract's `CptSuggestion`). */
-    cpt: jsonb("cpt").notNull(),
+    cpt: jsonb("cpt").notNull().$type<CptSuggestion>(),
   },
   (table) => [uniqueIndex("billing_statement_lines_statement_position_idx").on(table.statementId, table.position)],
 );

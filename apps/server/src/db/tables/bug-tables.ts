@@ -1,4 +1,4 @@
-import type { BugSeverity, BugStatus } from "@vigil/contract";
+import type { BugContext, BugSeverity, BugStatus } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns.js";
@@ -20,7 +20,7 @@ export const bugReports = pgTable(
     stepsToReproduce: text("steps_to_reproduce").notNull(),
     severity: text("severity").notNull().$type<BugSeverity>(),
     status: text("status").$type<BugStatus>().notNull().default("open"),
-    context: jsonb("context").notNull(),
+    context: jsonb("context").notNull().$type<BugContext>(),
     pageUrl: text("page_url").notNull(),
     reporterSub: uuid("reporter_sub"),
     reporterUsername: text("reporter_username").notNull(),

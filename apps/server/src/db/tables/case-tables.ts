@@ -203,7 +203,7 @@ export const caseActions = pgTable(
       .notNull()
       .references(() => cases.id),
     action: text("action").notNull().$type<CaseTimelineAction>(),
-    details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     actorSub: uuid("actor_sub"),
     actorUsername: text("actor_username").notNull(),
     actorName: text("actor_name"),

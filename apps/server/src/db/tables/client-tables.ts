@@ -1,4 +1,4 @@
-import type { Client } from "@vigil/contract";
+import type { Client, ProtocolRevision } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -97,7 +97,7 @@ export const protocolRevisions = pgTable(
     reviewTurnaroundHours: integer("review_turnaround_hours").notNull(),
     criticalNotify: text("critical_notify").notNull().default(""),
     criticalNotifyWithinMinutes: integer("critical_notify_within_minutes").notNull(),
-    transferForm: jsonb("transfer_form").notNull(),
+    transferForm: jsonb("transfer_form").notNull().$type<ProtocolRevision["transferForm"]>(),
     changeNote: text("change_note"),
     authorSub: uuid("author_sub"),
     authorUsername: text("author_username").notNull(),

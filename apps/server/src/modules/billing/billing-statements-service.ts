@@ -142,7 +142,7 @@ function toIssuedStatement({ statement, lines }: StatementWithLines): IssuedStat
       hours: line.hours,
       amount: line.amount,
       logCount: line.logCount,
-      cpt: line.cpt as CptSuggestion,
+      cpt: line.cpt,
     })),
     totals: { hours: statement.totalHours, amount: statement.totalAmount, caseCount: statement.caseCount },
     roundingNote: statement.roundingNote,

@@ -1,6 +1,5 @@
 import {
   type Author,
-  type BugContext,
   type BugReport,
   type BugReportEvent,
   type BugReportPage,
@@ -71,7 +70,7 @@ function toBugReport(row: BugReportRow, events: BugReportEventRow[]): BugReport 
     ...toSummary(row),
     description: row.description,
     stepsToReproduce: row.stepsToReproduce,
-    context: row.context as BugContext,
+    context: row.context,
     history: events.map(toEvent),
   };
 }

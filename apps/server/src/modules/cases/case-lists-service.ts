@@ -111,7 +111,7 @@ export async function getCaseTimeline(db: Db, id: string): Promise<CaseTimeline>
         at: row.createdAt.toISOString(),
         actor: { sub: row.actorSub, username: row.actorUsername, name: row.actorName },
         action: row.action,
-        details: (row.details ?? {}) as Record<string, unknown>,
+        details: row.details,
       }),
     ),
     ...transitions.map((row): TimelineEntry => {

@@ -221,7 +221,7 @@ export type QueueFilter = {
 };
 
 /**
- * What one typed word must match (see `searchText` in db/schema.ts): three or more digits anywhere in a word (the
+ * What one typed word must match (see `searchText` in db/tables/case-tables.ts): three or more digits anywhere in a word (the
  * digits of a case number or an MRN, read out over the phone); anything else at the start of a word, compared as
  * `searchableText`, so accents, case and punctuation do not matter ("o'brien" is the words "o brien"). Shorter
  * digit runs match at a word start only: fewer than three characters make no trigram, so "anywhere" would read

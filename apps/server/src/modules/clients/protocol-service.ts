@@ -21,7 +21,6 @@ import {
 } from "./protocol-repository.js";
 
 type CreateProtocolRevision = z.output<typeof createProtocolRevisionSchema>;
-type TransferFormContent = ProtocolRevision["transferForm"];
 
 export function toProtocolRevision(row: ProtocolRevisionRow): ProtocolRevision {
   return {
@@ -34,7 +33,7 @@ export function toProtocolRevision(row: ProtocolRevisionRow): ProtocolRevision {
     impedanceCheckIntervalHours: row.impedanceCheckIntervalHours,
     reviewTurnaroundHours: row.reviewTurnaroundHours,
     criticalNotification: { notify: row.criticalNotify, withinMinutes: row.criticalNotifyWithinMinutes },
-    transferForm: row.transferForm as TransferFormContent,
+    transferForm: row.transferForm,
     changeNote: row.changeNote,
     author: { sub: row.authorSub, username: row.authorUsername, name: row.authorName },
     createdAt: row.createdAt.toISOString(),
@@ -144,7 +143,7 @@ export async function getTransferForm(db: Db, clientId: string): Promise<z.input
       `${client.name} has no protocol yet, so there is no transfer form. Add the first protocol revision.`,
     );
   }
-  const form = latest.transferForm as TransferFormContent;
+  const form = latest.transferForm;
   return {
     clientId,
     clientName: client.name,

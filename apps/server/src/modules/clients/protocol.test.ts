@@ -185,7 +185,7 @@ describe("POST clients/{id}/protocol/revisions", () => {
       impedanceCheckIntervalHours: 24,
       reviewTurnaroundHours: 24,
       criticalNotifyWithinMinutes: 30,
-      transferForm: { fields: [] },
+      transferForm: { title: "Transfer", instructions: "", fields: [] },
       authorUsername: "direct",
     };
     await insertProtocolRevision(harness.database.db, values);
