@@ -14,14 +14,13 @@ import type { RecordEditorProps } from "../components/record-view";
 export function RecordEditorForm<V extends FieldValues, Data>({
   form,
   label,
-  onSubmit,
+  editor: { onSubmit, submitLabel, busy, onCancel },
   placeErrors,
-  submitLabel,
-  busy,
-  onCancel,
   children,
-}: Pick<RecordEditorProps<Data>, "onSubmit" | "submitLabel" | "busy" | "onCancel"> & {
+}: {
   form: UseFormReturn<V, unknown, Data>;
+  /** The editor's own props: what the tab asked for (its submit label, busy state, onSubmit, onCancel). */
+  editor: Pick<RecordEditorProps<Data>, "onSubmit" | "submitLabel" | "busy" | "onCancel">;
   /** The form's accessible name. */
   label: string;
   /** Shows a refusal on the fields it names; false when it names none. */

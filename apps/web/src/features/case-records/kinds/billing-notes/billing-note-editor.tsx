@@ -91,14 +91,8 @@ function ModifiersField({
  * A billing note: what billing needs to know, the CPT code lines with units and modifiers, adjustments, and which
  * of the case's CPT warnings it acknowledges.
  */
-export function BillingNoteEditor({
-  caseItem,
-  initial,
-  submitLabel,
-  busy,
-  onSubmit,
-  onCancel,
-}: RecordEditorProps<BillingNoteData>) {
+export function BillingNoteEditor(props: RecordEditorProps<BillingNoteData>) {
+  const { caseItem, initial } = props;
   const form = useContractForm({
     schema: billingNoteDataSchema,
     defaultValues: billingNoteFormValues(initial),
@@ -107,14 +101,7 @@ export function BillingNoteEditor({
   const { control } = form;
   const lines = useFieldArray({ control, name: "cptCodes" });
   return (
-    <RecordEditorForm
-      form={form}
-      label="Billing note"
-      onSubmit={onSubmit}
-      submitLabel={submitLabel}
-      busy={busy}
-      onCancel={onCancel}
-    >
+    <RecordEditorForm form={form} label="Billing note" editor={props}>
       <Stack spacing={2}>
         <FormTextField control={control} name="body" label="Note" required fullWidth multiline minRows={4} autoFocus />
         <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>

@@ -23,20 +23,14 @@ export const caseNoteCategoryLabels: Record<CaseNoteCategory, string> = {
   issue: "Issue",
 };
 
-function CaseNoteEditor({ initial, submitLabel, busy, onSubmit, onCancel }: RecordEditorProps<CaseNoteData>) {
+function CaseNoteEditor(props: RecordEditorProps<CaseNoteData>) {
+  const { initial } = props;
   const form = useContractForm({
     schema: caseNoteDataSchema,
     defaultValues: { category: initial?.category ?? "general", body: initial?.body ?? "" },
   });
   return (
-    <RecordEditorForm
-      form={form}
-      label="Case note"
-      onSubmit={onSubmit}
-      submitLabel={submitLabel}
-      busy={busy}
-      onCancel={onCancel}
-    >
+    <RecordEditorForm form={form} label="Case note" editor={props}>
       <Stack spacing={2}>
         <FormSelectField
           control={form.control}

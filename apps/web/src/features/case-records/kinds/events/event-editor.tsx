@@ -106,14 +106,8 @@ function contactHelp(contact: Contact | undefined): string | undefined {
  * An event: what happened and when (in the client's zone), who was notified — one of the client's contacts or a
  * typed name — how and when they acknowledged, and for a skin check the skin's condition.
  */
-export function EventEditor({
-  caseItem,
-  initial,
-  submitLabel,
-  busy,
-  onSubmit,
-  onCancel,
-}: RecordEditorProps<EventData>) {
+export function EventEditor(props: RecordEditorProps<EventData>) {
+  const { caseItem, initial } = props;
   const zone = caseItem.client.timezone;
   const { can } = useAccess();
   const contacts = useClientContacts(caseItem.client.id, { enabled: can("clients:read") });
@@ -162,14 +156,7 @@ export function EventEditor({
   );
 
   return (
-    <RecordEditorForm
-      form={form}
-      label="Event"
-      onSubmit={onSubmit}
-      submitLabel={submitLabel}
-      busy={busy}
-      onCancel={onCancel}
-    >
+    <RecordEditorForm form={form} label="Event" editor={props}>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormSelectField

@@ -154,15 +154,8 @@ export type ImpedanceEditorProps = RecordEditorProps<ImpedanceData> & { threshol
  * An impedance check as the technologist reads it off the amplifier: one box per electrode on the head map,
  * each coloured by level as it is typed; the time in the client's zone; notes.
  */
-export function ImpedanceEditorForm({
-  caseItem,
-  initial,
-  submitLabel,
-  busy,
-  onSubmit,
-  onCancel,
-  thresholdKohm,
-}: ImpedanceEditorProps) {
+export function ImpedanceEditorForm(props: ImpedanceEditorProps) {
+  const { caseItem, initial, thresholdKohm } = props;
   const zone = caseItem.client.timezone;
   const form = useContractForm({
     schema: impedanceFormSchema,
@@ -174,12 +167,9 @@ export function ImpedanceEditorForm({
     <RecordEditorForm
       form={form}
       label="Impedance check"
-      onSubmit={onSubmit}
+      editor={props}
       // Field problems go under their boxes; anything else is the tab's to show.
       placeErrors={(error, data) => showServerErrors(form.setError, serverErrorsOnBoxes(error, data))}
-      submitLabel={submitLabel}
-      busy={busy}
-      onCancel={onCancel}
     >
       <Stack spacing={2}>
         <Grid container spacing={2}>

@@ -213,14 +213,8 @@ function SeizureCriteria({ form }: { form: InterpretationForm }) {
  * seizures, impression, clinical correlation), with the background and findings chosen from the ACNS 2021
  * critical-care vocabulary rather than typed, so reports read and count alike.
  */
-export function InterpretationEditor({
-  caseItem,
-  initial,
-  submitLabel,
-  busy,
-  onSubmit,
-  onCancel,
-}: RecordEditorProps<InterpretationData>) {
+export function InterpretationEditor(props: RecordEditorProps<InterpretationData>) {
+  const { caseItem, initial } = props;
   const zone = caseItem.client.timezone;
   const form = useContractForm({
     schema: interpretationDataSchema,
@@ -232,11 +226,8 @@ export function InterpretationEditor({
     <RecordEditorForm
       form={form}
       label="Interpretation"
-      onSubmit={onSubmit}
+      editor={props}
       placeErrors={(error) => applyServerError(form.setError, error)}
-      submitLabel={submitLabel}
-      busy={busy}
-      onCancel={onCancel}
     >
       <Stack spacing={3}>
         <FormServerError control={control} />

@@ -80,14 +80,8 @@ export function billableWindowText(caseItem: RecordEditorProps<TimeLogData>["cas
  * A time log entered by hand (a segment worked without the timer, or a correction): one contiguous segment with
  * its monitoring level, video and billability, times in the client's zone.
  */
-export function TimeLogEditor({
-  caseItem,
-  initial,
-  submitLabel,
-  busy,
-  onSubmit,
-  onCancel,
-}: RecordEditorProps<TimeLogData>) {
+export function TimeLogEditor(props: RecordEditorProps<TimeLogData>) {
+  const { caseItem, initial } = props;
   const zone = caseItem.client.timezone;
   const form = useContractForm({
     schema: timeLogDataSchema,
@@ -99,11 +93,8 @@ export function TimeLogEditor({
     <RecordEditorForm
       form={form}
       label="Time log"
-      onSubmit={onSubmit}
+      editor={props}
       placeErrors={(error) => applyServerError(form.setError, error)}
-      submitLabel={submitLabel}
-      busy={busy}
-      onCancel={onCancel}
     >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
