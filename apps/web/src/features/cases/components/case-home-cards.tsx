@@ -6,7 +6,7 @@ import Paper from "@mui/material/Paper";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useQueries } from "@tanstack/react-query";
-import { type CaseStage, caseStages } from "@vigil/contract";
+import { type CaseStage, caseStages, pages } from "@vigil/contract";
 import { type ReactNode, useId } from "react";
 import { Link as RouterLink } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
@@ -14,7 +14,6 @@ import { useAssignments } from "../api/list-assignments";
 import { caseQueueQueryOptions } from "../api/list-case-queue";
 import type { CaseQueueParams } from "../api/query-keys";
 import { stageLabel } from "../case-labels";
-import { pages } from "@vigil/contract";
 import { PriorityChip } from "./priority-chip";
 
 const countOnly: CaseQueueParams = { sort: "priority", order: "asc", limit: 1, offset: 0 };
@@ -108,7 +107,13 @@ function MyAssignments({ userSub }: { userSub: string }) {
         <List dense disablePadding>
           {load.assignments.map((assignment) => (
             <ListItem key={assignment.assignmentId} disableGutters sx={{ gap: 1 }}>
-              <Link component={RouterLink} to={pages[`case-${assignment.stage}-detail` as const].href({ caseId: assignment.caseId, tab: "overview" })}>
+              <Link
+                component={RouterLink}
+                to={pages[`case-${assignment.stage}-detail` as const].href({
+                  caseId: assignment.caseId,
+                  tab: "overview",
+                })}
+              >
                 {assignment.caseNumber}
               </Link>
               <PriorityChip priority={assignment.priority} />
@@ -144,7 +149,10 @@ function WaitingForApproval() {
         <List dense disablePadding>
           {pending.map((item) => (
             <ListItem key={item.id} disableGutters sx={{ gap: 1 }}>
-              <Link component={RouterLink} to={pages[`case-${item.stage}-detail` as const].href({ caseId: item.id, tab: "overview" })}>
+              <Link
+                component={RouterLink}
+                to={pages[`case-${item.stage}-detail` as const].href({ caseId: item.id, tab: "overview" })}
+              >
                 {item.caseNumber}
               </Link>
               <Typography variant="body2" color="text.secondary">

@@ -9,8 +9,10 @@ import {
   type CaseListItem,
   type CaseStage,
   caseQueueQuerySchema,
+  caseStageOfPath,
   caseStages,
   formatInstantInZone,
+  pages,
 } from "@vigil/contract";
 import { Link as RouterLink, useLocation } from "react-router";
 import { useClientIds } from "../../../api/list-client-ids";
@@ -30,7 +32,6 @@ import { tableQueryProps, tableSortOf, useTableSearch } from "../../../component
 import { fetchCaseQueue, useCaseQueue } from "../api/list-case-queue";
 import type { CaseQueueParams } from "../api/query-keys";
 import { personName, priorityLabels, stageLabel, studyTypeLabels } from "../case-labels";
-import { caseStageOfPath, pages } from "@vigil/contract";
 import { PriorityChip } from "./priority-chip";
 
 const sortKeys = ["priority", "createdAt", "updatedAt", "caseNumber"] as const;
@@ -135,7 +136,10 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
       sortKey: "caseNumber",
       cell: (row) => (
         <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
-          <Link component={RouterLink} to={pages[`case-${row.stage}-detail` as const].href({ caseId: row.id, tab: "overview" })}>
+          <Link
+            component={RouterLink}
+            to={pages[`case-${row.stage}-detail` as const].href({ caseId: row.id, tab: "overview" })}
+          >
             {row.caseNumber}
           </Link>
           <PriorityChip priority={row.priority} />

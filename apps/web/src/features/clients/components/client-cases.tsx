@@ -1,7 +1,7 @@
 import Chip from "@mui/material/Chip";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import { type CaseStage, type CaseSummary, type Client, caseStages, segmentTitles } from "@vigil/contract";
+import { type CaseStage, type CaseSummary, type Client, caseStages, pages, segmentTitles } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { optionsOf, SelectField } from "../../../components/forms/select-field";
@@ -10,7 +10,6 @@ import { oneOf } from "../../../components/tables/use-search-state";
 import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
 import { useClientCases } from "../api/list-client-cases";
 import { priorityLabels, studyTypeLabels } from "../client-labels";
-import { pages } from "@vigil/contract";
 
 const stageChoices = ["", ...caseStages] as const;
 
@@ -29,7 +28,10 @@ export function ClientCases({ client }: { client: Client }) {
       id: "caseNumber",
       header: "Case",
       cell: (row) => (
-        <Link component={RouterLink} to={pages[`case-${row.stage}-detail` as const].href({ caseId: row.id, tab: "overview" })}>
+        <Link
+          component={RouterLink}
+          to={pages[`case-${row.stage}-detail` as const].href({ caseId: row.id, tab: "overview" })}
+        >
           {row.caseNumber}
         </Link>
       ),

@@ -11,7 +11,7 @@ import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import { type Client, type Contact, contactInputSchema, contactSchema } from "@vigil/contract";
+import { type Client, type Contact, contactInputSchema, contactSchema, pages } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { useClientContacts } from "../../../api/list-client-contacts";
@@ -23,7 +23,6 @@ import { QueryError } from "../../../components/feedback/query-error";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 import { useRemoveContact } from "../api/remove-contact";
 import { useUpdateContact } from "../api/update-contact";
-import { pages } from "@vigil/contract";
 import {
   ContactFormFields,
   type ContactFormValues,
@@ -173,7 +172,12 @@ export function ClientContacts({ client }: { client: Client }) {
     <Stack spacing={2}>
       {canWrite ? (
         <div>
-          <Button component={RouterLink} to={pages["contact-create"].href({ clientId: client.id })} variant="contained" startIcon={<Add />}>
+          <Button
+            component={RouterLink}
+            to={pages["contact-create"].href({ clientId: client.id })}
+            variant="contained"
+            startIcon={<Add />}
+          >
             Add contact
           </Button>
         </div>

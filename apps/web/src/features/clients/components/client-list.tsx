@@ -3,6 +3,7 @@ import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import type { Client } from "@vigil/contract";
+import { pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import { optionsOf, SelectField } from "../../../components/forms/select-field";
@@ -17,7 +18,6 @@ import { fetchClients, useClients } from "../api/list-clients";
 import type { ClientListParams } from "../api/query-keys";
 import { useRestoreClient } from "../api/restore-client";
 import { clientStatusLabels } from "../client-labels";
-import { pages } from "@vigil/contract";
 import { ClientStatusChip } from "./client-status-chip";
 
 const statusFilters = ["all", "active", "inactive", "archived"] as const;

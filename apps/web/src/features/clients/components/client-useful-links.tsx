@@ -8,7 +8,7 @@ import ListItem from "@mui/material/ListItem";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type Client, type UsefulLink, usefulLinkInputSchema, usefulLinkSchema } from "@vigil/contract";
+import { type Client, pages, type UsefulLink, usefulLinkInputSchema, usefulLinkSchema } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
@@ -20,7 +20,6 @@ import { visuallyHidden } from "../../../components/visually-hidden";
 import { useUsefulLinks } from "../api/list-useful-links";
 import { useRemoveUsefulLink } from "../api/remove-useful-link";
 import { useUpdateUsefulLink } from "../api/update-useful-link";
-import { pages } from "@vigil/contract";
 import {
   toUsefulLinkInput,
   UsefulLinkFormFields,
@@ -127,7 +126,12 @@ export function ClientUsefulLinks({ client }: { client: Client }) {
     <Stack spacing={2}>
       {canWrite ? (
         <div>
-          <Button component={RouterLink} to={pages["useful-link-create"].href({ clientId: client.id })} variant="contained" startIcon={<Add />}>
+          <Button
+            component={RouterLink}
+            to={pages["useful-link-create"].href({ clientId: client.id })}
+            variant="contained"
+            startIcon={<Add />}
+          >
             Add link
           </Button>
         </div>

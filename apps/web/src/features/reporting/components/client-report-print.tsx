@@ -8,7 +8,7 @@ import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import type { BillableHoursReport } from "@vigil/contract";
-import { formatInstantInZone } from "@vigil/contract";
+import { formatInstantInZone, pages } from "@vigil/contract";
 import { Link as RouterLink, useParams } from "react-router";
 import { useClient } from "../../../api/get-client";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
@@ -25,7 +25,6 @@ import {
   sentence,
   serverQueryProblems,
 } from "../report-period";
-import { pages } from "@vigil/contract";
 import { BillableHoursTable } from "./billable-hours-table";
 
 const fieldWords: Record<string, string> = { from: "From", to: "To", clientId: "Client", "": "The period" };

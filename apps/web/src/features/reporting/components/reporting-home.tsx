@@ -4,9 +4,9 @@ import ListItemButton from "@mui/material/ListItemButton";
 import ListItemIcon from "@mui/material/ListItemIcon";
 import ListItemText from "@mui/material/ListItemText";
 import Paper from "@mui/material/Paper";
+import { pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { pages } from "@vigil/contract";
 
 /** `/reporting`: the reports there are. */
 export function ReportingHomePage() {
