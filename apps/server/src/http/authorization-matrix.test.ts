@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { infrastructureRoutes } from "../app.js";
 import { findUserByUsername, updateUser } from "../identity/users-repository.js";
-import type { JsonSchema } from "../reliability/json-schema-arbitrary.js";
 import { decodeClaims, forgeToken } from "../testing/forge-token.js";
+import type { JsonSchema } from "../testing/fuzz/json-schema-arbitrary.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 
 /**

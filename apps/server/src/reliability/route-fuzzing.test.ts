@@ -3,8 +3,6 @@ import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { collectionOf, sampleCaseNote } from "../testing/kits/records-kit.js";
-import { createTestApp, type TestApp, testClientId } from "../testing/test-app.js";
 import {
   buildFuzzWorld,
   currentVersion,
@@ -13,10 +11,19 @@ import {
   hintsFor,
   realParamSets,
   satisfyRefinements,
-} from "./fuzz-world.js";
-import { arbitraryOf, type Hints, type JsonSchema } from "./json-schema-arbitrary.js";
-import { type FuzzRequest, mutate, mutationPlan, pathsOf, valueAt, withNode } from "./request-mutations.js";
-import { changedTables, snapshotTables, tablesToWatch } from "./table-snapshot.js";
+} from "../testing/fuzz/fuzz-world.js";
+import { arbitraryOf, type Hints, type JsonSchema } from "../testing/fuzz/json-schema-arbitrary.js";
+import {
+  type FuzzRequest,
+  mutate,
+  mutationPlan,
+  pathsOf,
+  valueAt,
+  withNode,
+} from "../testing/fuzz/request-mutations.js";
+import { changedTables, snapshotTables, tablesToWatch } from "../testing/fuzz/table-snapshot.js";
+import { collectionOf, sampleCaseNote } from "../testing/kits/records-kit.js";
+import { createTestApp, type TestApp, testClientId } from "../testing/test-app.js";
 
 /**
  * Every route of the contract's table, driven from its own schemas with generated requests: valid ones (built from

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client.js";
+import type { Db } from "../../db/client.js";
 
 /**
  * The state of every table, to prove that a refused write wrote nothing: a row count and a digest of the rows'

@@ -1,9 +1,9 @@
 import { type CaseStage, caseStages, type RecordKind, type RouteDefinition, recordKinds } from "@vigil/contract";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { caseIn, createClient, type Team, teamFor } from "../testing/kits/cases-kit.js";
-import { createItem, sampleCaseNote, writableStage, writerGroup } from "../testing/kits/records-kit.js";
-import type { TestApp } from "../testing/test-app.js";
+import { caseIn, createClient, type Team, teamFor } from "../kits/cases-kit.js";
+import { createItem, sampleCaseNote, writableStage, writerGroup } from "../kits/records-kit.js";
+import type { TestApp } from "../test-app.js";
 import type { Hints } from "./json-schema-arbitrary.js";
 
 /**
