@@ -8,7 +8,8 @@ import { getEnochState } from "./enoch-tracker";
 describe("apiRequest", () => {
   let idToken: string;
   beforeEach(() => {
-    configureAuth(testConfig);
+    // Without federation, Amplify is configured before the first await; nothing is left to wait for.
+    void configureAuth(testConfig);
     idToken = storeSignedInTokens("alice", ["coordinator"]);
   });
 

@@ -1,5 +1,5 @@
 import { type SignInInput, signIn, signInWithRedirect } from "aws-amplify/auth";
-import { setRedirectFailure } from "./auth";
+import { setRedirectFailure } from "./redirect-failure";
 
 /**
  * Signing in, the part of Amplify's auth category only the sign-in screen needs (the password and challenge

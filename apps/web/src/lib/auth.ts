@@ -4,7 +4,10 @@ import { fetchAuthSession, getCurrentUser, signOut } from "aws-amplify/auth";
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { Hub } from "aws-amplify/utils";
 import { endsSession, getIdentityConnection, IdentityUnreachableError, setIdentityConnection } from "./auth-connection";
+import { setRedirectFailure } from "./redirect-failure";
 import { createStore } from "./store";
+
+export { dismissRedirectFailure, getRedirectFailure, subscribeToRedirectFailure } from "./redirect-failure";
 
 /** The providers the Authenticator draws its own button for ("Sign In with Google"), by Amplify's names. */
 const socialProviderNames = { amazon: "Amazon", apple: "Apple", facebook: "Facebook", google: "Google" } as const;
@@ -107,21 +110,7 @@ export function getFederatedSignInOptions(): FederatedSignInOptions {
   return federatedSignIn;
 }
 
-/**
- * Why the last redirect sign-in failed, as the hosted UI said it (`error_description`, e.g. "No Vigil account uses
- * this Google address. Ask an administrator.") or as Amplify did ("User cancelled OAuth flow."). The failure is
- * reported once, when Amplify is configured on the page the provider sent the user back to, usually before the
- * sign-in screen exists; so it is kept here until read and dismissed, or until someone signs in.
- */
-let redirectFailure: string | null = null;
-const redirectFailureListeners = new Set<() => void>();
 let listeningToRedirectFailures = false;
-
-/** Shows `message` where redirect sign-in failures show (null clears it). */
-export function setRedirectFailure(message: string | null): void {
-  redirectFailure = message;
-  for (const listener of redirectFailureListeners) listener();
-}
 
 function listenToRedirectFailures(): void {
   if (listeningToRedirectFailures) return;
@@ -142,19 +131,6 @@ function forgetRedirectParameters(): void {
   const url = new URL(window.location.href);
   for (const name of ["code", "state", "error", "error_description"]) url.searchParams.delete(name);
   if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url.href);
-}
-
-export function getRedirectFailure(): string | null {
-  return redirectFailure;
-}
-
-export function subscribeToRedirectFailure(listener: () => void): () => void {
-  redirectFailureListeners.add(listener);
-  return () => redirectFailureListeners.delete(listener);
-}
-
-export function dismissRedirectFailure(): void {
-  setRedirectFailure(null);
 }
 
 /**

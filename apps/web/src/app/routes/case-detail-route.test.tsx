@@ -13,7 +13,8 @@ import { envelope, installFetch, storeSignedInTokens, testConfig } from "../../t
 import { CaseDetailRoutePage } from "./case-detail-route";
 
 function renderCaseRoute(path: string, item: Case) {
-  configureAuth(testConfig);
+  // Without federation, Amplify is configured before the first await; nothing is left to wait for.
+  void configureAuth(testConfig);
   storeSignedInTokens("alice", ["technologist"]);
   const stagePath = `/api/continuous-monitoring/cases`;
   installFetch({

@@ -5,7 +5,7 @@ import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type BillingMonthRow, type ClientMonthRate, idSchema } from "@vigil/contract";
+import { type BillingMonthRow, type ClientMonthRate, idSchema, pages } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
 import { useClient } from "../../../api/get-client";
@@ -17,7 +17,6 @@ import { tableQueryProps, useTableSearch } from "../../../components/tables/use-
 import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth, formatRate } from "../billing-format";
-import { pages } from "@vigil/contract";
 import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
@@ -112,7 +111,11 @@ function ClientBilling({ clientId }: { clientId: string }) {
 
   return (
     <>
-      <Link component={RouterLink} to={pages["billing-overview"].href()} sx={{ display: "inline-flex", alignItems: "center", mb: 1 }}>
+      <Link
+        component={RouterLink}
+        to={pages["billing-overview"].href()}
+        sx={{ display: "inline-flex", alignItems: "center", mb: 1 }}
+      >
         <ArrowBack fontSize="small" aria-hidden="true" sx={{ mr: 0.5 }} />
         All clients
       </Link>

@@ -4,9 +4,9 @@ import CardActionArea from "@mui/material/CardActionArea";
 import CardContent from "@mui/material/CardContent";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
+import { pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { pages } from "@vigil/contract";
 
 /** `/billing`: where billing work starts. One service line today; the page keeps room for more. */
 export function BillingPage() {

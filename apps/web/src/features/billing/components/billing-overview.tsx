@@ -4,7 +4,7 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type BillingMonthRow, idSchema } from "@vigil/contract";
+import { type BillingMonthRow, idSchema, pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { useClientIds } from "../../../api/list-client-ids";
 import { useAccess } from "../../../components/access/access-context";
@@ -16,7 +16,6 @@ import { tableQueryProps, useTableSearch } from "../../../components/tables/use-
 import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
-import { pages } from "@vigil/contract";
 import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";

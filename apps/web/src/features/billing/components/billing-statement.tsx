@@ -21,6 +21,7 @@ import {
   type IssuedStatementLine,
   idSchema,
   monthSchema,
+  pages,
 } from "@vigil/contract";
 import { type ReactNode, useId, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
@@ -31,7 +32,6 @@ import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { appName } from "../../../config/constants";
 import { useBillingStatement } from "../api/get-billing-statement";
 import { formatHours, formatMoney, formatMonth, formatPeriod, formatRate } from "../billing-format";
-import { pages } from "@vigil/contract";
 import { type IssueOutcome, IssueStatementAction } from "./issue-statement-action";
 import { StatementChanges } from "./statement-changes";
 import { StatementPrintStyles, statementClasses } from "./statement-print-styles";

@@ -5,7 +5,7 @@ import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQueries } from "@tanstack/react-query";
-import { type CaseListItem, caseStages, type TechnologistLoad } from "@vigil/contract";
+import { type CaseListItem, caseStages, pages, type TechnologistLoad } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { useClientIds } from "../../../api/list-client-ids";
@@ -21,7 +21,6 @@ import { useAssignments } from "../api/list-assignments";
 import { caseQueueQueryOptions } from "../api/list-case-queue";
 import { useTakeCaseAction } from "../api/take-case-action";
 import { personName, stageLabel } from "../case-labels";
-import { pages } from "@vigil/contract";
 import { PriorityChip } from "./priority-chip";
 
 /** Technologists are assigned to cases that still need monitoring. */
@@ -190,7 +189,10 @@ export function CaseAssignmentsPage() {
                 component={RouterLink}
                 to={
                   (caseStages as readonly string[]).includes(assignment.stage)
-                    ? pages[`case-${assignment.stage}-detail` as const].href({ caseId: assignment.caseId, tab: "overview" })
+                    ? pages[`case-${assignment.stage}-detail` as const].href({
+                        caseId: assignment.caseId,
+                        tab: "overview",
+                      })
                     : "#"
                 }
               >

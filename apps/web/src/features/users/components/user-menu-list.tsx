@@ -4,8 +4,25 @@ import ListItemIcon from "@mui/material/ListItemIcon";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { UserMenuProps } from "./user-menu";
+
+/**
+ * An entry another part of the app adds to the account menu: a page it links to ("Account") or an action it runs
+ * ("Report a bug"); the menu closes before either.
+ */
+export type UserMenuAction = {
+  label: string;
+  icon?: ReactNode;
+} & ({ to: string } | { onSelect: () => void });
+
+export type UserMenuProps = {
+  name: string;
+  email?: string;
+  /** Shown between who is signed in and "Sign out", in this order. */
+  actions?: readonly UserMenuAction[];
+  onSignOut: () => void;
+};
 
 export type UserMenuListProps = UserMenuProps & {
   id: string;

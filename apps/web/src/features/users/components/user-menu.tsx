@@ -1,24 +1,10 @@
 import Avatar from "@mui/material/Avatar";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
-import { lazy, type ReactNode, Suspense, useId, useState } from "react";
+import { lazy, Suspense, useId, useState } from "react";
+import type { UserMenuProps } from "./user-menu-list";
 
-/**
- * An entry another part of the app adds to the account menu: a page it links to ("Account") or an action it runs
- * ("Report a bug"); the menu closes before either.
- */
-export type UserMenuAction = {
-  label: string;
-  icon?: ReactNode;
-} & ({ to: string } | { onSelect: () => void });
-
-export type UserMenuProps = {
-  name: string;
-  email?: string;
-  /** Shown between who is signed in and "Sign out", in this order. */
-  actions?: readonly UserMenuAction[];
-  onSignOut: () => void;
-};
+export type { UserMenuAction, UserMenuProps } from "./user-menu-list";
 
 function initialsOf(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
