@@ -179,6 +179,7 @@ export const specs = {
     "impedanceThresholdKohm",
     "impedanceCheckIntervalHours",
     "reviewTurnaroundHours",
+    "statAcknowledgeMinutes",
     "criticalNotify",
     "criticalNotifyWithinMinutes",
     "transferForm",
@@ -821,6 +822,8 @@ export async function generateDataset(sink: Sink, options: DatasetOptions): Prom
         impedanceThresholdKohm: threshold,
         impedanceCheckIntervalHours: 8 + revision * 4,
         reviewTurnaroundHours: 12,
+        // A fixed value: drawing it would shift every later random draw of the dataset.
+        statAcknowledgeMinutes: 30,
         criticalNotification: { notify: "Charge nurse, then the neurologist on call", withinMinutes: 15 },
         transferForm: {
           title: "Transfer into continuous EEG monitoring",
@@ -843,6 +846,7 @@ export async function generateDataset(sink: Sink, options: DatasetOptions): Prom
         protocol.impedanceThresholdKohm.toFixed(2),
         protocol.impedanceCheckIntervalHours,
         protocol.reviewTurnaroundHours,
+        protocol.statAcknowledgeMinutes,
         protocol.criticalNotification.notify,
         protocol.criticalNotification.withinMinutes,
         protocol.transferForm,

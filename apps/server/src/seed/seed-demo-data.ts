@@ -36,6 +36,7 @@ function demoProtocol(extras: DemoClientExtras["protocol"]): ProtocolContent {
     impedanceThresholdKohm: extras.impedanceThresholdKohm,
     impedanceCheckIntervalHours: extras.impedanceCheckIntervalHours,
     reviewTurnaroundHours: extras.reviewTurnaroundHours,
+    statAcknowledgeMinutes: extras.statAcknowledgeMinutes,
     criticalNotification: { notify: extras.notify, withinMinutes: extras.withinMinutes },
     transferForm: demoTransferForm,
   });
@@ -157,6 +158,7 @@ async function seedClientDetails(
         impedanceThresholdKohm: protocol.impedanceThresholdKohm.toFixed(2),
         impedanceCheckIntervalHours: protocol.impedanceCheckIntervalHours,
         reviewTurnaroundHours: protocol.reviewTurnaroundHours,
+        statAcknowledgeMinutes: protocol.statAcknowledgeMinutes,
         criticalNotify: protocol.criticalNotification.notify,
         criticalNotifyWithinMinutes: protocol.criticalNotification.withinMinutes,
         transferForm: protocol.transferForm,

@@ -161,6 +161,8 @@ export const protocolContentSchema = z.object({
   impedanceThresholdKohm: z.number().positive().max(100).default(10),
   impedanceCheckIntervalHours: z.number().int().min(1).max(168).default(24),
   reviewTurnaroundHours: z.number().int().min(1).max(168).default(24),
+  /** A STAT case must be taken by a reviewer (acknowledged) within this many minutes (PRODUCT.md §10). */
+  statAcknowledgeMinutes: z.number().int().min(5).max(1440).default(60),
   criticalNotification: z
     .object({
       notify: z.string().trim().max(500).default(""),

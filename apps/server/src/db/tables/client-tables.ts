@@ -95,6 +95,8 @@ export const protocolRevisions = pgTable(
     impedanceThresholdKohm: numeric("impedance_threshold_kohm", { precision: 6, scale: 2 }).notNull(),
     impedanceCheckIntervalHours: integer("impedance_check_interval_hours").notNull(),
     reviewTurnaroundHours: integer("review_turnaround_hours").notNull(),
+    // Revisions written before the STAT clock existed read the contract's default.
+    statAcknowledgeMinutes: integer("stat_acknowledge_minutes").notNull().default(60),
     criticalNotify: text("critical_notify").notNull().default(""),
     criticalNotifyWithinMinutes: integer("critical_notify_within_minutes").notNull(),
     transferForm: jsonb("transfer_form").notNull().$type<ProtocolRevision["transferForm"]>(),

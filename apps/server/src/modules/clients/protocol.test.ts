@@ -87,9 +87,45 @@ describe("POST clients/{id}/protocol/revisions", () => {
       impedanceThresholdKohm: 10,
       impedanceCheckIntervalHours: 24,
       reviewTurnaroundHours: 24,
+      statAcknowledgeMinutes: 60,
       criticalNotification: { notify: "", withinMinutes: 30 },
       transferForm: { title: "Transfer into continuous EEG monitoring", instructions: "", fields: [] },
     });
+  });
+
+  it("keeps the STAT acknowledgement window of each revision", async () => {
+    const client = await createClient();
+    await revise(client.id, null, { statAcknowledgeMinutes: 45 });
+    await revise(client.id, 1, { statAcknowledgeMinutes: 20 });
+    const data = (await technologist("GET", `/clients/${client.id}/protocol`)).json().data;
+    expect(data.history.map((entry: ProtocolRevision) => entry.statAcknowledgeMinutes)).toEqual([20, 45]);
+  });
+
+  it("reads 60 minutes for a revision written before the STAT window existed", async () => {
+    const client = await createClient();
+    // Written the way rows were before the column: the database default fills it in.
+    await insertProtocolRevision(harness.database.db, {
+      clientId: client.id,
+      revision: 1,
+      impedanceThresholdKohm: "10.00",
+      impedanceCheckIntervalHours: 24,
+      reviewTurnaroundHours: 24,
+      criticalNotifyWithinMinutes: 30,
+      transferForm: { title: "Transfer", instructions: "", fields: [] },
+      authorUsername: "before-stat-window",
+    });
+    const data = (await technologist("GET", `/clients/${client.id}/protocol`)).json().data;
+    expect(data.current).toMatchObject({ revision: 1, statAcknowledgeMinutes: 60 });
+  });
+
+  it("refuses a STAT acknowledgement window outside 5–1440 minutes with 400", async () => {
+    const client = await createClient();
+    for (const minutes of [4, 1441, 7.5]) {
+      const response = await revise(client.id, null, { statAcknowledgeMinutes: minutes });
+      expect(response.statusCode).toBe(400);
+      const paths = response.json().error.details.issues.map((issue: { path: string }) => issue.path);
+      expect(paths).toEqual(["body.statAcknowledgeMinutes"]);
+    }
   });
 
   it("audits protocol.revise with the revision and its base", async () => {

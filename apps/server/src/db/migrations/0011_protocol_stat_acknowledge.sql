@@ -1,0 +1,1 @@
+ALTER TABLE "protocol_revisions" ADD COLUMN "stat_acknowledge_minutes" integer DEFAULT 60 NOT NULL;
