@@ -162,7 +162,12 @@ export const protocolContentSchema = z.object({
   impedanceCheckIntervalHours: z.number().int().min(1).max(168).default(24),
   reviewTurnaroundHours: z.number().int().min(1).max(168).default(24),
   /** A STAT case must be taken by a reviewer (acknowledged) within this many minutes (PRODUCT.md §10). */
-  statAcknowledgeMinutes: z.number().int().min(5).max(1440).default(60),
+  statAcknowledgeMinutes: z
+    .number()
+    .int()
+    .min(5, "must be at least 5 minutes")
+    .max(1440, "must be at most 1440 minutes (24 hours)")
+    .default(60),
   criticalNotification: z
     .object({
       notify: z.string().trim().max(500).default(""),

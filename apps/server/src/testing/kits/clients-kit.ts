@@ -50,6 +50,7 @@ export function sampleProtocol(overrides: Partial<CreateProtocolRevision> = {}):
     impedanceThresholdKohm: 7.5,
     impedanceCheckIntervalHours: 12,
     reviewTurnaroundHours: 8,
+    statAcknowledgeMinutes: 60,
     criticalNotification: { notify: "Neuro ICU charge nurse", withinMinutes: 15 },
     transferForm: {
       title: "Transfer into continuous EEG monitoring",

@@ -40,11 +40,15 @@ export type ProtocolFormValues = {
   impedanceThresholdKohm: string;
   impedanceCheckIntervalHours: string;
   reviewTurnaroundHours: string;
+  statAcknowledgeMinutes: string;
   criticalNotification: { notify: string; withinMinutes: string };
   transferForm: { title: string; instructions: string; fields: TransferFieldValues[] };
 };
 
-/** A first protocol starts from the contract's defaults (10 kΩ, 24 h, notify within 30 min, the standard title). */
+/**
+ * A first protocol starts from the contract's defaults (10 kΩ, 24 h, STAT taken within 60 min, notify within
+ * 30 min, the standard title).
+ */
 export function defaultProtocolContent(): ProtocolContent {
   return protocolContentSchema.parse({ transferForm: { fields: [] } });
 }
@@ -72,6 +76,7 @@ export function protocolFormValues(
     impedanceThresholdKohm: String(source.impedanceThresholdKohm),
     impedanceCheckIntervalHours: String(source.impedanceCheckIntervalHours),
     reviewTurnaroundHours: String(source.reviewTurnaroundHours),
+    statAcknowledgeMinutes: String(source.statAcknowledgeMinutes),
     criticalNotification: {
       notify: source.criticalNotification.notify,
       withinMinutes: String(source.criticalNotification.withinMinutes),
@@ -105,6 +110,7 @@ export function toProtocolInput(values: ProtocolFormValues): CreateProtocolRevis
     impedanceThresholdKohm: numberFrom(values.impedanceThresholdKohm),
     impedanceCheckIntervalHours: numberFrom(values.impedanceCheckIntervalHours),
     reviewTurnaroundHours: numberFrom(values.reviewTurnaroundHours),
+    statAcknowledgeMinutes: numberFrom(values.statAcknowledgeMinutes),
     criticalNotification: {
       notify: values.criticalNotification.notify,
       withinMinutes: numberFrom(values.criticalNotification.withinMinutes),
@@ -130,6 +136,7 @@ export const protocolScalarFields = [
   ["impedanceThresholdKohm", "Impedance threshold (kΩ)"],
   ["impedanceCheckIntervalHours", "Impedance check interval (hours)"],
   ["reviewTurnaroundHours", "Review turnaround (hours)"],
+  ["statAcknowledgeMinutes", "STAT cases taken by a reviewer within (minutes)"],
   ["criticalNotification.notify", "Critical findings: who to notify"],
   ["criticalNotification.withinMinutes", "Critical findings: notify within (minutes)"],
   ["transferForm.title", "Transfer form title"],

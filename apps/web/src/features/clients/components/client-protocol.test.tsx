@@ -131,6 +131,47 @@ describe("client protocol", { timeout: 20_000 }, () => {
     });
   });
 
+  it("shows and edits how fast a STAT case must be taken, with the contract's limits as messages", async () => {
+    const user = userEvent.setup();
+    const posted: Record<string, unknown>[] = [];
+    renderClientScreen(`${protocolPath}?view=new`, {
+      routes: {
+        [`GET ${api}`]: () => envelope(testClient()),
+        [`GET ${api}/protocol`]: () => envelope(protocol),
+        [`POST ${api}/protocol/revisions`]: async ({ text }) => {
+          posted.push(JSON.parse(await text()) as Record<string, unknown>);
+          return envelope({ ...second, revision: 3, statAcknowledgeMinutes: 30 }, { status: 201 });
+        },
+      },
+    });
+    const stat = (await screen.findByLabelText(/^STAT cases taken by a reviewer within/)) as HTMLInputElement;
+    expect(stat.value).toBe("60");
+    await user.clear(stat);
+    await user.type(stat, "4");
+    await user.click(screen.getByRole("button", { name: "Save revision" }));
+    expect(stat.getAttribute("aria-invalid")).toBe("true");
+    expect(await screen.findByText(/must be at least 5 minutes/)).toBeTruthy();
+    expect(posted).toHaveLength(0);
+
+    await user.clear(stat);
+    await user.type(stat, "30");
+    await user.click(screen.getByRole("button", { name: "Save revision" }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ baseRevision: 2, statAcknowledgeMinutes: 30 });
+  });
+
+  it("shows the STAT acknowledgement window of the current revision", async () => {
+    renderClientScreen(protocolPath, {
+      routes: {
+        [`GET ${api}`]: () => envelope(testClient()),
+        [`GET ${api}/protocol`]: () => envelope(protocol),
+      },
+    });
+    await screen.findByRole("heading", { name: "Current protocol: revision 2" });
+    const setting = screen.getByText("STAT cases taken by a reviewer within");
+    expect(setting.nextElementSibling?.textContent).toBe("60 min");
+  });
+
   it("opens a printable transfer form and prints it", async () => {
     const user = userEvent.setup();
     const print = vi.fn();

@@ -36,6 +36,7 @@ type NumberField =
   | "impedanceThresholdKohm"
   | "impedanceCheckIntervalHours"
   | "reviewTurnaroundHours"
+  | "statAcknowledgeMinutes"
   | "criticalNotification.withinMinutes";
 
 /** The newer revision next to the edits as they are now (kept current while the user goes on typing). */
@@ -224,6 +225,9 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
                 {number("impedanceCheckIntervalHours", "Impedance check interval", "h")}
               </Grid>
               <Grid size={{ xs: 12, sm: 4 }}>{number("reviewTurnaroundHours", "Review turnaround", "h")}</Grid>
+              <Grid size={{ xs: 12, sm: 8 }}>
+                {number("statAcknowledgeMinutes", "STAT cases taken by a reviewer within", "min")}
+              </Grid>
             </Grid>
           </Box>
           <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>

@@ -50,6 +50,7 @@ export function ProtocolRevisionView({ revision, client }: { revision: ProtocolR
         <Setting label="Impedance threshold">{`${revision.impedanceThresholdKohm} kΩ`}</Setting>
         <Setting label="Impedance check interval">{`every ${revision.impedanceCheckIntervalHours} h`}</Setting>
         <Setting label="Review turnaround">{`${revision.reviewTurnaroundHours} h`}</Setting>
+        <Setting label="STAT cases taken by a reviewer within">{`${revision.statAcknowledgeMinutes} min`}</Setting>
         <Setting label="Critical findings: who to notify">{criticalNotification.notify}</Setting>
         <Setting label="Critical findings: notify within">{`${criticalNotification.withinMinutes} min`}</Setting>
         <Setting label="Transfer form title">{transferForm.title}</Setting>

@@ -52,6 +52,7 @@ export function testProtocolContent(overrides: Partial<ProtocolContent> = {}): P
     impedanceThresholdKohm: 10,
     impedanceCheckIntervalHours: 24,
     reviewTurnaroundHours: 24,
+    statAcknowledgeMinutes: 60,
     criticalNotification: { notify: "Attending neurologist", withinMinutes: 30 },
     transferForm: {
       title: "Transfer into continuous EEG monitoring",
