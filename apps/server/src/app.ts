@@ -27,6 +27,7 @@ import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { hasSignedInterpretation } from "./modules/records/records-service.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
+import { registerWatchRoutes } from "./modules/watch/watch-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
 import { answerClientError, answerFrameworkError, registerEnvelope } from "./plugins/envelope.js";
 import { registerOpenApi } from "./plugins/openapi.js";
@@ -161,6 +162,7 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   registerBillingRoutes(app, database.db, config);
   registerIntegrationRoutes(app, database, config, { tokens, messages });
   registerBugRoutes(app, database.db, config);
+  registerWatchRoutes(app, database.db, config);
 
   await registerWebApp(app, config.webDistDir);
   return app;

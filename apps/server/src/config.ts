@@ -126,6 +126,8 @@ const configSchema = z.object({
   CPT_PROFESSIONAL_REPORTING: z.enum(["summary-over-36h", "daily"]).default("summary-over-36h"),
   /** The ISO 4217 currency of rates and amounts (statements, overview, CSV); see currencySchema. */
   CURRENCY: currencySchema.default("USD"),
+  /** A running service clock is "due soon" once no more than this share of its window is left (PRODUCT.md §10). */
+  WATCH_DUE_SOON_SHARE: z.coerce.number().gt(0).lt(1).default(0.25),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see config-federation.ts. */
@@ -170,6 +172,8 @@ export type Config = {
   cptRules: { finalPartialSegmentShortCode: boolean; professionalReporting: "summary-over-36h" | "daily" };
   /** The ISO 4217 code of rates and amounts (CURRENCY); issued statements keep the code they were issued in. */
   currency: string;
+  /** The service clocks' settings (WATCH_DUE_SOON_SHARE). */
+  watch: { dueSoonShare: number };
   trustProxy: boolean | number | string[];
   /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
   requestTimeoutMs: number;
@@ -243,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       professionalReporting: value.CPT_PROFESSIONAL_REPORTING,
     },
     currency: value.CURRENCY,
+    watch: { dueSoonShare: value.WATCH_DUE_SOON_SHARE },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },

@@ -7,6 +7,7 @@ import { clientRoutes } from "./route-groups/client-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
 import { systemRoutes } from "./route-groups/system-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
+import { watchRoutes } from "./route-groups/watch-routes.js";
 
 // Re-exported here (not from index.ts) so the group stays reachable on its own: see system-routes.ts.
 export { systemRoutes };
@@ -25,6 +26,7 @@ export const routes = {
   ...auditRoutes,
   ...billingRoutes,
   ...bugRoutes,
+  ...watchRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -21,6 +21,8 @@ export const sharedKeys = {
   reviewers: () => [...sharedKeys.users(), "reviewers"] as const,
   /** Everything cached about one case (its header, allowed moves, timeline): record writes refresh it too. */
   caseDetail: (caseId: string) => ["cases", "detail", caseId] as const,
+  /** A case's service clocks: every record write may move one, whatever the kind. */
+  caseClocks: (caseId: string) => [...sharedKeys.caseDetail(caseId), "clocks"] as const,
   /** Every case list (queues, assignments, home counts). */
   caseLists: () => ["cases", "list"] as const,
   /** The breadcrumb trails: they name clients and cases, so renaming a client or moving a case refreshes them. */

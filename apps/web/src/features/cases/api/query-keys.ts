@@ -17,5 +17,6 @@ export const caseKeys = {
   detail: sharedKeys.caseDetail,
   case: (caseId: string) => [...caseKeys.detail(caseId), "case"] as const,
   timeline: (caseId: string) => [...caseKeys.detail(caseId), "timeline"] as const,
+  clocks: sharedKeys.caseClocks,
   clientProtocol: (caseId: string) => [...caseKeys.detail(caseId), "client-protocol"] as const,
 };

@@ -25,6 +25,7 @@ import { fetchCase } from "../api/get-case";
 import { caseKeys } from "../api/query-keys";
 import { useUpdateCase } from "../api/update-case";
 import { locationOf, patientName, personName, priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
+import { CaseClocksCard } from "./case-clocks-card";
 
 type CaseFormValues = {
   studyType: Case["studyType"];
@@ -285,6 +286,7 @@ export function CaseOverview({ item }: { item: Case }) {
           </Detail>
         </Box>
       </Paper>
+      <CaseClocksCard caseId={item.id} timeZone={zone} />
       <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
         <Typography variant="h6" component="h2" sx={{ pt: 1 }}>
           Patient

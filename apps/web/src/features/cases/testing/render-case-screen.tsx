@@ -38,7 +38,15 @@ export function renderCaseScreen(path: string, { groups = ["coordinator"], route
     const Screen = screenOf(page.id);
     return Screen ? [{ path: page.path, element: <Screen /> }] : [];
   });
-  return renderWithRoutes(path, screens, { groups, routes: { ...pickerRoutes, ...routes } });
+  return renderWithRoutes(path, screens, { groups, routes: { ...pickerRoutes, ...noClocksRoute(), ...routes } });
+}
+
+/** The case's service clocks, none running: tests about the clocks route their own answer. */
+function noClocksRoute(): Record<string, Handler> {
+  return {
+    [`GET /api/continuous-monitoring/cases/${caseId}/clocks`]: () =>
+      Response.json({ enoch: "release-1", data: { caseId, asOf: new Date().toISOString(), clocks: [] } }),
+  };
 }
 
 export const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";

@@ -1,0 +1,154 @@
+import type { Author, CaseStage, ClockKind, ClockOwner, ClockState, ServiceClock } from "@vigil/contract";
+
+/** A documented real-time review at least every 2 h for intermittent monitoring (DOMAIN.md §2.3, confirmed). */
+export const intermittentReviewMinutes = 120;
+
+/** What a case's protocol revision promises, in the units the protocol states them. */
+export type ClockPromises = {
+  impedanceCheckIntervalHours: number;
+  reviewTurnaroundHours: number;
+  statAcknowledgeMinutes: number;
+};
+
+/** Everything the clocks of one case are derived from: its stage history and records, nothing stored for them. */
+export type CaseClockFacts = {
+  caseId: string;
+  stage: CaseStage;
+  priority: "routine" | "stat";
+  /** When the case became STAT: its creation as STAT, or the latest change of priority to STAT. */
+  statSince: Date | null;
+  acknowledgedAt: Date | null;
+  recordingStartedAt: Date | null;
+  recordingEndedAt: Date | null;
+  /** The latest entry into preview, and the first entry into reviewed after it. */
+  previewSince: Date | null;
+  reviewedAt: Date | null;
+  lastImpedanceCheckAt: Date | null;
+  /** The running time log in intermittent mode, if any. */
+  intermittentLog: { startedAt: Date; technologist: Author } | null;
+  lastReviewCheckAt: Date | null;
+  technologist: Author | null;
+  reviewer: Author | null;
+  promises: ClockPromises;
+};
+
+export type ClockSettings = {
+  /** A running clock is `due-soon` once no more than this share of its window is left (0–1). */
+  dueSoonShare: number;
+};
+
+const minute = 60_000;
+
+function latest(...dates: (Date | null)[]): Date | null {
+  let found: Date | null = null;
+  for (const date of dates) if (date && (!found || date > found)) found = date;
+  return found;
+}
+
+function ownerOf(user: Author | null): ClockOwner {
+  return user ? { kind: "user", user } : { kind: "coordinators" };
+}
+
+/**
+ * A clock's state at `now`. The window is closed at both ends: a step taken exactly at the due time is in time,
+ * and a running clock turns `overdue` only after it. Windows are durations, so a clock that spans a daylight-saving
+ * change lasts exactly its hours of real time, whatever the wall clock in the client's zone shows.
+ */
+export function clockStateAt(
+  clock: { startedAt: Date; dueAt: Date; stoppedAt: Date | null; windowMinutes: number },
+  now: Date,
+  settings: ClockSettings,
+): ClockState {
+  if (clock.stoppedAt) return clock.stoppedAt <= clock.dueAt ? "met" : "missed";
+  const left = clock.dueAt.getTime() - now.getTime();
+  if (left < 0) return "overdue";
+  return left <= clock.windowMinutes * minute * settings.dueSoonShare ? "due-soon" : "ok";
+}
+
+type ClockDraft = {
+  kind: ClockKind;
+  startedAt: Date;
+  windowMinutes: number;
+  stoppedAt: Date | null;
+  /** A clock whose chance to be stopped has passed (a STAT case reviewed without being taken). */
+  lapsed?: boolean;
+  owner: ClockOwner;
+};
+
+function draftsOf(facts: CaseClockFacts): ClockDraft[] {
+  const drafts: ClockDraft[] = [];
+  const { promises } = facts;
+  const beforeReview = facts.stage === "intake" || facts.stage === "monitoring" || facts.stage === "preview";
+
+  if (facts.priority === "stat" && facts.statSince) {
+    drafts.push({
+      kind: "stat-acknowledgement",
+      startedAt: facts.statSince,
+      windowMinutes: promises.statAcknowledgeMinutes,
+      stoppedAt: facts.acknowledgedAt,
+      lapsed: !facts.acknowledgedAt && !beforeReview,
+      owner: ownerOf(facts.reviewer),
+    });
+  }
+
+  const monitoring = facts.stage === "monitoring" && facts.recordingStartedAt && !facts.recordingEndedAt;
+  if (monitoring && facts.recordingStartedAt) {
+    drafts.push({
+      kind: "impedance-check",
+      startedAt: latest(facts.recordingStartedAt, facts.lastImpedanceCheckAt) ?? facts.recordingStartedAt,
+      windowMinutes: promises.impedanceCheckIntervalHours * 60,
+      stoppedAt: null,
+      owner: ownerOf(facts.technologist),
+    });
+    if (facts.intermittentLog) {
+      drafts.push({
+        kind: "intermittent-review",
+        startedAt: latest(facts.intermittentLog.startedAt, facts.lastReviewCheckAt) ?? facts.intermittentLog.startedAt,
+        windowMinutes: intermittentReviewMinutes,
+        stoppedAt: null,
+        owner: ownerOf(facts.intermittentLog.technologist),
+      });
+    }
+  }
+
+  // From the latest entry into preview: the reviewer's promise starts when the complete recording is handed to
+  // them. A case sent back to monitoring drops the clock; the next hand-over starts a new one.
+  const reviewing = facts.stage === "preview" || facts.stage === "reviewed" || facts.stage === "closed";
+  if (reviewing && facts.previewSince) {
+    drafts.push({
+      kind: "review-turnaround",
+      startedAt: facts.previewSince,
+      windowMinutes: promises.reviewTurnaroundHours * 60,
+      stoppedAt: facts.reviewedAt && facts.reviewedAt >= facts.previewSince ? facts.reviewedAt : null,
+      owner: ownerOf(facts.reviewer),
+    });
+  }
+  return drafts;
+}
+
+/** Every service clock of one case at `now`, in the order they fall due. */
+export function clocksOfCase(facts: CaseClockFacts, now: Date, settings: ClockSettings): ServiceClock[] {
+  return draftsOf(facts)
+    .map((draft) => {
+      const dueAt = new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
+      const dueSoonAt = new Date(dueAt.getTime() - draft.windowMinutes * minute * settings.dueSoonShare);
+      const state: ClockState = draft.lapsed ? "missed" : clockStateAt({ ...draft, dueAt }, now, settings);
+      return {
+        kind: draft.kind,
+        caseId: facts.caseId,
+        startedAt: draft.startedAt.toISOString(),
+        dueSoonAt: dueSoonAt.toISOString(),
+        dueAt: dueAt.toISOString(),
+        stoppedAt: draft.stoppedAt?.toISOString() ?? null,
+        windowMinutes: draft.windowMinutes,
+        state,
+        owner: draft.owner,
+      };
+    })
+    .sort((a, b) => Date.parse(a.dueAt) - Date.parse(b.dueAt));
+}
+
+/** Running clocks, the ones the board watches. */
+export function isRunning(clock: ServiceClock): boolean {
+  return clock.state === "ok" || clock.state === "due-soon" || clock.state === "overdue";
+}

@@ -1,0 +1,62 @@
+import {
+  type Author,
+  type CaseClocks,
+  type CasePriority,
+  type CaseStage,
+  casePrioritySchema,
+  caseStageSchema,
+  protocolContentSchema,
+} from "@vigil/contract";
+import type { Db } from "../../db/client.js";
+import { AppError } from "../../errors/app-error.js";
+import { type CaseClockFacts, type ClockSettings, clocksOfCase } from "./clock-rules.js";
+import { type CaseClockRow, findCaseClockRow } from "./watch-repository.js";
+
+// A client without any protocol revision is held to the protocol's defaults, the same a new revision starts from.
+const defaultPromises = protocolContentSchema.parse({ transferForm: { fields: [] } });
+
+function dateOf(value: Date | string | null): Date | null {
+  if (value === null) return null;
+  return value instanceof Date ? value : new Date(value);
+}
+
+function personOf(sub: string | null, username: string | null, name: string | null): Author | null {
+  return username ? { sub, username, name } : null;
+}
+
+export function clockFactsOf(row: CaseClockRow): CaseClockFacts {
+  const intermittentStartedAt = dateOf(row.intermittent_started_at);
+  const intermittentTechnologist = personOf(row.intermittent_sub, row.intermittent_username, row.intermittent_name);
+  return {
+    caseId: row.case_id,
+    stage: caseStageSchema.parse(row.stage) satisfies CaseStage,
+    priority: casePrioritySchema.parse(row.priority) satisfies CasePriority,
+    statSince: dateOf(row.stat_since),
+    acknowledgedAt: dateOf(row.acknowledged_at),
+    recordingStartedAt: dateOf(row.recording_started_at),
+    recordingEndedAt: dateOf(row.recording_ended_at),
+    previewSince: dateOf(row.preview_since),
+    reviewedAt: dateOf(row.reviewed_at),
+    lastImpedanceCheckAt: dateOf(row.last_impedance_check_at),
+    intermittentLog:
+      intermittentStartedAt && intermittentTechnologist
+        ? { startedAt: intermittentStartedAt, technologist: intermittentTechnologist }
+        : null,
+    lastReviewCheckAt: dateOf(row.last_review_check_at),
+    technologist: personOf(row.technologist_sub, row.technologist_username, row.technologist_name),
+    reviewer: personOf(row.reviewer_sub, row.reviewer_username, row.reviewer_name),
+    promises: {
+      impedanceCheckIntervalHours: row.impedance_check_interval_hours ?? defaultPromises.impedanceCheckIntervalHours,
+      reviewTurnaroundHours: row.review_turnaround_hours ?? defaultPromises.reviewTurnaroundHours,
+      statAcknowledgeMinutes: row.stat_acknowledge_minutes ?? defaultPromises.statAcknowledgeMinutes,
+    },
+  };
+}
+
+/** `GET cases/{id}/clocks`: every clock of the case at this moment, running and stopped. */
+export async function getCaseClocks(db: Db, caseId: string, settings: ClockSettings): Promise<CaseClocks> {
+  const row = await findCaseClockRow(db, caseId);
+  if (!row) throw new AppError("not_found", `No case with id ${caseId}.`);
+  const now = new Date();
+  return { caseId, asOf: now.toISOString(), clocks: clocksOfCase(clockFactsOf(row), now, settings) };
+}

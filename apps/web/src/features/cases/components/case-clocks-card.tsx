@@ -1,0 +1,130 @@
+import Alert from "@mui/material/Alert";
+import Chip from "@mui/material/Chip";
+import Paper from "@mui/material/Paper";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
+import type { ClockKind, ClockState, ServiceClock } from "@vigil/contract";
+import { useEffect, useState } from "react";
+import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { useCaseClocks } from "../api/get-case-clocks";
+import { personName } from "../case-labels";
+
+export const clockKindLabels: Record<ClockKind, string> = {
+  "stat-acknowledgement": "STAT case taken by a reviewer",
+  "impedance-check": "Impedance check",
+  "intermittent-review": "Intermittent review check (every 2 h)",
+  "review-turnaround": "Review turnaround",
+};
+
+const stateLabels: Record<ClockState, string> = {
+  ok: "On time",
+  "due-soon": "Due soon",
+  overdue: "Overdue",
+  met: "Met",
+  missed: "Missed",
+};
+
+const stateColors: Record<ClockState, "default" | "success" | "warning" | "error"> = {
+  ok: "default",
+  "due-soon": "warning",
+  overdue: "error",
+  met: "success",
+  missed: "error",
+};
+
+/** The state a clock has reached by `now`: the server's answer ages while the screen stays open. */
+export function clockStateNow(clock: ServiceClock, now: number): ClockState {
+  if (clock.stoppedAt) return clock.state;
+  if (clock.state === "missed") return clock.state;
+  if (now > Date.parse(clock.dueAt)) return "overdue";
+  return now >= Date.parse(clock.dueSoonAt) ? "due-soon" : "ok";
+}
+
+/** "3 h 05 min left" / "overdue by 12 min": whole minutes, as a technologist reads a deadline. */
+export function timeLeftText(dueAt: string, now: number): string {
+  const left = Date.parse(dueAt) - now;
+  const minutes = Math.floor(Math.abs(left) / 60_000);
+  const hours = Math.floor(minutes / 60);
+  const span = hours > 0 ? `${hours} h ${String(minutes % 60).padStart(2, "0")} min` : `${minutes} min`;
+  return left >= 0 ? `${span} left` : `overdue by ${span}`;
+}
+
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
+    return () => window.clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+function ownerText(clock: ServiceClock): string {
+  return clock.owner.kind === "user" ? personName(clock.owner.user) : "Coordinators";
+}
+
+/** What the case owes its client and by when (PRODUCT.md §10), counting down while the page is open. */
+export function CaseClocksCard({ caseId, timeZone }: { caseId: string; timeZone: string }) {
+  const { data, isPending, isError } = useCaseClocks(caseId);
+  const now = useNow(15_000);
+  return (
+    <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
+      <Typography variant="h6" component="h2" sx={{ pt: 1 }}>
+        Service clocks
+      </Typography>
+      {isPending ? (
+        <Typography color="text.secondary" sx={{ py: 1 }}>
+          Loading the clocks…
+        </Typography>
+      ) : isError ? (
+        <Alert severity="error" sx={{ my: 1 }}>
+          The service clocks could not be loaded.
+        </Alert>
+      ) : data.clocks.length === 0 ? (
+        <Typography color="text.secondary" sx={{ py: 1 }}>
+          No clock runs for this case in its stage.
+        </Typography>
+      ) : (
+        <Table size="small" aria-label="Service clocks">
+          <TableHead>
+            <TableRow>
+              <TableCell>Promise</TableCell>
+              <TableCell>State</TableCell>
+              <TableCell>Due</TableCell>
+              <TableCell>Next step</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {data.clocks.map((clock) => {
+              const state = clockStateNow(clock, now);
+              return (
+                <TableRow key={clock.kind}>
+                  <TableCell>{clockKindLabels[clock.kind]}</TableCell>
+                  <TableCell>
+                    <Chip size="small" variant="outlined" color={stateColors[state]} label={stateLabels[state]} />
+                  </TableCell>
+                  <TableCell>
+                    <ZonedDateTime value={clock.dueAt} timeZone={timeZone} />
+                    {clock.stoppedAt ? (
+                      <Typography variant="body2" color="text.secondary">
+                        done <ZonedDateTime value={clock.stoppedAt} timeZone={timeZone} />
+                      </Typography>
+                    ) : state === "missed" ? null : (
+                      <Typography variant="body2" color={state === "ok" ? "text.secondary" : "inherit"}>
+                        {timeLeftText(clock.dueAt, now)}
+                      </Typography>
+                    )}
+                  </TableCell>
+                  <TableCell>{clock.stoppedAt || state === "missed" ? "—" : ownerText(clock)}</TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      )}
+    </Paper>
+  );
+}
