@@ -52,8 +52,9 @@ export const clientCasesQuerySchema = pageQuerySchema.extend({
  * - `final-interpretation-signed`: a final (signed) interpretation exists.
  * - `billing-check-passed`: billable hours computed and the client's rate known.
  * - `no-pending-transition`: no other move of the case is waiting for approval.
- * - `case-not-archived`, `case-open` (not closed), `stat-priority`, `not-acknowledged`, `assignment-active`,
- *   `priority-changes`: the case actions' preconditions.
+ * - `stat-acknowledged`: a STAT case has been taken by a reviewer (acknowledged); routine cases pass.
+ * - `case-not-archived`, `case-open` (not closed), `before-review` (intake, monitoring or preview),
+ *   `stat-priority`, `not-acknowledged`, `assignment-active`, `priority-changes`: the case actions' preconditions.
  */
 export const caseCheckIds = [
   "technologist-assigned",
@@ -63,8 +64,10 @@ export const caseCheckIds = [
   "final-interpretation-signed",
   "billing-check-passed",
   "no-pending-transition",
+  "stat-acknowledged",
   "case-not-archived",
   "case-open",
+  "before-review",
   "stat-priority",
   "not-acknowledged",
   "assignment-active",
@@ -144,7 +147,9 @@ export const caseTransitionRules: readonly TransitionRule[] = [
     to: "reviewed",
     label: "Mark reviewed",
     permission: "cases:review",
-    checks: ["final-interpretation-signed"],
+    // A STAT case is on the acknowledgement clock until a reviewer takes it (PRODUCT.md §10): signing it off
+    // untaken would stop the clock without anyone having answered for it.
+    checks: ["final-interpretation-signed", "stat-acknowledged"],
     reasonRequired: false,
     needsApproval: false,
   },

@@ -68,6 +68,15 @@ export const caseChecks: Record<CaseCheckId, CaseCheck> = {
   "case-not-archived": ({ caseRow }) => (caseRow.archivedAt ? "This case is archived." : undefined),
   "case-open": ({ caseRow }) =>
     caseRow.stage === "closed" ? "This case is closed; it must be re-opened before it changes." : undefined,
+  // Taking a STAT case answers its acknowledgement clock, which runs only until review (PRODUCT.md §10).
+  "before-review": ({ caseRow }) =>
+    caseRow.stage === "intake" || caseRow.stage === "monitoring" || caseRow.stage === "preview"
+      ? undefined
+      : `A STAT case is taken before it is reviewed; this case is ${caseRow.stage}.`,
+  "stat-acknowledged": ({ caseRow }) =>
+    caseRow.priority !== "stat" || caseRow.acknowledgedAt
+      ? undefined
+      : "Take this STAT case first (Acknowledge): STAT cases are reviewed only once a reviewer has taken them.",
   "stat-priority": ({ caseRow }) =>
     caseRow.priority === "stat" ? undefined : "Only STAT cases are acknowledged; this case is routine.",
   "not-acknowledged": ({ caseRow }) =>
@@ -88,7 +97,7 @@ const actionChecks: Record<CaseActionName, readonly CaseCheckId[]> = {
   "end-assignment": ["case-not-archived", "assignment-active"],
   "assign-reviewer": ["case-not-archived", "case-open"],
   "set-priority": ["case-not-archived", "case-open"],
-  acknowledge: ["case-not-archived", "case-open", "stat-priority", "not-acknowledged"],
+  acknowledge: ["case-not-archived", "case-open", "before-review", "stat-priority", "not-acknowledged"],
 };
 
 export async function runChecks(checks: readonly CaseCheckId[], context: CheckContext): Promise<FailedCheck[]> {

@@ -96,8 +96,9 @@ export async function openCase(
 
 /**
  * A case in `stage` whose satisfiable preconditions hold: a technologist assigned (by the coordinator), the
- * recording started and ended. Stages past preview need a signed interpretation and a passed billing check, which
- * this kit does not write, so the stage is set in the database, the way those moves would leave it.
+ * recording started and ended; a STAT case past preview taken by the reviewer. Stages past preview need a signed
+ * interpretation and a passed billing check, which this kit does not write, so the stage is set in the database,
+ * the way those moves would leave it.
  */
 export async function caseIn(
   harness: TestApp,
@@ -114,6 +115,11 @@ export async function caseIn(
   if (stage !== "intake") {
     const started = await team.coordinator("POST", `/cases/${opened.id}/transitions`, { body: { to: "monitoring" } });
     expect(started.statusCode, started.body).toBe(201);
+  }
+  // A STAT case reaches reviewed only once a reviewer has taken it (`stat-acknowledged`), so one does here.
+  if (opened.priority === "stat" && (stage === "reviewed" || stage === "closed")) {
+    const taken = await team.reviewer("POST", `/cases/${opened.id}/actions`, { body: { action: "acknowledge" } });
+    expect(taken.statusCode, taken.body).toBe(200);
   }
   const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
   const now = new Date().toISOString();
