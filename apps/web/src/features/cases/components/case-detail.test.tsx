@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { caseActionRules } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { envelope } from "../../../test/fake-server";
 import { caseId, renderCaseScreen, testCase, testMove } from "../testing/render-case-screen";
 
 const caseApi = `/api/continuous-monitoring/cases/${caseId}`;
+const acknowledgeLabel = caseActionRules.acknowledge.label;
 
 function refusal(message: string, failedChecks: string[]) {
   return Response.json(
@@ -55,6 +57,62 @@ describe("case detail", { timeout: 20_000 }, () => {
     );
     expect(screen.queryByRole("button", { name: "Assign technologist" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Edit" })).toBeNull();
+  });
+
+  it("offers Acknowledge on an untaken STAT case in preview and says why it cannot be marked reviewed yet", async () => {
+    const statMessage =
+      "Take this STAT case first (Acknowledge): STAT cases are reviewed only once a reviewer has taken them.";
+    const item = testCase({
+      stage: "preview",
+      priority: "stat",
+      allowedActions: [{ action: "acknowledge", label: acknowledgeLabel, allowed: true, failedChecks: [] }],
+      allowedTransitions: [
+        testMove({
+          ruleId: "sign-off",
+          to: "reviewed",
+          label: "Mark reviewed",
+          allowed: false,
+          failedChecks: [{ check: "stat-acknowledged", message: statMessage }],
+        }),
+      ],
+    });
+    renderCaseScreen(`/continuous-monitoring/cases/preview/${caseId}/overview`, {
+      groups: ["reviewer"],
+      routes: { [`GET ${caseApi}`]: () => envelope(item) },
+    });
+    const actions = await screen.findByRole("region", { name: "What you can do" });
+    expect(within(actions).getByRole("button", { name: acknowledgeLabel })).toHaveProperty("disabled", false);
+    const signOff = within(actions).getByRole("button", { name: "Mark reviewed" });
+    expect(signOff).toHaveProperty("disabled", true);
+    // The reason is tied to the disabled button, so a screen reader reads it with the button.
+    const reason = document.getElementById(signOff.getAttribute("aria-describedby") ?? "");
+    expect(reason?.textContent).toBe(`Not possible yet: ${statMessage}`);
+  });
+
+  it("does not offer Acknowledge on a reviewed STAT case, where taking it means nothing", async () => {
+    const item = testCase({
+      stage: "reviewed",
+      priority: "stat",
+      allowedActions: [
+        {
+          action: "acknowledge",
+          label: acknowledgeLabel,
+          allowed: false,
+          failedChecks: [
+            { check: "before-review", message: "A STAT case is taken before it is reviewed; this case is reviewed." },
+          ],
+        },
+        { action: "assign-reviewer", label: "Assign reviewer", allowed: true, failedChecks: [] },
+      ],
+    });
+    renderCaseScreen(`/continuous-monitoring/cases/reviewed/${caseId}/overview`, {
+      groups: ["reviewer"],
+      routes: { [`GET ${caseApi}`]: () => envelope(item) },
+    });
+    const actions = await screen.findByRole("region", { name: "What you can do" });
+    expect(within(actions).getByRole("button", { name: "Assign reviewer" })).toBeTruthy();
+    expect(within(actions).queryByRole("button", { name: acknowledgeLabel })).toBeNull();
+    expect(within(actions).queryByText(/taken before it is reviewed/)).toBeNull();
   });
 
   it("shows the server's reason when a move is refused", async () => {

@@ -407,15 +407,24 @@ const headerActions: readonly CaseActionName[] = [
 ];
 
 /**
+ * Acknowledging means something only for a STAT case before review (PRODUCT.md §10): on a routine or reviewed case
+ * it would only ever show disabled, so it is not offered there at all. Taken already, it stays, disabled, saying who
+ * took it.
+ */
+function offersAcknowledge(item: Case, action: AllowedAction): boolean {
+  return item.priority === "stat" && !action.failedChecks.some((failed) => failed.check === "before-review");
+}
+
+/**
  * What this user may do with the case now, exactly as the server computed it (`allowedTransitions`,
  * `allowedActions`): moves and actions whose precondition fails show disabled with the reason; nothing the
  * user's groups do not allow is shown at all.
  */
 export function CaseWorkflow({ item }: { item: Case }) {
   const moves = item.allowedTransitions;
-  // Acknowledging is about STAT cases only; on a routine case it would only ever show disabled.
   const actions = item.allowedActions.filter(
-    (action) => headerActions.includes(action.action) && (action.action !== "acknowledge" || item.priority === "stat"),
+    (action) =>
+      headerActions.includes(action.action) && (action.action !== "acknowledge" || offersAcknowledge(item, action)),
   );
   const endAssignment = item.allowedActions.find((action) => action.action === "end-assignment");
   const zone = item.client.timezone;
