@@ -16,6 +16,7 @@ export * from "./routes.js";
 export * from "./schemas/audit.js";
 export * from "./schemas/billing.js";
 export * from "./schemas/bugs.js";
+export * from "./schemas/case-workflow.js";
 export * from "./schemas/cases.js";
 export * from "./schemas/chrome.js";
 export * from "./schemas/clients.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isAllowed, permissionsOf } from "./access.js";
 import { menu } from "./menu.js";
 import { caseStageOfPath, findPage, matchPath, pageList, pages } from "./pages.js";
-import { caseStages } from "./schemas/cases.js";
+import { caseStages } from "./schemas/case-workflow.js";
 import { specRoutes, toRoutePattern } from "./spec-routes.js";
 
 describe("the page table", () => {

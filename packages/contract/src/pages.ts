@@ -79,7 +79,7 @@ export function pageHref(
   return text ? `${path}?${text}` : path;
 }
 
-// Written out rather than read from `caseStages` (schemas/cases.ts): the signed-in shell imports this table and must
+// Written out rather than read from `caseStages` (schemas/case-workflow.ts): the signed-in shell imports this table and must
 // not pull the case schemas in with it, and the case schema reads `caseTabs` from here. The contract's tests keep the
 // two lists alike.
 const stagesOfPages = ["intake", "monitoring", "preview", "reviewed", "closed"] as const;

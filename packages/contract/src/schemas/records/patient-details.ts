@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { caseStages, patientDetailsInputSchema, patientDetailsSchema } from "../cases.js";
+import { caseStages } from "../case-workflow.js";
+import { patientDetailsInputSchema, patientDetailsSchema } from "../cases.js";
 import { idSchema } from "../common.js";
 import { reasonField } from "./record-shapes.js";
 import { recordWriteStateSchema } from "./record-write-rules.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { caseStages } from "../cases.js";
+import { caseStages } from "../case-workflow.js";
 import { authorSchema, idSchema, isoDateTimeSchema } from "../common.js";
 import { revisionChangeSchema } from "./record-revisions.js";
 import { recordWriteStateSchema } from "./record-write-rules.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Permission } from "../../access.js";
-import type { CaseStage } from "../cases.js";
+import type { CaseStage } from "../case-workflow.js";
 import type { RecordArea } from "./record-kinds.js";
 
 export type RecordWriteRule = {

@@ -47,6 +47,7 @@ export function CaseClientProtocol({ item }: { item: Case }) {
         <Detail label="Impedance threshold">{revision.impedanceThresholdKohm} kΩ</Detail>
         <Detail label="Impedance check interval">{revision.impedanceCheckIntervalHours} h</Detail>
         <Detail label="Review turnaround">{revision.reviewTurnaroundHours} h</Detail>
+        <Detail label="STAT cases taken by a reviewer within">{revision.statAcknowledgeMinutes} min</Detail>
         <Detail label="Critical findings">
           Notify {revision.criticalNotification.notify} within {revision.criticalNotification.withinMinutes} minutes
         </Detail>
