@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { backupDatabase, describeRestore, restoreDatabase } from "../db/backup.js";
 import type { BackupSource, RestoreResult } from "../db/backup-format.js";
-import { type Db, openDatabase, queryRows } from "../db/client.js";
+import { type Db, openDatabase, pgliteExtensions, queryRows } from "../db/client.js";
 import { seedDemoData } from "../seed/seed-demo-data.js";
 
 /** Like the other API tests: PostgreSQL when DATABASE_URL is set, else the embedded engine. */
@@ -205,7 +205,8 @@ describe.skipIf(postgresUrl)("backup and restore of the embedded database (PGlit
   it(
     "migrates an older backup forward, and refuses one from a newer release leaving the folder untouched",
     async () => {
-      const client = await PGlite.create();
+      // The older release's migrations may create contrib extensions (pg_trgm), which PGlite loads only when asked.
+      const client = await PGlite.create({ extensions: pgliteExtensions });
       await migratePglite(drizzlePglite(client), { migrationsFolder: olderMigrations() });
       const older = path.join(workDir, "older.tar.gz");
       writeFileSync(older, Buffer.from(await (await client.dumpDataDir("gzip")).arrayBuffer()));
