@@ -26,6 +26,8 @@ test("an administrator creates a user who signs in with the emailed password; di
   request,
   state,
 }) => {
+  // Several sign-ins (argon2 on two cores) and users in one story: past a minute when two workers share the machine.
+  test.setTimeout(150_000);
   await signInToHome(page, seededUser(state, "admin"), displayNames.admin);
   await page.goto("/#/users");
   await expect(page.getByRole("heading", { level: 1, name: "Users" })).toBeVisible();

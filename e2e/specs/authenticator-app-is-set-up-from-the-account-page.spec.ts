@@ -9,6 +9,8 @@ test("a user sets up an authenticator app on the account page, signs in with its
   admin,
   state,
 }) => {
+  // Several sign-ins (argon2 on two cores) and users in one story: past a minute when two workers share the machine.
+  test.setTimeout(150_000);
   const user = { username: "e2e-totp-adder", name: "Ada Adder", email: "e2e-totp-adder@vigil.example" };
   const password = "pebble-orchid-lantern-83";
   const created = await admin.createUser({ ...user, groups: ["technologist"] });
