@@ -51,3 +51,17 @@ export const caseClocksSchema = z.object({
   clocks: z.array(serviceClockSchema),
 });
 export type CaseClocks = z.infer<typeof caseClocksSchema>;
+
+/**
+ * A clock's state at `now` (milliseconds), the one rule the server answers with and a screen ages a clock by. The
+ * window is closed at both ends: a step taken exactly at the due time is in time, and a running clock turns
+ * `overdue` only after it.
+ */
+export function clockStateAt(
+  clock: { dueSoonAt: number; dueAt: number; stoppedAt: number | null },
+  now: number,
+): ClockState {
+  if (clock.stoppedAt !== null) return clock.stoppedAt <= clock.dueAt ? "met" : "missed";
+  if (now > clock.dueAt) return "overdue";
+  return now >= clock.dueSoonAt ? "due-soon" : "ok";
+}

@@ -51,7 +51,6 @@ describe("service clocks", () => {
 
   it("turns due-soon when no more than the configured share of the window is left, and overdue only after the due time", () => {
     const clock = {
-      startedAt: new Date("2026-03-01T00:00:00Z"),
       dueAt: new Date("2026-03-02T00:00:00Z"),
       stoppedAt: null,
       windowMinutes: 24 * 60,
@@ -65,7 +64,6 @@ describe("service clocks", () => {
 
   it("counts a step taken exactly at the due time as met and a later one as missed", () => {
     const base = {
-      startedAt: new Date("2026-03-01T00:00:00Z"),
       dueAt: new Date("2026-03-01T01:00:00Z"),
       windowMinutes: 60,
     };

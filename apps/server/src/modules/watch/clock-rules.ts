@@ -1,4 +1,12 @@
-import type { Author, CaseStage, ClockKind, ClockOwner, ClockState, ServiceClock } from "@vigil/contract";
+import {
+  type Author,
+  type CaseStage,
+  type ClockKind,
+  type ClockOwner,
+  type ClockState,
+  clockStateAt as contractClockStateAt,
+  type ServiceClock,
+} from "@vigil/contract";
 
 /** A documented real-time review at least every 2 h for intermittent monitoring (DOMAIN.md §2.3, confirmed). */
 export const intermittentReviewMinutes = 120;
@@ -50,19 +58,27 @@ function ownerOf(user: Author | null): ClockOwner {
 }
 
 /**
- * A clock's state at `now`. The window is closed at both ends: a step taken exactly at the due time is in time,
- * and a running clock turns `overdue` only after it. Windows are durations, so a clock that spans a daylight-saving
- * change lasts exactly its hours of real time, whatever the wall clock in the client's zone shows.
+ * A clock's state at `now` (the contract's rule), its "due soon" point placed by the configured share of its
+ * window. Windows are durations, so a clock that spans a daylight-saving change lasts exactly its hours of real
+ * time, whatever the wall clock in the client's zone shows.
  */
 export function clockStateAt(
-  clock: { startedAt: Date; dueAt: Date; stoppedAt: Date | null; windowMinutes: number },
+  clock: { dueAt: Date; stoppedAt: Date | null; windowMinutes: number },
   now: Date,
   settings: ClockSettings,
 ): ClockState {
-  if (clock.stoppedAt) return clock.stoppedAt <= clock.dueAt ? "met" : "missed";
-  const left = clock.dueAt.getTime() - now.getTime();
-  if (left < 0) return "overdue";
-  return left <= clock.windowMinutes * minute * settings.dueSoonShare ? "due-soon" : "ok";
+  return contractClockStateAt(
+    {
+      dueSoonAt: dueSoonAtOf(clock.dueAt, clock.windowMinutes, settings).getTime(),
+      dueAt: clock.dueAt.getTime(),
+      stoppedAt: clock.stoppedAt?.getTime() ?? null,
+    },
+    now.getTime(),
+  );
+}
+
+function dueSoonAtOf(dueAt: Date, windowMinutes: number, settings: ClockSettings): Date {
+  return new Date(dueAt.getTime() - windowMinutes * minute * settings.dueSoonShare);
 }
 
 type ClockDraft = {
@@ -131,7 +147,7 @@ export function clocksOfCase(facts: CaseClockFacts, now: Date, settings: ClockSe
   return draftsOf(facts)
     .map((draft) => {
       const dueAt = new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
-      const dueSoonAt = new Date(dueAt.getTime() - draft.windowMinutes * minute * settings.dueSoonShare);
+      const dueSoonAt = dueSoonAtOf(dueAt, draft.windowMinutes, settings);
       const state: ClockState = draft.lapsed ? "missed" : clockStateAt({ ...draft, dueAt }, now, settings);
       return {
         kind: draft.kind,

@@ -7,7 +7,7 @@ import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import type { ClockKind, ClockState, ServiceClock } from "@vigil/contract";
+import { type ClockKind, type ClockState, clockStateAt, type ServiceClock } from "@vigil/contract";
 import { useEffect, useState } from "react";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { useCaseClocks } from "../api/get-case-clocks";
@@ -38,10 +38,9 @@ const stateColors: Record<ClockState, "default" | "success" | "warning" | "error
 
 /** The state a clock has reached by `now`: the server's answer ages while the screen stays open. */
 export function clockStateNow(clock: ServiceClock, now: number): ClockState {
-  if (clock.stoppedAt) return clock.state;
-  if (clock.state === "missed") return clock.state;
-  if (now > Date.parse(clock.dueAt)) return "overdue";
-  return now >= Date.parse(clock.dueSoonAt) ? "due-soon" : "ok";
+  // Stopped, or lapsed (a STAT case reviewed untaken): the server's verdict stands.
+  if (clock.stoppedAt || clock.state === "missed") return clock.state;
+  return clockStateAt({ dueSoonAt: Date.parse(clock.dueSoonAt), dueAt: Date.parse(clock.dueAt), stoppedAt: null }, now);
 }
 
 /** "3 h 05 min left" / "overdue by 12 min": whole minutes, as a technologist reads a deadline. */
