@@ -10,6 +10,7 @@ import Typography from "@mui/material/Typography";
 import { type ClockKind, type ClockState, clockStateAt, type ServiceClock } from "@vigil/contract";
 import { useEffect, useState } from "react";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { useCaseClocks } from "../api/get-case-clocks";
 import { personName } from "../case-labels";
 
@@ -87,42 +88,45 @@ export function CaseClocksCard({ caseId, timeZone }: { caseId: string; timeZone:
           No clock runs for this case in its stage.
         </Typography>
       ) : (
-        <Table size="small" aria-label="Service clocks">
-          <TableHead>
-            <TableRow>
-              <TableCell>Promise</TableCell>
-              <TableCell>State</TableCell>
-              <TableCell>Due</TableCell>
-              <TableCell>Next step</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {data.clocks.map((clock) => {
-              const state = clockStateNow(clock, now);
-              return (
-                <TableRow key={clock.kind}>
-                  <TableCell>{clockKindLabels[clock.kind]}</TableCell>
-                  <TableCell>
-                    <Chip size="small" variant="outlined" color={stateColors[state]} label={stateLabels[state]} />
-                  </TableCell>
-                  <TableCell>
-                    <ZonedDateTime value={clock.dueAt} timeZone={timeZone} />
-                    {clock.stoppedAt ? (
-                      <Typography variant="body2" color="text.secondary">
-                        done <ZonedDateTime value={clock.stoppedAt} timeZone={timeZone} />
-                      </Typography>
-                    ) : state === "missed" ? null : (
-                      <Typography variant="body2" color={state === "ok" ? "text.secondary" : "inherit"}>
-                        {timeLeftText(clock.dueAt, now)}
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell>{clock.stoppedAt || state === "missed" ? "—" : ownerText(clock)}</TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
+        // A phone is narrower than the four columns: the table scrolls in its own box, not the page.
+        <ScrollRegion label="Service clocks">
+          <Table size="small" aria-label="Service clocks">
+            <TableHead>
+              <TableRow>
+                <TableCell>Promise</TableCell>
+                <TableCell>State</TableCell>
+                <TableCell>Due</TableCell>
+                <TableCell>Next step</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.clocks.map((clock) => {
+                const state = clockStateNow(clock, now);
+                return (
+                  <TableRow key={clock.kind}>
+                    <TableCell>{clockKindLabels[clock.kind]}</TableCell>
+                    <TableCell>
+                      <Chip size="small" variant="outlined" color={stateColors[state]} label={stateLabels[state]} />
+                    </TableCell>
+                    <TableCell>
+                      <ZonedDateTime value={clock.dueAt} timeZone={timeZone} />
+                      {clock.stoppedAt ? (
+                        <Typography variant="body2" color="text.secondary">
+                          done <ZonedDateTime value={clock.stoppedAt} timeZone={timeZone} />
+                        </Typography>
+                      ) : state === "missed" ? null : (
+                        <Typography variant="body2" color={state === "ok" ? "text.secondary" : "inherit"}>
+                          {timeLeftText(clock.dueAt, now)}
+                        </Typography>
+                      )}
+                    </TableCell>
+                    <TableCell>{clock.stoppedAt || state === "missed" ? "—" : ownerText(clock)}</TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </ScrollRegion>
       )}
     </Paper>
   );
