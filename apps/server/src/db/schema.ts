@@ -13,3 +13,4 @@ export * from "./tables/case-tables.js";
 export * from "./tables/client-tables.js";
 export * from "./tables/identity-tables.js";
 export * from "./tables/record-tables.js";
+export * from "./tables/watch-tables.js";

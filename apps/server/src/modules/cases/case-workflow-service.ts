@@ -18,6 +18,7 @@ import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { findUserById } from "../../identity/user-directory.js";
 import { getCurrentProtocolRevision } from "../clients/protocol-service.js";
+import { recordCaseChange } from "../watch/watch-service.js";
 import type { CaseDependencies } from "./case-dependencies.js";
 import { actionChecksOf, preconditionFailed, runChecks, transitionChecks, type WorkflowUser } from "./case-workflow.js";
 import {
@@ -336,6 +337,7 @@ export async function requestTransition(
           },
         ),
       );
+      await recordCaseChange(tx, { caseId: after.id, clientId: after.clientId, change: "stage" });
       return { row: after, transition: transitionRow };
     })
     .catch((error: unknown) => {
@@ -433,6 +435,7 @@ export async function takeTransitionAction(
         comment,
       }),
     );
+    await recordCaseChange(tx, { caseId: after.id, clientId: after.clientId, change: "stage" });
     return { row: after, transition: current };
   });
   return { transition: toTransition(transition, user), case: await toCase(db, row, user, dependencies) };

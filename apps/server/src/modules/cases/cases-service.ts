@@ -16,6 +16,7 @@ import { assertVersion } from "../../http/versioning.js";
 import { findUserById } from "../../identity/user-directory.js";
 import { requireClient, requireWritableClient } from "../clients/clients-service.js";
 import { getProtocolRevisionById } from "../clients/protocol-service.js";
+import { recordCaseChange } from "../watch/watch-service.js";
 import type { CaseDependencies } from "./case-dependencies.js";
 import { allowedChangesFor, caseTabsFor } from "./case-screen-rules.js";
 import {
@@ -195,6 +196,7 @@ export async function recordCaseAction(
     tx,
     auditedWrite(actor, `case.${action}`, caseAuditTarget(row), { caseNumber: row.caseNumber, ...details }),
   );
+  await recordCaseChange(tx, { caseId: row.id, clientId: row.clientId, change: "case" });
 }
 
 function caseNumberOf(value: number, at: Date): string {

@@ -14,6 +14,7 @@ import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { assertVersion } from "../../http/versioning.js";
+import { recordCaseChange } from "../watch/watch-service.js";
 import {
   type CaseRow,
   findLatestPatientDetails,
@@ -178,6 +179,7 @@ export async function updatePatientDetails(
           version: after.version,
         }),
       );
+      await recordCaseChange(tx, { caseId: after.id, clientId: after.clientId, change: "patient" });
       return revision;
     });
   } catch (error) {

@@ -11,6 +11,7 @@ import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { getUserByUsername } from "../../identity/user-directory.js";
+import { recordClientProtocolChange } from "../watch/watch-service.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
 import {
   findLatestProtocolRevision,
@@ -127,6 +128,8 @@ export async function createProtocolRevision(
           },
         ),
       );
+      // Open cases without a pinned revision are held to this one from now on.
+      await recordClientProtocolChange(tx, clientId);
       return toProtocolRevision(row);
     });
   } catch (error) {

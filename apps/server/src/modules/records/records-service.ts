@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { findUserById } from "../../identity/user-directory.js";
+import { recordCaseChange } from "../watch/watch-service.js";
 import { assertInsideMonitoringPeriod } from "./monitoring-period-service.js";
 import {
   authorOf,
@@ -71,6 +72,7 @@ async function auditRecordWrite(
   const action = detail.change === "create" ? "case-record.create" : "case-record.revise";
   const target = { type: "case", id: state.id };
   await recordAudit(tx, auditedWrite(user, action, target, { caseNumber: state.caseNumber, ...detail }));
+  await recordCaseChange(tx, { caseId: state.id, clientId: state.clientId, change: "record" });
 }
 
 /** `POST …/{kind}`: revision 1 of a new item, when the case's stage allows the caller to write this kind. */

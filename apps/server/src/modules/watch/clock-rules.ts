@@ -164,6 +164,29 @@ export function clocksOfCase(facts: CaseClockFacts, now: Date, settings: ClockSe
     .sort((a, b) => Date.parse(a.dueAt) - Date.parse(b.dueAt));
 }
 
+/** A clock still running, as the board keeps it: its due time is fixed, its state follows the time of reading. */
+export type RunningClock = {
+  kind: ClockKind;
+  startedAt: Date;
+  dueAt: Date;
+  windowMinutes: number;
+  owner: ClockOwner;
+};
+
+/** The clocks of one case that still run (not stopped, not lapsed), in the order they fall due. */
+export function runningClocksOf(facts: CaseClockFacts): RunningClock[] {
+  return draftsOf(facts)
+    .filter((draft) => draft.stoppedAt === null && !draft.lapsed)
+    .map((draft) => ({
+      kind: draft.kind,
+      startedAt: draft.startedAt,
+      dueAt: new Date(draft.startedAt.getTime() + draft.windowMinutes * minute),
+      windowMinutes: draft.windowMinutes,
+      owner: draft.owner,
+    }))
+    .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
+}
+
 /** Running clocks, the ones the board watches. */
 export function isRunning(clock: ServiceClock): boolean {
   return clock.state === "ok" || clock.state === "due-soon" || clock.state === "overdue";

@@ -4,6 +4,8 @@ import { type Db, queryRows } from "../../db/client.js";
 /** One case's clock inputs as stored: the case row's own fields and the latest of each record that moves a clock. */
 export type CaseClockRow = {
   case_id: string;
+  client_id: string;
+  archived_at: Date | string | null;
   stage: string;
   priority: string;
   acknowledged_at: Date | string | null;
@@ -45,7 +47,7 @@ export async function findCaseClockRow(db: Db, caseId: string): Promise<CaseCloc
       where t.case_id = ${caseId} and t.to_stage = 'preview' and t.status = 'completed'
     )
     select
-      c.id as case_id, c.stage, c.priority, c.acknowledged_at, c.recording_started_at, c.recording_ended_at,
+      c.id as case_id, c.client_id, c.archived_at, c.stage, c.priority, c.acknowledged_at, c.recording_started_at, c.recording_ended_at,
       c.reviewer_sub, c.reviewer_username, c.reviewer_name,
       (select coalesce(max(a.created_at), case when c.priority = 'stat' then c.created_at end) from case_actions a
         where a.case_id = c.id and (

@@ -9,7 +9,14 @@ import {
 } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { type CaseClockFacts, type ClockSettings, clocksOfCase } from "./clock-rules.js";
+import { type CaseEventInput, publishCaseEvent } from "../../events/case-events.js";
+import {
+  deleteAllCaseClocks,
+  findOpenCaseIds,
+  findUnpinnedOpenCaseIds,
+  replaceCaseClocks,
+} from "./case-clocks-repository.js";
+import { type CaseClockFacts, type ClockSettings, clocksOfCase, runningClocksOf } from "./clock-rules.js";
 import { type CaseClockRow, findCaseClockRow } from "./watch-repository.js";
 
 // A client without any protocol revision is held to the protocol's defaults, the same a new revision starts from.
@@ -59,4 +66,62 @@ export async function getCaseClocks(db: Db, caseId: string, settings: ClockSetti
   if (!row) throw new AppError("not_found", `No case with id ${caseId}.`);
   const now = new Date();
   return { caseId, asOf: now.toISOString(), clocks: clocksOfCase(clockFactsOf(row), now, settings) };
+}
+
+/**
+ * Recomputes the kept (running) clocks of one case from its facts, in the caller's transaction: the board reads
+ * them instead of deriving every open case's clocks per request. Closed and archived cases keep none.
+ */
+export async function refreshCaseClocks(tx: Db, caseId: string): Promise<void> {
+  const row = await findCaseClockRow(tx, caseId);
+  if (!row || row.archived_at !== null || row.stage === "closed") {
+    await replaceCaseClocks(tx, caseId, []);
+    return;
+  }
+  const facts = clockFactsOf(row);
+  const running = runningClocksOf(facts);
+  await replaceCaseClocks(
+    tx,
+    caseId,
+    running.map((clock, index) => ({
+      caseId,
+      kind: clock.kind,
+      clientId: row.client_id,
+      stage: facts.stage,
+      priority: facts.priority,
+      startedAt: clock.startedAt,
+      dueAt: clock.dueAt,
+      windowMinutes: clock.windowMinutes,
+      ownerSub: clock.owner.kind === "user" ? clock.owner.user.sub : null,
+      ownerUsername: clock.owner.kind === "user" ? clock.owner.user.username : null,
+      ownerName: clock.owner.kind === "user" ? clock.owner.user.name : null,
+      isNext: index === 0,
+    })),
+  );
+}
+
+/**
+ * Every write to a case ends here, inside its transaction: the case's kept clocks are recomputed and the change is
+ * published on the event stream (delivered when the transaction commits).
+ */
+export async function recordCaseChange(tx: Db, event: CaseEventInput): Promise<void> {
+  await refreshCaseClocks(tx, event.caseId);
+  await publishCaseEvent(tx, event);
+}
+
+/** A new protocol revision moves the clocks of the client's open cases that have not pinned one yet. */
+export async function recordClientProtocolChange(tx: Db, clientId: string): Promise<void> {
+  for (const caseId of await findUnpinnedOpenCaseIds(tx, clientId)) {
+    await recordCaseChange(tx, { caseId, clientId, change: "clocks" });
+  }
+}
+
+/** Recomputes the kept clocks of every open case: after a restore or a bulk load that bypassed the services. */
+export async function rebuildCaseClocks(db: Db): Promise<number> {
+  const caseIds = await findOpenCaseIds(db);
+  await db.transaction(async (tx) => {
+    await deleteAllCaseClocks(tx);
+    for (const caseId of caseIds) await refreshCaseClocks(tx, caseId);
+  });
+  return caseIds.length;
 }
