@@ -25,6 +25,10 @@ export const sharedKeys = {
   caseClocks: (caseId: string) => [...sharedKeys.caseDetail(caseId), "clocks"] as const,
   /** Every case list (queues, assignments, home counts). */
   caseLists: () => ["cases", "list"] as const,
+  /** The watch: the board and every read that follows the clocks of many cases; every case event refreshes it. */
+  watch: () => ["watch"] as const,
+  /** The signed-in user's clock alerts (the list and its unread count). */
+  clockAlerts: () => [...sharedKeys.watch(), "alerts"] as const,
   /** The breadcrumb trails: they name clients and cases, so renaming a client or moving a case refreshes them. */
   breadcrumbs: () => ["chrome", "breadcrumbs"] as const,
 };
