@@ -3,13 +3,14 @@ import { ConfigError, loadConfig } from "./config.js";
 import { openConfiguredDatabase } from "./db/client.js";
 import { FolderLockedError } from "./db/folder-lock.js";
 import { listenOnHttps } from "./https-listener.js";
+import { rebuildCaseClocksIfNeeded } from "./modules/watch/watch-service.js";
 import { seedIfEmpty } from "./seed/seed-demo-data.js";
 
 /** The process: configuration, database, app, listen, and a graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, sweepClockAlerts: true });
   if (config.seed === "demo") await seedIfEmpty(database.db, config, app.log);
 
   let https: Awaited<ReturnType<typeof listenOnHttps>>;

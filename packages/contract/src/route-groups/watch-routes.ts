@@ -1,6 +1,6 @@
 import { route } from "../route-definition.js";
 import { idParamsSchema } from "../schemas/common.js";
-import { caseClocksSchema } from "../schemas/watch.js";
+import { caseClocksSchema, watchBoardQuerySchema, watchBoardSchema } from "../schemas/watch.js";
 
 const base = "/api/continuous-monitoring";
 
@@ -14,5 +14,17 @@ export const watchRoutes = {
     access: "cases:read",
     params: idParamsSchema,
     response: caseClocksSchema,
+  }),
+  getWatchBoard: route({
+    method: "GET",
+    path: `${base}/board`,
+    summary:
+      "The board: every open case's next-due service clock (or one kind's), sorted by time to breach, with patient and client",
+    tags: ["watch"],
+    access: "cases:read",
+    // Rows name patients: every read is audited like the case queues.
+    patientData: true,
+    querystring: watchBoardQuerySchema,
+    response: watchBoardSchema,
   }),
 } as const;

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { pageOf, pageQuerySchema } from "../envelope.js";
+import { casePrioritySchema, caseStageSchema } from "./case-workflow.js";
 import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
 
 /**
@@ -65,3 +67,61 @@ export function clockStateAt(
   if (now > clock.dueAt) return "overdue";
   return now >= clock.dueSoonAt ? "due-soon" : "ok";
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The board: every open case's next-due clock, sorted by time to breach
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The owner filter's value for clocks nobody is assigned to (the coordinators own them). */
+export const coordinatorsOwner = "coordinators";
+
+/**
+ * `GET /board`: server-paged like the case queues. One row per case (its next-due clock) unless `kind` is given,
+ * then that kind's clock of every case that runs one. `owner`: a username, or `coordinators` (no one assigned);
+ * `mine`: the caller's own clocks. `alsoDueSoon` (with `owner` or `mine`): also every other clock due soon or
+ * overdue, whoever owns it — a coordinator's desk watches their own and every promise about to break.
+ */
+export const watchBoardQuerySchema = pageQuerySchema.extend({
+  clientId: idSchema.optional(),
+  stage: caseStageSchema.optional(),
+  kind: clockKindSchema.optional(),
+  owner: z
+    .string()
+    .trim()
+    .min(1, { message: "is required", abort: true })
+    .max(128)
+    .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u, "may not contain spaces")
+    .optional(),
+  mine: z.stringbool().optional(),
+  alsoDueSoon: z.stringbool().optional(),
+});
+export type WatchBoardQuery = z.input<typeof watchBoardQuerySchema>;
+
+/** A running clock as the board shows it: its state at the answer's `asOf`, aged on screen by `clockStateAt`. */
+export const boardClockSchema = z.object({
+  kind: clockKindSchema,
+  startedAt: isoDateTimeSchema,
+  dueSoonAt: isoDateTimeSchema,
+  dueAt: isoDateTimeSchema,
+  windowMinutes: z.number().int().positive(),
+  state: z.enum(["ok", "due-soon", "overdue"]),
+  owner: clockOwnerSchema,
+});
+export type BoardClock = z.infer<typeof boardClockSchema>;
+
+export const watchBoardRowSchema = z.object({
+  caseId: idSchema,
+  caseNumber: z.string(),
+  stage: caseStageSchema,
+  priority: casePrioritySchema,
+  patientName: z.string().nullable(),
+  mrn: z.string().nullable(),
+  client: z.object({ id: idSchema, name: z.string(), code: z.string(), timezone: z.string() }),
+  clock: boardClockSchema,
+  /** How many other clocks of the case run besides this one. */
+  otherClocks: z.number().int().min(0),
+});
+export type WatchBoardRow = z.infer<typeof watchBoardRowSchema>;
+
+export const watchBoardSchema = pageOf(watchBoardRowSchema).extend({ asOf: isoDateTimeSchema });
+export type WatchBoard = z.infer<typeof watchBoardSchema>;

@@ -40,3 +40,27 @@ export async function findOpenCaseIds(db: Db): Promise<string[]> {
 export async function deleteAllCaseClocks(db: Db): Promise<void> {
   await db.execute(sql`delete from case_clocks`);
 }
+
+/**
+ * Whether the kept clocks look never built: open cases but no kept clock at all, or a case recording in monitoring
+ * without its impedance clock (which always runs there). True for a database from before the kept clocks, a
+ * restored backup of one, or a bulk load that bypassed the services; two cheap lookups otherwise.
+ */
+export async function hasUnkeptClocks(db: Db): Promise<boolean> {
+  const result = (await db.execute(sql`
+    select (
+      (exists (select 1 from cases where archived_at is null and stage <> 'closed')
+        and not exists (select 1 from case_clocks))
+      or exists (
+        select 1 from cases c
+        where c.stage = 'monitoring' and c.archived_at is null
+          and c.recording_started_at is not null and c.recording_ended_at is null
+          and not exists (select 1 from case_clocks k where k.case_id = c.id and k.kind = 'impedance-check'))
+    ) as "unkept"`)) as unknown as { rows: { unkept: boolean }[] };
+  return result.rows[0]?.unkept === true;
+}
+
+/** Holds the rebuild's lock until the transaction ends: instances starting together rebuild one after the other. */
+export async function lockCaseClocksRebuild(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('vigil:case-clocks-rebuild'))`);
+}

@@ -14,6 +14,8 @@ import {
   deleteAllCaseClocks,
   findOpenCaseIds,
   findUnpinnedOpenCaseIds,
+  hasUnkeptClocks,
+  lockCaseClocksRebuild,
   replaceCaseClocks,
 } from "./case-clocks-repository.js";
 import { type CaseClockFacts, type ClockSettings, clocksOfCase, runningClocksOf } from "./clock-rules.js";
@@ -118,10 +120,28 @@ export async function recordClientProtocolChange(tx: Db, clientId: string): Prom
 
 /** Recomputes the kept clocks of every open case: after a restore or a bulk load that bypassed the services. */
 export async function rebuildCaseClocks(db: Db): Promise<number> {
-  const caseIds = await findOpenCaseIds(db);
-  await db.transaction(async (tx) => {
-    await deleteAllCaseClocks(tx);
-    for (const caseId of caseIds) await refreshCaseClocks(tx, caseId);
+  return db.transaction(async (tx) => {
+    await lockCaseClocksRebuild(tx);
+    return rebuildAll(tx);
   });
+}
+
+async function rebuildAll(tx: Db): Promise<number> {
+  const caseIds = await findOpenCaseIds(tx);
+  await deleteAllCaseClocks(tx);
+  for (const caseId of caseIds) await refreshCaseClocks(tx, caseId);
   return caseIds.length;
+}
+
+/**
+ * At the server's start: rebuilds the kept clocks when they look never built (a database from before them, a
+ * restored backup of one, the bench's bulk load), else does nothing. Several instances starting at once rebuild
+ * one after the other, and the later ones find nothing to do. Answers how many open cases were rebuilt.
+ */
+export async function rebuildCaseClocksIfNeeded(db: Db): Promise<number> {
+  if (!(await hasUnkeptClocks(db))) return 0;
+  return db.transaction(async (tx) => {
+    await lockCaseClocksRebuild(tx);
+    return (await hasUnkeptClocks(tx)) ? rebuildAll(tx) : 0;
+  });
 }
