@@ -22,6 +22,8 @@ import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
+import { startClockAlertSweeps } from "./modules/notifications/clock-alert-sweep.js";
+import { registerNotificationRoutes } from "./modules/notifications/notifications-routes.js";
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
 import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { hasSignedInterpretation } from "./modules/records/records-service.js";
@@ -40,6 +42,11 @@ export type AppOptions = {
   logger?: FastifyServerOptions["logger"];
   /** Extra message transports (e.g. a test SMS gateway); SMTP and the SMS webhook come from configuration. */
   transports?: ConstructorParameters<typeof MessageService>[3];
+  /**
+   * Sweep for clock alerts every WATCH_ALERT_SWEEP_SECONDS while the app is open: the server does; API tests call the
+   * sweep themselves with the moment they choose.
+   */
+  sweepClockAlerts?: boolean;
 };
 
 /**
@@ -89,7 +96,13 @@ declare module "fastify" {
   }
 }
 
-export async function buildApp({ config, database, logger, transports }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  transports,
+  sweepClockAlerts = false,
+}: AppOptions): Promise<FastifyInstance> {
   const buildInfo = readBuildInfo(config.webDistDir);
   const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
   const timeouts = serverTimeouts(config);
@@ -163,6 +176,11 @@ export async function buildApp({ config, database, logger, transports }: AppOpti
   registerIntegrationRoutes(app, database, config, { tokens, messages });
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
+  registerNotificationRoutes(app, database.db);
+  if (sweepClockAlerts) {
+    const sweeps = startClockAlertSweeps(database.db, config, messages, app.log);
+    app.addHook("onClose", () => sweeps.stop());
+  }
 
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -34,6 +34,14 @@ describe("configuration", () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: "0" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
   });
 
+  it("sweeps for clock alerts every 30 seconds unless told otherwise, and never with 0", () => {
+    expect(loadConfig({}).watch.alertSweepSeconds).toBe(30);
+    expect(loadConfig({ WATCH_ALERT_SWEEP_SECONDS: "2" }).watch.alertSweepSeconds).toBe(2);
+    expect(loadConfig({ WATCH_ALERT_SWEEP_SECONDS: "0" }).watch.alertSweepSeconds).toBe(0);
+    expect(() => loadConfig({ WATCH_ALERT_SWEEP_SECONDS: "-1" })).toThrow(/WATCH_ALERT_SWEEP_SECONDS/);
+    expect(() => loadConfig({ WATCH_ALERT_SWEEP_SECONDS: "1.5" })).toThrow(/WATCH_ALERT_SWEEP_SECONDS/);
+  });
+
   it("trusts no proxy's forwarded address unless told to", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);

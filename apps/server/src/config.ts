@@ -128,6 +128,11 @@ const configSchema = z.object({
   CURRENCY: currencySchema.default("USD"),
   /** A running service clock is "due soon" once no more than this share of its window is left (PRODUCT.md §10). */
   WATCH_DUE_SOON_SHARE: z.coerce.number().gt(0).lt(1).default(0.25),
+  /**
+   * How often each instance looks for clocks that turned due soon or overdue and tells their owners (seconds; 0: this
+   * instance never sweeps). Instances may all sweep: the alerts' unique key lets one of them tell each owner once.
+   */
+  WATCH_ALERT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see config-federation.ts. */
@@ -172,8 +177,8 @@ export type Config = {
   cptRules: { finalPartialSegmentShortCode: boolean; professionalReporting: "summary-over-36h" | "daily" };
   /** The ISO 4217 code of rates and amounts (CURRENCY); issued statements keep the code they were issued in. */
   currency: string;
-  /** The service clocks' settings (WATCH_DUE_SOON_SHARE). */
-  watch: { dueSoonShare: number };
+  /** The service clocks' settings (WATCH_DUE_SOON_SHARE, WATCH_ALERT_SWEEP_SECONDS; 0 = no sweeps). */
+  watch: { dueSoonShare: number; alertSweepSeconds: number };
   trustProxy: boolean | number | string[];
   /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
   requestTimeoutMs: number;
@@ -247,7 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       professionalReporting: value.CPT_PROFESSIONAL_REPORTING,
     },
     currency: value.CURRENCY,
-    watch: { dueSoonShare: value.WATCH_DUE_SOON_SHARE },
+    watch: { dueSoonShare: value.WATCH_DUE_SOON_SHARE, alertSweepSeconds: value.WATCH_ALERT_SWEEP_SECONDS },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },

@@ -4,6 +4,7 @@ import { billingRoutes } from "./route-groups/billing-routes.js";
 import { bugRoutes } from "./route-groups/bug-routes.js";
 import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
+import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
 import { systemRoutes } from "./route-groups/system-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
@@ -27,6 +28,7 @@ export const routes = {
   ...billingRoutes,
   ...bugRoutes,
   ...watchRoutes,
+  ...notificationRoutes,
 } as const;
 
 export type Routes = typeof routes;
