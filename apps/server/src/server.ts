@@ -11,6 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
   const app = await buildApp({ config, database, sweepClockAlerts: true });
+  // The board's kept clocks of a database from before them, a restored backup or a bulk load (PRODUCT.md §10).
+  const rebuilt = await rebuildCaseClocksIfNeeded(database.db);
+  if (rebuilt > 0) app.log.info({ cases: rebuilt }, "rebuilt the kept service clocks of the open cases");
   if (config.seed === "demo") await seedIfEmpty(database.db, config, app.log);
 
   let https: Awaited<ReturnType<typeof listenOnHttps>>;
