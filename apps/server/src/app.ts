@@ -29,6 +29,7 @@ import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { hasSignedInterpretation } from "./modules/records/records-service.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
+import { registerServiceLevelRoutes } from "./modules/watch/service-level-routes.js";
 import { registerWatchRoutes } from "./modules/watch/watch-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
 import { answerClientError, answerFrameworkError, registerEnvelope } from "./plugins/envelope.js";
@@ -176,6 +177,7 @@ export async function buildApp({
   registerIntegrationRoutes(app, database, config, { tokens, messages });
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
+  registerServiceLevelRoutes(app, database.db);
   registerNotificationRoutes(app, database.db);
   if (sweepClockAlerts) {
     const sweeps = startClockAlertSweeps(database.db, config, messages, app.log);

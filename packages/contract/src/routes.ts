@@ -6,6 +6,7 @@ import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
 import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
+import { serviceLevelRoutes } from "./route-groups/service-level-routes.js";
 import { systemRoutes } from "./route-groups/system-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
 import { watchRoutes } from "./route-groups/watch-routes.js";
@@ -28,6 +29,7 @@ export const routes = {
   ...billingRoutes,
   ...bugRoutes,
   ...watchRoutes,
+  ...serviceLevelRoutes,
   ...notificationRoutes,
 } as const;
 
