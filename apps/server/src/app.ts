@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import { startCaseEventHub } from "./events/case-event-hub.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
@@ -21,6 +22,7 @@ import type { CaseDependencies } from "./modules/cases/case-dependencies.js";
 import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
+import { registerEventRoutes } from "./modules/events/events-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
 import { startClockAlertSweeps } from "./modules/notifications/clock-alert-sweep.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications-routes.js";
@@ -178,6 +180,7 @@ export async function buildApp({
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
   registerServiceLevelRoutes(app, database.db);
+  registerEventRoutes(app, database.db, await startCaseEventHub(database, app.log));
   registerNotificationRoutes(app, database.db);
   if (sweepClockAlerts) {
     const sweeps = startClockAlertSweeps(database.db, config, messages, app.log);

@@ -21,6 +21,11 @@ export type RouteDefinition = {
   body?: z.ZodType;
   /** The `data` of a 2xx answer; the envelope is added by the server. `null` for 204. */
   response: z.ZodType | null;
+  /**
+   * `event-stream`: the 200 is a `text/event-stream` of server-sent events, each frame one value of `response`
+   * (`{ event, data }`), with no envelope; it stays open until either side closes it. Default `json`.
+   */
+  responseKind?: "json" | "event-stream";
   successStatus?: 200 | 201 | 204;
 };
 

@@ -20,7 +20,15 @@ export type Database = {
   db: Db;
   engine: "postgres" | "pglite";
   close: () => Promise<void>;
+  /**
+   * Calls `onNotify` with each payload NOTIFYed on `channel` (after the sender's commit); resolves to a stop function.
+   * PostgreSQL: a connection of its own, outside the pool (LISTEN holds it); `onLost` says it dropped, and the caller
+   * listens again (events/case-event-hub.ts). PGlite: its in-process listen, which cannot drop.
+   */
+  listen: (channel: string, onNotify: (payload: string) => void, onLost: (error: Error) => void) => Promise<Unlisten>;
 };
+
+export type Unlisten = () => Promise<void>;
 
 /** The generated SQL migrations, read from the source tree (also by migration-status.ts). */
 export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -72,7 +80,40 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
   });
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
-  return { db, engine: "postgres", close: () => pool.end() };
+  return { db, engine: "postgres", close: () => pool.end(), listen: (...args) => listenPostgres(url, ...args) };
+}
+
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onLost: (error: Error) => void,
+): Promise<Unlisten> {
+  const client = new pg.Client({ connectionString: url });
+  let stopped = false;
+  const lost = (error: Error) => {
+    if (stopped) return;
+    stopped = true;
+    client.end().catch(() => undefined);
+    onLost(error);
+  };
+  client.on("error", lost);
+  client.on("end", () => lost(new Error("the listening connection ended")));
+  client.on("notification", (message) => {
+    if (message.channel === channel) onNotify(message.payload ?? "");
+  });
+  try {
+    await client.connect();
+    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+  } catch (error) {
+    stopped = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return async () => {
+    stopped = true;
+    await client.end().catch(() => undefined);
+  };
 }
 
 /**
@@ -117,6 +158,7 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   return {
     db,
     engine: "pglite",
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: async () => {
       await client.close();
       lock?.release();

@@ -1,11 +1,12 @@
+import type { CaseChange } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 
 /** The PostgreSQL channel every instance listens on (and PGlite's in-process equivalent). */
 export const caseEventsChannel = "vigil_case_events";
 
-/** What changed, as a hint for screens (they re-read what they show of the case). */
-export type CaseChange = "case" | "stage" | "record" | "patient" | "clocks";
+/** What changed, as a hint for screens (they re-read what they show of the case): the contract's `caseChangeSchema`. */
+export type { CaseChange };
 
 export type CaseEventInput = { caseId: string; clientId: string; change: CaseChange };
 

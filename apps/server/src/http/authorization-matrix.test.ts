@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { infrastructureRoutes } from "../app.js";
+import { injectStreamHead } from "../events/event-stream-reader.js";
 import { findUserByUsername, updateUser } from "../identity/users-repository.js";
 import { decodeClaims, forgeToken } from "../testing/forge-token.js";
 import type { JsonSchema } from "../testing/fuzz/json-schema-arbitrary.js";
@@ -134,12 +135,17 @@ function urlOf(definition: RouteDefinition, sample: Sample): string {
 
 function call(definition: RouteDefinition, token?: string): Promise<LightMyRequestResponse> {
   const sample = sampleFor(definition);
-  return harness.app.inject({
+  const request = {
     method: definition.method,
     url: urlOf(definition, sample),
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: token ? { authorization: `Bearer ${token}` } : ({} as Record<string, string>),
     ...(definition.body ? { payload: sample.body as Record<string, unknown> } : {}),
-  });
+  };
+  // An event stream stays open: its head (status, headers, first frame) is the answer judged here.
+  if (definition.responseKind === "event-stream") {
+    return injectStreamHead(harness.app, request) as Promise<unknown> as Promise<LightMyRequestResponse>;
+  }
+  return harness.app.inject(request);
 }
 
 function expectNoServerError(response: LightMyRequestResponse, label: string): void {

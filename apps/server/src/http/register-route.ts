@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { errorEnvelopeSchema, isAllowed, type RouteDefinition, successEnvelope } from "@vigil/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
@@ -16,9 +17,16 @@ export type RouteInput<R extends RouteDefinition> = {
   reply: FastifyReply;
 };
 
+/** An event-stream route answers with the stream of its frames, already formatted (modules/events). */
 export type RouteHandler<R extends RouteDefinition> = (
   input: RouteInput<R>,
-) => Promise<R["response"] extends z.ZodType ? z.input<R["response"]> : null>;
+) => Promise<
+  R extends { responseKind: "event-stream" }
+    ? Readable
+    : R["response"] extends z.ZodType
+      ? z.input<R["response"]>
+      : null
+>;
 
 export type Authenticate = (request: FastifyRequest) => Promise<Principal | undefined>;
 
@@ -28,6 +36,12 @@ export type PatientDataAuditor = (
   route: { name: string; method: RouteDefinition["method"] },
   statusCode: number,
 ) => Promise<void>;
+
+/** The OpenAPI/serializer entry of a 2xx: the envelope around `response`, or the event stream's frames as they are. */
+function successSchemaOf(definition: RouteDefinition, response: z.ZodType): unknown {
+  if (definition.responseKind !== "event-stream") return successEnvelope(response);
+  return { description: definition.summary, content: { "text/event-stream": { schema: response } } };
+}
 
 /**
  * Registers a handler for a route of the contract's table. The table supplies the method, path, schemas and
@@ -47,7 +61,9 @@ export function registerRoute<R extends RouteDefinition>(
     operationId: name,
     response: {
       // A 204 has no body, so no schema: Fastify refuses an `undefined` entry at registration.
-      ...(definition.response ? { [definition.successStatus ?? 200]: successEnvelope(definition.response) } : {}),
+      ...(definition.response
+        ? { [definition.successStatus ?? 200]: successSchemaOf(definition, definition.response) }
+        : {}),
       "4XX": errorEnvelopeSchema,
       "5XX": errorEnvelopeSchema,
     },
@@ -115,6 +131,7 @@ export function registerRoute<R extends RouteDefinition>(
       } as RouteInput<R>);
       const status = definition.successStatus ?? 200;
       reply.status(status);
+      if (definition.responseKind === "event-stream") return reply.type("text/event-stream; charset=utf-8").send(data);
       if (status === 204) return reply.send();
       return { enoch: app.enoch, data };
     },

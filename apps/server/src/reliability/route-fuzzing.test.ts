@@ -3,6 +3,7 @@ import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { injectStreamHead, type StreamHead } from "../events/event-stream-reader.js";
 import {
   buildFuzzWorld,
   currentVersion,
@@ -258,7 +259,15 @@ async function exercise(
   const before = write ? await snapshotTables(harness.database.db, watched) : undefined;
   let response: LightMyRequestResponse;
   try {
-    response = await harness.app.inject({ method: definition.method, url, headers, payload });
+    // An event stream stays open: its head (status, headers, first frame) is the answer judged here.
+    response =
+      definition.responseKind === "event-stream"
+        ? ((await injectStreamHead(harness.app, {
+            method: definition.method,
+            url,
+            headers,
+          })) as unknown as LightMyRequestResponse)
+        : await harness.app.inject({ method: definition.method, url, headers, payload });
   } catch (error) {
     return { problems: [`${describeRequest(who, definition, sent, url)} → the request failed: ${String(error)}`] };
   }
@@ -296,6 +305,11 @@ async function exercise(
     if (status !== expected) problem(`success status ${status}, the contract says ${expected}`);
     if (definition.response === null) {
       if (!empty) problem("a 204 with a body");
+    } else if (definition.responseKind === "event-stream") {
+      const frame = (response as unknown as StreamHead).firstFrame;
+      const parsed = definition.response.safeParse(frame && { event: frame.event, data: json });
+      if (!String(response.headers["content-type"]).startsWith("text/event-stream")) problem("not an event stream");
+      else if (!parsed.success) problem(`the first frame does not match the contract: ${clip(parsed.error.message)}`);
     } else {
       const parsed = successEnvelope(definition.response).safeParse(json);
       if (!parsed.success) problem(`the answer does not match the response schema: ${clip(parsed.error.message, 600)}`);
