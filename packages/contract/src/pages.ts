@@ -171,6 +171,13 @@ export const pageList = [
     access: "reporting:read",
   }),
   page({
+    id: "reporting-service-levels",
+    path: "/reporting/service-levels",
+    title: "Service levels",
+    layout: "app",
+    access: "reporting:read",
+  }),
+  page({
     id: "clients",
     path: "/continuous-monitoring/clients",
     title: "Clients",

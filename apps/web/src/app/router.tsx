@@ -42,6 +42,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     ),
   "reporting-client": () =>
     import("../features/reporting/components/client-report-print").then((module) => module.ClientReportPage),
+  "reporting-service-levels": () =>
+    import("../features/reporting/components/service-levels-page").then((module) => module.ServiceLevelsPage),
   clients: () => import("../features/clients/components/client-list").then((module) => module.ClientListPage),
   "client-create": () =>
     import("../features/clients/components/client-create").then((module) => module.ClientCreatePage),

@@ -9,6 +9,9 @@ export type BillableHoursParams = {
   technologist?: string;
 };
 
+/** Which client-month a service-level report is asked for. */
+export type ServiceLevelParams = { clientId: string; month: string };
+
 /**
  * Query keys of the reporting feature: the reports themselves. The client and technologist pickers and the client a
  * report prints are shared reads (`src/api/`), cached once for every feature.
@@ -16,4 +19,7 @@ export type BillableHoursParams = {
 export const reportingKeys = {
   all: ["reporting"] as const,
   billableHours: (params: BillableHoursParams) => [...reportingKeys.all, "billable-hours", params] as const,
+  serviceLevels: (params: ServiceLevelParams) => [...reportingKeys.all, "service-levels", params] as const,
+  serviceLevelPeople: (params: ServiceLevelParams) =>
+    [...reportingKeys.all, "service-levels", params, "people"] as const,
 };

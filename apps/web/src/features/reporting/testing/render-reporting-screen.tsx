@@ -4,11 +4,13 @@ import { renderPageScreens, type ScreenOptions } from "../../../test/render-page
 import { BillableHoursOverviewPage } from "../components/billable-hours-overview";
 import { ClientReportPage } from "../components/client-report-print";
 import { ReportingHomePage } from "../components/reporting-home";
+import { ServiceLevelsPage } from "../components/service-levels-page";
 
 const screens: Record<string, ComponentType> = {
   reporting: ReportingHomePage,
   "reporting-overview": BillableHoursOverviewPage,
   "reporting-client": ClientReportPage,
+  "reporting-service-levels": ServiceLevelsPage,
 };
 
 /** Renders these screens on their page-table routes (see test/render-page-screens.tsx). */

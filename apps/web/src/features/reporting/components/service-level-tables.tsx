@@ -1,0 +1,150 @@
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import {
+  clockKinds,
+  type ServiceLevelBreach,
+  type ServiceLevelKindFigures,
+  type ServiceLevelPerson,
+  type ServiceLevelSeriesMonth,
+} from "@vigil/contract";
+import type { CsvColumn } from "../../../components/tables/csv";
+import { ScrollRegion } from "../../../components/tables/scroll-region";
+import { breachColumns, formatMonth, kindColumns, promiseLabels } from "../service-level-format";
+
+function ColumnsTable<Row>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  emptyText,
+}: {
+  label: string;
+  columns: readonly CsvColumn<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row, index: number) => string;
+  emptyText: string;
+}) {
+  return (
+    <ScrollRegion label={label}>
+      <Table size="small" aria-label={label}>
+        <TableHead>
+          <TableRow>
+            {columns.map((column, index) => (
+              <TableCell key={column.header} align={index === 0 ? "left" : "right"} sx={{ fontWeight: 600 }}>
+                {column.header}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={columns.length}>{emptyText}</TableCell>
+            </TableRow>
+          ) : (
+            rows.map((row, rowIndex) => (
+              <TableRow key={rowKey(row, rowIndex)} hover>
+                {columns.map((column, index) => (
+                  <TableCell key={column.header} align={index === 0 ? "left" : "right"}>
+                    {column.value(row)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+    </ScrollRegion>
+  );
+}
+
+/** Each promise with its kept and missed clocks, the share kept, and the time taken and lateness percentiles. */
+export function ServiceLevelKindsTable({ kinds }: { kinds: ServiceLevelKindFigures[] }) {
+  return (
+    <ColumnsTable
+      label="Promises kept and missed"
+      columns={kindColumns}
+      rows={kinds}
+      rowKey={(row) => row.kind}
+      emptyText="No promise fell due in this month."
+    />
+  );
+}
+
+/** The missed clocks of the month: which case, which promise, when it was due, when done and how late. */
+export function ServiceLevelBreachesTable({
+  breaches,
+  timeZone,
+}: {
+  breaches: ServiceLevelBreach[];
+  timeZone: string;
+}) {
+  return (
+    <ColumnsTable
+      label="Missed promises"
+      columns={breachColumns(timeZone)}
+      rows={breaches}
+      rowKey={(row, index) => `${row.caseId}-${row.kind}-${row.dueAt}-${index}`}
+      emptyText="No promise was missed in this month."
+    />
+  );
+}
+
+const seriesColumns: CsvColumn<ServiceLevelSeriesMonth>[] = [
+  { header: "Month", value: (row) => formatMonth(row.month) },
+  ...clockKinds.map((kind) => ({
+    header: `${promiseLabels[kind]} (kept / missed)`,
+    value: (row: ServiceLevelSeriesMonth) => {
+      const figures = row.kinds.find((entry) => entry.kind === kind);
+      return `${figures?.kept ?? 0} / ${figures?.missed ?? 0}`;
+    },
+  })),
+];
+
+/** The chart's figures as a table, for reading and for screen readers. */
+export function ServiceLevelSeriesTable({ series }: { series: ServiceLevelSeriesMonth[] }) {
+  return (
+    <ColumnsTable
+      label="Kept and missed promises per month"
+      columns={seriesColumns}
+      rows={series}
+      rowKey={(row) => row.month}
+      emptyText="No months."
+    />
+  );
+}
+
+const roleLabels: Record<ServiceLevelPerson["role"], string> = { technologist: "Technologist", reviewer: "Reviewer" };
+
+const peopleColumns: CsvColumn<ServiceLevelPerson>[] = [
+  {
+    header: "Person",
+    value: (row) => (row.person ? (row.person.name ?? row.person.username) : "Nobody assigned (coordinators)"),
+  },
+  { header: "Role", value: (row) => roleLabels[row.role] },
+  ...clockKinds.map((kind) => ({
+    header: `${promiseLabels[kind]} (kept / missed)`,
+    value: (row: ServiceLevelPerson) => {
+      const figures = row.kinds.find((entry) => entry.kind === kind);
+      return figures ? `${figures.kept} / ${figures.missed}` : "—";
+    },
+  })),
+  { header: "Kept", value: (row) => row.kept },
+  { header: "Missed", value: (row) => row.missed },
+];
+
+/** Each technologist's and reviewer's kept and missed clocks of the month (administrators only). */
+export function ServiceLevelPeopleTable({ people }: { people: ServiceLevelPerson[] }) {
+  return (
+    <ColumnsTable
+      label="Promises per person"
+      columns={peopleColumns}
+      rows={people}
+      rowKey={(row) => `${row.role}-${row.person?.username ?? ""}`}
+      emptyText="Nobody owned a clock decided in this month."
+    />
+  );
+}

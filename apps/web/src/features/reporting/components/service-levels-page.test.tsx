@@ -1,0 +1,200 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ServiceLevelPeople, ServiceLevelReport } from "@vigil/contract";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { envelope } from "../../../test/fake-server";
+import { clientId, clientOptions, parseCsv, readBlob, renderReportingScreen } from "../testing/render-reporting-screen";
+
+const reportPath = `/api/reporting/service-levels/${clientId}/2026-11`;
+const pickers = { "GET /api/continuous-monitoring/clients/ids": () => envelope(clientOptions) };
+
+function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelReport {
+  const months = Array.from(
+    { length: 12 },
+    (_, index) => `${index < 2 ? 2025 : 2026}-${String(((index + 10) % 12) + 1).padStart(2, "0")}`,
+  );
+  return {
+    clientId,
+    clientName: "St. Mary's Regional Medical Center",
+    clientCode: "SMRMC",
+    timeZone: "America/New_York",
+    month: "2026-11",
+    periodStart: "2026-11-01T04:00:00.000Z",
+    periodEnd: "2026-12-01T05:00:00.000Z",
+    asOf: "2026-12-02T15:00:00.000Z",
+    kinds: [
+      {
+        kind: "stat-acknowledgement",
+        kept: 3,
+        missed: 1,
+        pending: 0,
+        takenMinutes: { p50: 20, p90: 75, max: 75 },
+        lateMinutes: { p50: 15, p90: 15, max: 15 },
+      },
+      {
+        kind: "impedance-check",
+        kept: 40,
+        missed: 0,
+        pending: 0,
+        takenMinutes: { p50: 600, p90: 700, max: 720 },
+        lateMinutes: null,
+      },
+      { kind: "intermittent-review", kept: 0, missed: 0, pending: 0, takenMinutes: null, lateMinutes: null },
+      {
+        kind: "review-turnaround",
+        kept: 5,
+        missed: 1,
+        pending: 1,
+        takenMinutes: { p50: 240, p90: 600, max: 600 },
+        lateMinutes: { p50: 125, p90: 125, max: 125 },
+      },
+    ],
+    breaches: [
+      {
+        caseId: "4f1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a10",
+        caseNumber: "CM-2026-000123",
+        kind: "stat-acknowledgement",
+        startedAt: "2026-11-03T14:00:00.000Z",
+        dueAt: "2026-11-03T15:00:00.000Z",
+        stoppedAt: "2026-11-03T15:15:00.000Z",
+        end: "stopped",
+        lateMinutes: 15,
+      },
+      {
+        caseId: "4f1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a11",
+        caseNumber: "CM-2026-000150",
+        kind: "review-turnaround",
+        startedAt: "2026-11-20T10:00:00.000Z",
+        dueAt: "2026-11-20T18:00:00.000Z",
+        stoppedAt: "2026-11-20T20:05:00.000Z",
+        end: "stopped",
+        lateMinutes: 125,
+      },
+    ],
+    series: months.map((month, index) => ({
+      month,
+      kinds: [
+        { kind: "stat-acknowledgement", kept: index === 11 ? 3 : 0, missed: index === 11 ? 1 : 0 },
+        { kind: "impedance-check", kept: index === 11 ? 40 : 10, missed: 0 },
+        { kind: "intermittent-review", kept: 0, missed: 0 },
+        { kind: "review-turnaround", kept: 5, missed: index === 11 ? 1 : 0 },
+      ],
+    })),
+    ...overrides,
+  };
+}
+
+const people: ServiceLevelPeople = {
+  clientId,
+  month: "2026-11",
+  asOf: "2026-12-02T15:00:00.000Z",
+  people: [
+    {
+      role: "reviewer",
+      person: { sub: null, username: "rita", name: "Rita Reviewer" },
+      kinds: [
+        { kind: "stat-acknowledgement", kept: 3, missed: 1 },
+        { kind: "review-turnaround", kept: 5, missed: 1 },
+      ],
+      kept: 8,
+      missed: 2,
+    },
+  ],
+};
+
+function cells(table: HTMLElement): string[][] {
+  return within(table)
+    .getAllByRole("row")
+    .map((tableRow) => [...tableRow.querySelectorAll("th, td")].map((cell) => cell.textContent ?? ""));
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("service levels page", { timeout: 20_000 }, () => {
+  it("shows each promise kept and missed, the missed cases in the client's zone, and the 12 months", async () => {
+    const { calls } = renderReportingScreen(`/reporting/service-levels?client=${clientId}&month=2026-11`, {
+      groups: ["coordinator"],
+      routes: { ...pickers, [`GET ${reportPath}`]: () => envelope(testReport()) },
+    });
+    const kinds = await screen.findByRole("table", { name: "Promises kept and missed" });
+    expect(cells(kinds)[1]).toEqual([
+      "STAT case taken by a reviewer",
+      "3",
+      "1",
+      "75.0%",
+      "0",
+      "20 min",
+      "1 h 15 min",
+      "1 h 15 min",
+      "15 min",
+      "15 min",
+      "15 min",
+    ]);
+    expect(cells(kinds)[3]?.slice(0, 6)).toEqual(["Intermittent review check (every 2 h)", "0", "0", "—", "0", "—"]);
+    const breaches = screen.getByRole("table", { name: "Missed promises" });
+    expect(cells(breaches)[2]).toEqual([
+      "CM-2026-000150",
+      "Review turnaround",
+      "Nov 20, 2026, 13:00 EST (America/New_York)",
+      "Nov 20, 2026, 15:05 EST (America/New_York)",
+      "Done late",
+      "2 h 05 min",
+    ]);
+    expect(cells(screen.getByRole("table", { name: "Kept and missed promises per month" }))).toHaveLength(13);
+    expect(screen.getByRole("figure", { name: /as a chart/ })).toBeTruthy();
+    expect(screen.queryByRole("table", { name: "Promises per person" })).toBeNull();
+    expect(calls.some((call) => call.path.endsWith("/people"))).toBe(false);
+  });
+
+  it("shows administrators each person's figures", async () => {
+    renderReportingScreen(`/reporting/service-levels?client=${clientId}&month=2026-11`, {
+      groups: ["admin"],
+      routes: {
+        ...pickers,
+        [`GET ${reportPath}`]: () => envelope(testReport()),
+        [`GET ${reportPath}/people`]: () => envelope(people),
+      },
+    });
+    const table = await screen.findByRole("table", { name: "Promises per person" });
+    expect(cells(table)[1]).toEqual(["Rita Reviewer", "Reviewer", "3 / 1", "—", "—", "5 / 1", "8", "2"]);
+  });
+
+  it("asks for a client first, and refuses a month that is not one before asking the server", async () => {
+    const { calls } = renderReportingScreen("/reporting/service-levels?month=2026-13", {
+      groups: ["coordinator"],
+      routes: pickers,
+    });
+    expect(await screen.findByText("Choose a client to see its month.")).toBeTruthy();
+    expect(screen.getByLabelText("Month").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByText("Must be a month as YYYY-MM, e.g. 2026-11")).toBeTruthy();
+    expect(calls.some((call) => call.path.startsWith("/api/reporting"))).toBe(false);
+  });
+
+  it("exports the tables as CSV named after the client and month", async () => {
+    const user = userEvent.setup({ delay: null });
+    const blobs: Blob[] = [];
+    const downloads: string[] = [];
+    vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return "blob:export";
+    });
+    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    renderReportingScreen(`/reporting/service-levels?client=${clientId}&month=2026-11`, {
+      groups: ["billing"],
+      routes: { ...pickers, [`GET ${reportPath}`]: () => envelope(testReport()) },
+    });
+    await screen.findByRole("table", { name: "Promises kept and missed" });
+    await user.click(screen.getByRole("button", { name: "Export CSV" }));
+    await waitFor(() => expect(downloads).toEqual(["service-levels-SMRMC-2026-11.csv"]));
+    const rows = parseCsv(await readBlob(blobs[0] as Blob));
+    expect(rows[0]?.[0]).toBe("Promise");
+    expect(rows[4]?.slice(0, 3)).toEqual(["Review turnaround", "5", "1"]);
+    expect(rows[5]).toEqual(["Case", "Promise", "Due", "Done", "Outcome", "Late by"]);
+    expect(rows[6]?.[0]).toBe("CM-2026-000123");
+  });
+});
