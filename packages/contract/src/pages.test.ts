@@ -18,6 +18,7 @@ describe("the page table", () => {
       "/bugs/unit-tests",
       "/account",
       "/audit",
+      "/reporting/service-levels",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
     ]);
   });

@@ -170,6 +170,7 @@ export const pageList = [
     layout: "base",
     access: "reporting:read",
   }),
+  /** Not in spec §2: the monthly service-level report (PRODUCT.md §10). */
   page({
     id: "reporting-service-levels",
     path: "/reporting/service-levels",
