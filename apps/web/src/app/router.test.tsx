@@ -45,6 +45,7 @@ describe("page table → router", () => {
       "/audit",
       "/bugs/unit-tests",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
+      "/reporting/service-levels",
     ]);
     expect(catchAll).toBe(true);
   });
