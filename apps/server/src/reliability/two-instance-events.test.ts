@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import type { CaseEvent } from "@vigil/contract";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import { openDatabase } from "../db/client.js";
+import { readEventStream, type SseFrame } from "../events/event-stream-reader.js";
+import { createUser } from "../identity/user-directory.js";
+import { sampleCase } from "../testing/kits/cases-kit.js";
+import { sampleClient, sampleProtocol } from "../testing/kits/clients-kit.js";
+import { killAllServers, type ServerProcess, startServer } from "../testing/server-process.js";
+
+/**
+ * The live event stream behind a load balancer: a write made through instance A reaches a stream open on instance
+ * B within 2 s (PRODUCT.md §10), through PostgreSQL's LISTEN/NOTIFY and nothing else; B's listener survives its
+ * connection being cut, telling its streams to re-read; and an open stream does not hold up B's shutdown.
+ * Needs DATABASE_URL (PGlite serves one process).
+ */
+const postgresUrl = loadConfig().databaseUrl;
+const base = "/api/continuous-monitoring";
+const users = {
+  "te-admin": { groups: ["admin" as const], password: `pw-${randomUUID()}` },
+  "te-coordinator": { groups: ["coordinator" as const], password: `pw-${randomUUID()}` },
+};
+
+let databaseName: string;
+let databaseUrl: string;
+let a: ServerProcess;
+let b: ServerProcess;
+
+async function adminQuery(url: string, statement: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(statement, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+type OpenStream = { frames: SseFrame[]; ended: Promise<void>; close: () => void };
+
+/** Opens `GET /api/events` over real HTTP, as the web app's fetch-based client does. */
+async function openStream(server: ServerProcess, token: string): Promise<OpenStream> {
+  const abort = new AbortController();
+  const response = await fetch(`${server.baseUrl}/api/events`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: abort.signal,
+  });
+  expect(response.status).toBe(200);
+  const frames: SseFrame[] = [];
+  const ended = readEventStream(response.body as AsyncIterable<Uint8Array>, (frame) => frames.push(frame)).catch(
+    () => undefined,
+  );
+  return { frames, ended, close: () => abort.abort() };
+}
+
+async function until<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`nothing within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const caseEventsOf = (stream: OpenStream): CaseEvent[] =>
+  stream.frames.filter((frame) => frame.event === "case").map((frame) => JSON.parse(frame.data) as CaseEvent);
+
+describe.skipIf(!postgresUrl)(
+  "the event stream across two instances on one PostgreSQL (skipped without DATABASE_URL)",
+  () => {
+    let adminToken: string;
+    let clientId: string;
+
+    beforeAll(async () => {
+      const url = postgresUrl as string;
+      databaseName = `vigil_events_${process.pid}_${randomUUID().slice(0, 8)}`;
+      await adminQuery(url, `create database ${databaseName}`);
+      const target = new URL(url);
+      target.pathname = `/${databaseName}`;
+      databaseUrl = target.toString();
+      const database = await openDatabase({ kind: "postgres", url: databaseUrl, poolSize: 2 });
+      try {
+        for (const [username, { groups, password }] of Object.entries(users)) {
+          await createUser(
+            database.db,
+            { username, email: `${username}@vigil.test`, name: username, groups, password },
+            { username: "test" },
+          );
+        }
+      } finally {
+        await database.close();
+      }
+      const env = { DATABASE_URL: databaseUrl, PUBLIC_URL: "http://vigil.test" };
+      a = await startServer({ label: "instance A", env, readyTimeoutMs: 180_000 });
+      b = await startServer({ label: "instance B", env, readyTimeoutMs: 180_000 });
+      adminToken = (await a.signIn("te-admin", users["te-admin"].password)).idToken;
+      const client = await a.request("POST", `${base}/clients`, { token: adminToken, body: sampleClient() });
+      expect(client.status, client.body).toBe(201);
+      clientId = client.json().data.id;
+      const protocol = await a.request("POST", `${base}/clients/${clientId}/protocol/revisions`, {
+        token: adminToken,
+        body: sampleProtocol(),
+      });
+      expect(protocol.status, protocol.body).toBe(201);
+    }, 420_000);
+
+    afterAll(async () => {
+      await killAllServers();
+      if (databaseName) await adminQuery(postgresUrl as string, `drop database if exists ${databaseName} with (force)`);
+    }, 60_000);
+
+    const openCaseOn = async (server: ServerProcess): Promise<string> => {
+      const created = await server.request("POST", `${base}/cases`, { token: adminToken, body: sampleCase(clientId) });
+      expect(created.status, created.body).toBe(201);
+      return created.json().data.id;
+    };
+
+    it("delivers a write made through instance A to a stream open on instance B within 2 s", async () => {
+      const watcher = (await b.signIn("te-coordinator", users["te-coordinator"].password)).idToken;
+      const stream = await openStream(b, watcher);
+      await until(() => stream.frames[0], 5000);
+      const started = Date.now();
+      const caseId = await openCaseOn(a);
+      await until(() => caseEventsOf(stream).find((event) => event.caseId === caseId), 2000);
+      expect(Date.now() - started).toBeLessThan(2000);
+      stream.close();
+    });
+
+    it("listens again after its database connection is cut, telling open streams to re-read", async () => {
+      const watcher = (await b.signIn("te-coordinator", users["te-coordinator"].password)).idToken;
+      const stream = await openStream(b, watcher);
+      await until(() => stream.frames[0], 5000);
+      // Both instances' listeners lose their connection (a restart or failover looks the same to them).
+      const cut = await adminQuery(
+        postgresUrl as string,
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query ilike 'listen %'",
+        [databaseName],
+      );
+      expect(cut.length).toBeGreaterThanOrEqual(2);
+      const reset = await until(() => stream.frames.find((frame) => frame.event === "reset"), 10_000);
+      expect(JSON.parse(reset.data)).toEqual({ reason: "listener-gap" });
+      const caseId = await openCaseOn(a);
+      await until(() => caseEventsOf(stream).find((event) => event.caseId === caseId), 2000);
+      stream.close();
+    }, 30_000);
+
+    it("ends open streams when the instance shuts down, and stops cleanly", async () => {
+      const watcher = (await b.signIn("te-coordinator", users["te-coordinator"].password)).idToken;
+      const stream = await openStream(b, watcher);
+      await until(() => stream.frames[0], 5000);
+      const started = Date.now();
+      expect(await b.stop()).toBe(0);
+      expect(Date.now() - started).toBeLessThan(8000);
+      await stream.ended;
+    }, 30_000);
+  },
+);
