@@ -1,5 +1,6 @@
 import FileDownload from "@mui/icons-material/FileDownload";
 import Print from "@mui/icons-material/Print";
+import Timer from "@mui/icons-material/Timer";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -203,6 +204,13 @@ export function BillableHoursOverviewPage() {
               Printable client report
             </Button>
           ) : null}
+          <Button
+            component={RouterLink}
+            to={pages["reporting-service-levels"].href({}, { client: search.client || undefined })}
+            startIcon={<Timer />}
+          >
+            Service levels
+          </Button>
           <Button
             variant="outlined"
             startIcon={<FileDownload />}
