@@ -3,8 +3,10 @@ import ManageAccounts from "@mui/icons-material/ManageAccounts";
 import { pages } from "@vigil/contract";
 import { lazy, Suspense, useState } from "react";
 import { Outlet, useLocation, useNavigation } from "react-router";
+import { useLiveCaseEvents } from "../../api/live-case-events";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
 import { AppShell } from "../../components/layouts/app-shell";
+import { ClockAlertsBell } from "../../components/notifications/clock-alerts-bell";
 import { BreadcrumbsTrail } from "../../features/chrome/components/breadcrumbs-trail";
 import { NavMenu } from "../../features/chrome/components/nav-menu";
 import { homeUrlOf } from "../../features/chrome/menu-entries";
@@ -22,6 +24,8 @@ const BugReportDialog = lazy(() =>
 export function ChromeLayout() {
   const page = useCurrentPage();
   const session = useSession();
+  // One live event stream per signed-in tab: queues, the case screen and the board refresh when anyone changes a case.
+  useLiveCaseEvents(session.status === "ready" ? session.username : undefined);
   const signOut = useSignOut();
   const location = useLocation();
   const navigation = useNavigation();
@@ -47,22 +51,25 @@ export function ChromeLayout() {
       breadcrumbs={session.status === "ready" ? <BreadcrumbsTrail path={location.pathname} /> : null}
       userMenu={
         signedIn ? (
-          <UserMenu
-            name={session.user.name || session.user.username}
-            email={session.user.email}
-            actions={[
-              { label: "Account", icon: <ManageAccounts fontSize="small" />, to: pages.account.href() },
-              {
-                label: "Report a bug",
-                icon: <BugReport fontSize="small" />,
-                onSelect: () => {
-                  setBugDialogWanted(true);
-                  setReportingBug(true);
+          <>
+            {session.status === "ready" ? <ClockAlertsBell /> : null}
+            <UserMenu
+              name={session.user.name || session.user.username}
+              email={session.user.email}
+              actions={[
+                { label: "Account", icon: <ManageAccounts fontSize="small" />, to: pages.account.href() },
+                {
+                  label: "Report a bug",
+                  icon: <BugReport fontSize="small" />,
+                  onSelect: () => {
+                    setBugDialogWanted(true);
+                    setReportingBug(true);
+                  },
                 },
-              },
-            ]}
-            onSignOut={() => void signOut()}
-          />
+              ]}
+              onSignOut={() => void signOut()}
+            />
+          </>
         ) : null
       }
       busy={navigation.state === "loading"}

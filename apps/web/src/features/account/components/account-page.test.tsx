@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import type { Handler } from "../../../test/fake-server";
+import { envelope, type Handler } from "../../../test/fake-server";
 import { renderPageScreens } from "../../../test/render-page-screens";
 import { AccountPage } from "./account-page";
 
@@ -62,13 +62,17 @@ function getUserAnswer(account: Account) {
   };
 }
 
-function renderAccount(account: Account, answer: (call: CognitoCall) => CognitoAnswer | undefined = () => undefined) {
+function renderAccount(
+  account: Account,
+  answer: (call: CognitoCall) => CognitoAnswer | undefined = () => undefined,
+  routes: Record<string, Handler> = {},
+) {
   const identity = identityService(account, answer);
   const onAccountChanged = vi.fn();
   const view = renderPageScreens(
     "/account",
     { account: () => <AccountPage username="alice" onAccountChanged={onAccountChanged} /> },
-    { groups: ["coordinator"], routes: { "POST /cognito": identity.handler } },
+    { groups: ["coordinator"], routes: { "POST /cognito": identity.handler, ...routes } },
   );
   return { ...view, identity, onAccountChanged };
 }
@@ -317,5 +321,30 @@ describe("the account page", () => {
     await user.click(within(confirm).getByRole("button", { name: "Sign out everywhere" }));
     expect(await within(confirm).findByText("An internal error occurred.")).toBeTruthy();
     expect(Object.keys(window.localStorage).filter((key) => key.endsWith(".refreshToken"))).toHaveLength(1);
+  });
+
+  it("turns the e-mail copy of clock alerts on and off, saved for the user", async () => {
+    const user = userEvent.setup();
+    const saved: unknown[] = [];
+    let preferences = { emailClockAlerts: false };
+    renderAccount({ email: "alice@example.org", emailVerified: true, mfa: [] }, undefined, {
+      "GET /api/notifications/preferences": () => envelope(preferences),
+      "PUT /api/notifications/preferences": async ({ text }) => {
+        preferences = JSON.parse(await text());
+        saved.push(preferences);
+        return envelope(preferences);
+      },
+    });
+    const section = await screen.findByRole("region", { name: "Clock alerts" });
+    const toggle = await within(section).findByRole("switch", { name: "E-mail me my clock alerts" });
+    await waitFor(() => expect(toggle).toHaveProperty("disabled", false));
+    expect(toggle).toHaveProperty("checked", false);
+    expect(section.textContent).toContain("never the patient's name");
+
+    await user.click(toggle);
+    await waitFor(() => expect(saved).toEqual([{ emailClockAlerts: true }]));
+    await waitFor(() => expect(toggle).toHaveProperty("checked", true));
+    await user.click(toggle);
+    await waitFor(() => expect(saved).toEqual([{ emailClockAlerts: true }, { emailClockAlerts: false }]));
   });
 });

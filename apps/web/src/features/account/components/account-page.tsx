@@ -10,6 +10,7 @@ import { accountErrorMessage } from "../../../lib/auth-account";
 import { accountSecurityQueryKey, useAccountSecurity } from "../api/account-security";
 import { AuthenticatorAppSection } from "./authenticator-app-section";
 import { ChangePasswordSection } from "./change-password-section";
+import { ClockAlertEmailSection } from "./clock-alert-email-section";
 import { ContactSection } from "./contact-section";
 import { MfaPreferenceSection } from "./mfa-preference-section";
 import { SignOutEverywhereSection } from "./sign-out-everywhere-section";
@@ -65,6 +66,7 @@ export function AccountPage({ username, onAccountChanged }: AccountPageProps) {
             </>
           )}
           <ContactSection security={security.data} onChanged={refresh} />
+          <ClockAlertEmailSection emailVerified={security.data.emailVerified} />
           <SignOutEverywhereSection />
         </Stack>
       )}
