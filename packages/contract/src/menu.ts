@@ -11,6 +11,8 @@ export type MenuDefinition = {
 
 export const menu: MenuDefinition[] = [
   { title: "Home", url: "/", icon: "home", access: "signed-in" },
+  // Whoever works cases (coordinators, technologists, reviewers, admins; billing staff read cases too).
+  { title: "Watch board", url: "/watch", icon: "timer", access: "cases:read" },
   {
     title: "Continuous monitoring",
     url: "/continuous-monitoring/cases/monitoring",

@@ -128,6 +128,8 @@ export const pageList = [
   }),
   /** Not in spec §2: the Unit tests tab of /bugs has this address too (people type or bookmark it). */
   page({ id: "unit-tests", path: "/bugs/unit-tests", title: "Unit tests", layout: "app", access: "tests:read" }),
+  /** Not in spec §2: the watch's board, every open case's next-due service clock (PRODUCT.md §10). */
+  page({ id: "watch-board", path: "/watch", title: "Watch board", layout: "app", access: "cases:read" }),
   page({ id: "users", path: "/users", title: "Users", layout: "app", access: "users:manage" }),
   /** Not in spec §2: a signed-in user's own password, second factors, contact details and sessions. */
   page({ id: "account", path: "/account", title: "Account", layout: "app", access: "signed-in" }),

@@ -9,9 +9,13 @@ import { PageHeading } from "../../components/layouts/page-heading";
 import { CaseHomeCards } from "../../features/cases/components/case-home-cards";
 import { MenuIcon } from "../../features/chrome/components/menu-icon";
 import { flattenMenuEntries, homeEntryTitle, isExternalUrl } from "../../features/chrome/menu-entries";
+import { WatchHomeLead } from "../../features/watch/components/watch-home-lead";
 import { useSession } from "../session";
 
-/** The homepage: a welcome, the user's case work at a glance (what they may see), and every place their menu leads. */
+/**
+ * The homepage: a welcome, then for those who work cases what is due next for them (their part of the watch board),
+ * their case work at a glance (what they may see), and every place their menu leads.
+ */
 export function HomePage() {
   const session = useSession();
   if (session.status !== "ready") return null;
@@ -22,6 +26,7 @@ export function HomePage() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         Continuous EEG monitoring back-office. Where would you like to go?
       </Typography>
+      <WatchHomeLead />
       <CaseHomeCards userSub={session.user.sub} />
       {links.length === 0 ? (
         <Typography>Your access groups do not open any section yet.</Typography>

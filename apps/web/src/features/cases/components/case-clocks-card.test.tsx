@@ -1,9 +1,10 @@
 import { screen, within } from "@testing-library/react";
 import type { ServiceClock } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
+import { timeLeftText } from "../../../components/clocks/clock-labels";
 import { envelope } from "../../../test/fake-server";
 import { caseId, renderCaseScreen, technologistSub, testCase } from "../testing/render-case-screen";
-import { clockStateNow, timeLeftText } from "./case-clocks-card";
+import { clockStateNow } from "./case-clocks-card";
 
 const caseApi = `/api/continuous-monitoring/cases/${caseId}`;
 const minute = 60_000;

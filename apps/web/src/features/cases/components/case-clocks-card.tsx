@@ -7,59 +7,25 @@ import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import { type ClockKind, type ClockState, clockStateAt, type ServiceClock } from "@vigil/contract";
-import { useEffect, useState } from "react";
+import type { ClockState, ServiceClock } from "@vigil/contract";
+import {
+  clockKindLabels,
+  clockStateColors,
+  clockStateLabels,
+  runningClockStateAt,
+  timeLeftText,
+} from "../../../components/clocks/clock-labels";
+import { useNow } from "../../../components/clocks/use-now";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { useCaseClocks } from "../api/get-case-clocks";
 import { personName } from "../case-labels";
 
-export const clockKindLabels: Record<ClockKind, string> = {
-  "stat-acknowledgement": "STAT case taken by a reviewer",
-  "impedance-check": "Impedance check",
-  "intermittent-review": "Intermittent review check (every 2 h)",
-  "review-turnaround": "Review turnaround",
-};
-
-const stateLabels: Record<ClockState, string> = {
-  ok: "On time",
-  "due-soon": "Due soon",
-  overdue: "Overdue",
-  met: "Met",
-  missed: "Missed",
-};
-
-const stateColors: Record<ClockState, "default" | "success" | "warning" | "error"> = {
-  ok: "default",
-  "due-soon": "warning",
-  overdue: "error",
-  met: "success",
-  missed: "error",
-};
-
 /** The state a clock has reached by `now`: the server's answer ages while the screen stays open. */
 export function clockStateNow(clock: ServiceClock, now: number): ClockState {
   // Stopped, or lapsed (a STAT case reviewed untaken): the server's verdict stands.
   if (clock.stoppedAt || clock.state === "missed") return clock.state;
-  return clockStateAt({ dueSoonAt: Date.parse(clock.dueSoonAt), dueAt: Date.parse(clock.dueAt), stoppedAt: null }, now);
-}
-
-/** "3 h 05 min left" / "overdue by 12 min": whole minutes, as a technologist reads a deadline. */
-export function timeLeftText(dueAt: string, now: number): string {
-  const left = Date.parse(dueAt) - now;
-  const minutes = Math.floor(Math.abs(left) / 60_000);
-  const hours = Math.floor(minutes / 60);
-  const span = hours > 0 ? `${hours} h ${String(minutes % 60).padStart(2, "0")} min` : `${minutes} min`;
-  return left >= 0 ? `${span} left` : `overdue by ${span}`;
-}
-
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
-    return () => window.clearInterval(timer);
-  }, [intervalMs]);
-  return now;
+  return runningClockStateAt(clock, now);
 }
 
 function ownerText(clock: ServiceClock): string {
@@ -106,7 +72,12 @@ export function CaseClocksCard({ caseId, timeZone }: { caseId: string; timeZone:
                   <TableRow key={clock.kind}>
                     <TableCell>{clockKindLabels[clock.kind]}</TableCell>
                     <TableCell>
-                      <Chip size="small" variant="outlined" color={stateColors[state]} label={stateLabels[state]} />
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        color={clockStateColors[state]}
+                        label={clockStateLabels[state]}
+                      />
                     </TableCell>
                     <TableCell>
                       <ZonedDateTime value={clock.dueAt} timeZone={timeZone} />

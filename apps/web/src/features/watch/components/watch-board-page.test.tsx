@@ -1,0 +1,287 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { WatchBoard, WatchBoardRow } from "@vigil/contract";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { envelope, errorEnvelope } from "../../../test/fake-server";
+import { renderPageScreens } from "../../../test/render-page-screens";
+import { clockActionHref } from "./board-table";
+import { WatchBoardPage } from "./watch-board-page";
+import { WatchHomeLead } from "./watch-home-lead";
+
+const minute = 60_000;
+const boardApi = "GET /api/continuous-monitoring/board";
+const clientId = "5b6a7c8d-1111-4a2b-9c3d-000000000001";
+
+function row(overrides: Partial<WatchBoardRow> & { dueInMinutes: number; windowMinutes?: number }): WatchBoardRow {
+  const { dueInMinutes, windowMinutes = 720, ...rest } = overrides;
+  const dueAt = Date.now() + dueInMinutes * minute;
+  return {
+    caseId: "9f1e2d3c-3333-4a2b-9c3d-000000000001",
+    caseNumber: "CM-2026-000101",
+    stage: "monitoring",
+    priority: "routine",
+    patientName: "Ada Rivera",
+    mrn: "MRN-0101",
+    client: { id: clientId, name: "Mercy General", code: "MGH", timezone: "America/New_York" },
+    clock: {
+      kind: "impedance-check",
+      startedAt: new Date(dueAt - windowMinutes * minute).toISOString(),
+      dueSoonAt: new Date(dueAt - windowMinutes * minute * 0.25).toISOString(),
+      dueAt: new Date(dueAt).toISOString(),
+      windowMinutes,
+      state: "ok",
+      owner: { kind: "user", user: { sub: null, username: "tina", name: "Tina Tech" } },
+    },
+    otherClocks: 0,
+    ...rest,
+  };
+}
+
+function boardOf(items: WatchBoardRow[], total = items.length): WatchBoard {
+  return { items, total, limit: 25, offset: 0, asOf: new Date().toISOString() };
+}
+
+const routes = (board: WatchBoard) => ({
+  [boardApi]: () => envelope(board),
+  "GET /api/continuous-monitoring/clients/ids": () => envelope([{ id: clientId, name: "Mercy General", code: "MGH" }]),
+  "GET /api/users/continuous-monitoring/technologists": () =>
+    envelope({
+      items: [{ id: "1f000000-0000-4000-8000-000000000001", username: "tina", name: "Tina Tech" }],
+      total: 1,
+      limit: 200,
+      offset: 0,
+    }),
+  "GET /api/users/continuous-monitoring/reviewers": () =>
+    envelope({
+      items: [{ id: "1f000000-0000-4000-8000-000000000002", username: "rex", name: "Rex Reviewer" }],
+      total: 1,
+      limit: 200,
+      offset: 0,
+    }),
+});
+
+function boardQueries(calls: { path: string }[]) {
+  return calls
+    .filter((call) => call.path.startsWith("/api/continuous-monitoring/board"))
+    .map((call) => Object.fromEntries(new URL(call.path, "http://localhost").searchParams));
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe("the watch board", { timeout: 20_000 }, () => {
+  it("shows each row's patient, client, what is due, owner and time left, due soon and overdue rows marked in words", async () => {
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["coordinator"],
+        routes: routes(
+          boardOf([
+            row({ caseId: "9f1e2d3c-3333-4a2b-9c3d-0000000000a1", caseNumber: "CM-2026-000001", dueInMinutes: -12 }),
+            row({ caseId: "9f1e2d3c-3333-4a2b-9c3d-0000000000a2", caseNumber: "CM-2026-000002", dueInMinutes: 95 }),
+            row({
+              caseId: "9f1e2d3c-3333-4a2b-9c3d-0000000000a3",
+              caseNumber: "CM-2026-000003",
+              dueInMinutes: 600,
+              otherClocks: 1,
+            }),
+          ]),
+        ),
+      },
+    );
+    const table = await screen.findByRole("table", { name: "Watch board" });
+    await within(table).findAllByText("Ada Rivera");
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(3);
+    const [overdue, soon, ok] = rows as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(overdue).getByText("Overdue")).toBeTruthy();
+    expect(within(overdue).getByText(/^overdue by 1[12] min$/)).toBeTruthy();
+    expect(within(overdue).getByText("Ada Rivera")).toBeTruthy();
+    expect(within(overdue).getByText("Mercy General")).toBeTruthy();
+    expect(within(overdue).getByText("Impedance check")).toBeTruthy();
+    expect(within(overdue).getByText("Tina Tech")).toBeTruthy();
+    expect(within(soon).getByText("Due soon")).toBeTruthy();
+    expect(within(soon).getByText(/^1 h 3[45] min left$/)).toBeTruthy();
+    expect(within(ok).getByText("On time")).toBeTruthy();
+    expect(within(ok).getByText("and 1 more running")).toBeTruthy();
+    expect(await screen.findByRole("status")).toHaveProperty(
+      "textContent",
+      "3 clocks running; 1 overdue on this page.",
+    );
+  });
+
+  it("ages a row from on time to due soon to overdue on screen while the page stays open", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["coordinator"],
+        // 2 h window: due soon in its last 30 min. Due in 31 min: on time for one more minute.
+        routes: routes(boardOf([row({ dueInMinutes: 31, windowMinutes: 120 })])),
+      },
+    );
+    const table = await screen.findByRole("table", { name: "Watch board" });
+    expect(await within(table).findByText("On time")).toBeTruthy();
+    await act(async () => {
+      vi.advanceTimersByTime(2 * minute);
+    });
+    expect(within(table).getByText("Due soon")).toBeTruthy();
+    expect(within(table).getByText(/^2[89] min left$/)).toBeTruthy();
+    await act(async () => {
+      vi.advanceTimersByTime(29 * minute + 30_000);
+    });
+    expect(within(table).getByText("Overdue")).toBeTruthy();
+  });
+
+  it("sends the URL's filters and page to the server, and a changed filter starts again at the first page", async () => {
+    const user = userEvent.setup();
+    const { calls, location } = renderPageScreens(
+      `/watch?client=${clientId}&stage=monitoring&kind=impedance-check&owner=tina&page=1`,
+      { "watch-board": WatchBoardPage },
+      { groups: ["coordinator"], routes: routes(boardOf([row({ dueInMinutes: 30 })], 40)) },
+    );
+    await screen.findByRole("table", { name: "Watch board" });
+    await waitFor(() =>
+      expect(boardQueries(calls).at(-1)).toEqual({
+        clientId,
+        stage: "monitoring",
+        kind: "impedance-check",
+        owner: "tina",
+        limit: "25",
+        offset: "25",
+      }),
+    );
+    // Coordinators own no clocks: no "Mine".
+    expect(screen.queryByLabelText("Mine")).toBeNull();
+    await user.selectOptions(screen.getByLabelText("Owner"), "coordinators");
+    await waitFor(() => expect(boardQueries(calls).at(-1)).toMatchObject({ owner: "coordinators", offset: "0" }));
+    expect(location()).toContain("owner=coordinators");
+    expect(location()).not.toContain("page=");
+  });
+
+  it("offers technologists and reviewers Mine, which asks for the caller's own clocks", async () => {
+    const user = userEvent.setup();
+    const { calls, location } = renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["technologist"],
+        routes: routes(boardOf([row({ dueInMinutes: 30 })])),
+      },
+    );
+    await screen.findByRole("table", { name: "Watch board" });
+    await user.click(await screen.findByLabelText("Mine"));
+    await waitFor(() => expect(boardQueries(calls).at(-1)).toMatchObject({ mine: "true" }));
+    expect(boardQueries(calls).at(-1)?.owner).toBeUndefined();
+    expect(location()).toContain("mine=true");
+    expect((screen.getByLabelText("Owner") as HTMLSelectElement).disabled).toBe(true);
+  });
+
+  it("leads each row's action to the case tab where its clock is stopped", async () => {
+    const caseId = "9f1e2d3c-3333-4a2b-9c3d-0000000000b1";
+    const of = (kind: WatchBoardRow["clock"]["kind"], stage: WatchBoardRow["stage"]) =>
+      clockActionHref({ caseId, stage, clock: { ...row({ dueInMinutes: 10 }).clock, kind } });
+    expect(of("impedance-check", "monitoring")).toBe(`/continuous-monitoring/cases/monitoring/${caseId}/impedances`);
+    expect(of("intermittent-review", "monitoring")).toBe(`/continuous-monitoring/cases/monitoring/${caseId}/events`);
+    expect(of("review-turnaround", "preview")).toBe(`/continuous-monitoring/cases/preview/${caseId}/interpretations`);
+    expect(of("stat-acknowledgement", "intake")).toBe(`/continuous-monitoring/cases/intake/${caseId}/overview`);
+
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["reviewer"],
+        routes: routes(
+          boardOf([
+            row({
+              caseId,
+              caseNumber: "CM-2026-000777",
+              stage: "preview",
+              dueInMinutes: 60,
+              clock: { ...row({ dueInMinutes: 60 }).clock, kind: "review-turnaround" },
+            }),
+          ]),
+        ),
+      },
+    );
+    const action = await screen.findByRole("link", { name: "Review: CM-2026-000777" });
+    expect(action.getAttribute("href")).toBe(`/continuous-monitoring/cases/preview/${caseId}/interpretations`);
+  });
+
+  it("says so when nothing runs", async () => {
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["coordinator"],
+        routes: routes(boardOf([])),
+      },
+    );
+    expect(await screen.findByText("No open case has a clock running.")).toBeTruthy();
+  });
+
+  it("offers to try again when the board cannot be read", async () => {
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["coordinator"],
+        routes: { ...routes(boardOf([])), [boardApi]: () => errorEnvelope(503, "unavailable", "Down for a moment") },
+      },
+    );
+    expect(await screen.findByText("The board could not be loaded.", {}, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+});
+
+describe("the home page's lead", { timeout: 20_000 }, () => {
+  it("asks a technologist's own clocks, the first five, and links to the board with Mine on", async () => {
+    const { calls } = renderPageScreens(
+      "/",
+      { home: WatchHomeLead },
+      {
+        groups: ["technologist"],
+        routes: routes(boardOf([row({ dueInMinutes: 30 })], 9)),
+      },
+    );
+    await screen.findByText("Ada Rivera");
+    expect(boardQueries(calls)[0]).toEqual({ mine: "true", limit: "5", offset: "0" });
+    expect(screen.getByRole("link", { name: "All 9 on the watch board" }).getAttribute("href")).toBe(
+      "/watch?mine=true",
+    );
+  });
+
+  it("asks a coordinator's desk: the unassigned clocks and every one due soon or overdue", async () => {
+    const { calls } = renderPageScreens(
+      "/",
+      { home: WatchHomeLead },
+      {
+        groups: ["coordinator"],
+        routes: routes(boardOf([])),
+      },
+    );
+    expect(await screen.findByText("Nothing is due for you now.")).toBeTruthy();
+    expect(boardQueries(calls)[0]).toEqual({ owner: "coordinators", alsoDueSoon: "true", limit: "5", offset: "0" });
+  });
+
+  it("is not there for those who do not work cases", async () => {
+    const { calls } = renderPageScreens(
+      "/",
+      {
+        home: () => (
+          <>
+            <WatchHomeLead />
+            <p>Counts</p>
+          </>
+        ),
+      },
+      {
+        groups: ["billing"],
+        routes: routes(boardOf([])),
+      },
+    );
+    expect(await screen.findByText("Counts")).toBeTruthy();
+    expect(boardQueries(calls)).toEqual([]);
+  });
+});
