@@ -13,6 +13,7 @@ import { getCase } from "../apps/server/src/modules/cases/cases-service.js";
 import { buildMenu } from "../apps/server/src/modules/chrome/chrome-service.js";
 import { listClients } from "../apps/server/src/modules/clients/clients-service.js";
 import { listRecords } from "../apps/server/src/modules/records/records-service.js";
+import { getWatchBoard } from "../apps/server/src/modules/watch/board-service.js";
 import { benchUser, runSettings } from "./config.js";
 
 /**
@@ -90,6 +91,26 @@ async function main(): Promise<void> {
       };
     });
   }
+  app.get("/api/continuous-monitoring/board", async (request) => {
+    const query = request.query as Query;
+    return {
+      data: await getWatchBoard(
+        db,
+        {
+          clientId: query.clientId,
+          stage: query.stage as "monitoring" | undefined,
+          kind: query.kind as "impedance-check" | undefined,
+          owner: query.owner,
+          mine: query.mine === "true",
+          alsoDueSoon: query.alsoDueSoon === "true",
+          limit: number(query.limit, 50),
+          offset: number(query.offset, 0),
+        },
+        principal,
+        config.watch,
+      ),
+    };
+  });
   app.get("/api/continuous-monitoring/cases/:id", async (request) => ({
     data: await getCase(db, (request.params as { id: string }).id, user, caseDependencies),
   }));

@@ -9,6 +9,7 @@ import {
   permissionsOf,
   type RecordKind,
   recordListQuerySchema,
+  watchBoardQuerySchema,
 } from "@vigil/contract";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
@@ -32,6 +33,7 @@ import { getCase } from "../apps/server/src/modules/cases/cases-service.js";
 import { getPatientDetailsHistory } from "../apps/server/src/modules/cases/patient-details-service.js";
 import { listClients } from "../apps/server/src/modules/clients/clients-service.js";
 import { getRecordHistory, listRecords } from "../apps/server/src/modules/records/records-service.js";
+import { getWatchBoard } from "../apps/server/src/modules/watch/board-service.js";
 import { benchUser, fullDatabaseUrl, runSettings } from "./config.js";
 
 /**
@@ -92,11 +94,14 @@ export type PlanCheck = {
   ms: number;
   totalCost: number;
   seqScans: SeqScan[];
+  /** The indexes the plan reads (index, index-only and bitmap scans). */
+  indexes: string[];
 };
 
 type PlanNode = {
   "Node Type": string;
   "Relation Name"?: string;
+  "Index Name"?: string;
   Alias?: string;
   Filter?: string;
   "Join Filter"?: string;
@@ -313,6 +318,30 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
           ),
       ],
       ["assignments", () => listAssignments(db, assignmentsQuerySchema.parse({}))],
+      // The board reads the kept clocks (case_clocks, open cases only) in due order, then each row's case by its key.
+      ["watch board", () => getWatchBoard(db, watchBoardQuerySchema.parse({}), reader, config.watch)],
+      [
+        "watch board, client filter",
+        () => getWatchBoard(db, watchBoardQuerySchema.parse({ clientId: f.bigClient.id }), reader, config.watch),
+      ],
+      [
+        "watch board, a technologist's own",
+        () => getWatchBoard(db, watchBoardQuerySchema.parse({ mine: "true" }), f.technologist, config.watch),
+      ],
+      [
+        "watch board, impedance checks",
+        () => getWatchBoard(db, watchBoardQuerySchema.parse({ kind: "impedance-check" }), reader, config.watch),
+      ],
+      [
+        "watch board, coordinators' desk",
+        () =>
+          getWatchBoard(
+            db,
+            watchBoardQuerySchema.parse({ owner: "coordinators", alsoDueSoon: "true" }),
+            reader,
+            config.watch,
+          ),
+      ],
       ["case detail", () => getCase(db, f.monitoring.id, user, caseDependencies)],
       ["case timeline", () => getCaseTimeline(db, f.monitoring.id)],
       ["patient details history", () => getPatientDetailsHistory(db, f.closed.id)],
@@ -401,7 +430,9 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
       const { rows } = await admin.query(`explain (format json) ${statement.sql}`, statement.params as unknown[]);
       const plan = (rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]?.Plan as PlanNode;
       const seqScans: SeqScan[] = [];
+      const indexes: string[] = [];
       walk(plan, (node) => {
+        if (node["Index Name"]) indexes.push(node["Index Name"]);
         const relation = node["Relation Name"];
         if (node["Node Type"] === "Seq Scan" && relation && largeTables.includes(relation)) {
           const rowsInTable = tableRows.get(relation) ?? 0;
@@ -420,6 +451,7 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
         ms: Math.round(statement.ms * 10) / 10,
         totalCost: plan["Total Cost"],
         seqScans,
+        indexes,
       });
     }
     return checks;

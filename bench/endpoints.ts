@@ -17,6 +17,8 @@ export type Endpoint = {
   /** The check-plans scenarios behind it, to name the likely cause of a miss. */
   scenarios: string[];
   paths: (fixtures: Fixtures) => string[];
+  /** The fixed-rate run's requests per second when its target names its own (else `runSettings.fixedRate`). */
+  fixedRate?: number;
 };
 
 /** The continuous-monitoring part of the API, where most of the measured reads live. */
@@ -50,6 +52,16 @@ export const endpoints: Endpoint[] = [
     group: "list",
     scenarios: ["closed queue, client filter"],
     paths: (f) => f.clients.map((id) => `${apiBase}/cases/closed?limit=50&clientId=${id}`),
+  },
+  {
+    // The watch's board (PRODUCT.md §10): every open case's next clock by time to breach; a coordinator's screen
+    // re-reads it on every case event, so its target is its own rate (50 req/s), not the queues'.
+    id: "watch-board",
+    label: "watch board",
+    group: "list",
+    scenarios: ["watch board", "watch board, client filter"],
+    paths: (f) => [`${apiBase}/board?limit=50`, ...f.clients.map((id) => `${apiBase}/board?limit=50&clientId=${id}`)],
+    fixedRate: 50,
   },
   {
     id: "case-detail",

@@ -88,10 +88,11 @@ export function evaluate(
         });
       }
       if (run?.fixedRate) {
-        const kept = run.fixedRate.requestsPerSecond >= runSettings.fixedRate * 0.95;
+        const rate = endpoint.fixedRate ?? runSettings.fixedRate;
+        const kept = run.fixedRate.requestsPerSecond >= rate * 0.95;
         const pass = run.fixedRate.latencyMs.p99 <= targets.fixedRateP99Ms && run.fixedRate.non2xx === 0 && kept;
         checks.push({
-          target: `p99 at ${runSettings.fixedRate} req/s (PostgreSQL)`,
+          target: `p99 at ${rate} req/s (PostgreSQL)`,
           subject: endpoint.label,
           value: `${run.fixedRate.latencyMs.p99} ms${kept ? "" : ` (only ${run.fixedRate.requestsPerSecond} req/s served)`}`,
           limit: `≤ ${targets.fixedRateP99Ms} ms`,
@@ -101,7 +102,7 @@ export function evaluate(
             : {
                 cause:
                   (run.throughput
-                    ? `${runSettings.fixedRate} req/s is ${Math.round((runSettings.fixedRate / run.throughput.requestsPerSecond) * 100)}% ` +
+                    ? `${rate} req/s is ${Math.round((rate / run.throughput.requestsPerSecond) * 100)}% ` +
                       `of the ${run.throughput.requestsPerSecond} req/s it serves flat out here (the load generator, the app ` +
                       `and PostgreSQL share ${os.cpus().length} cores), so requests queue; `
                     : "") + causeOf(endpoint, plans),

@@ -6,6 +6,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { openDatabase } from "../apps/server/src/db/client.js";
 import { hashPassword } from "../apps/server/src/identity/passwords.js";
+import { rebuildCaseClocks } from "../apps/server/src/modules/watch/watch-service.js";
 import {
   benchUser,
   fullDatabase,
@@ -30,8 +31,9 @@ import { bulkTables, type DatasetSummary, generateDataset, type Sink, type Table
  *
  * Loading is COPY (pg-copy-streams on PostgreSQL, COPY FROM '/dev/blob' on PGlite), one stream per table, with
  * foreign-key triggers off for the session (`session_replication_role = replica`: the rows are consistent by
- * construction) and the bulk tables' secondary indexes dropped before and rebuilt after; then VACUUM ANALYZE, so the
- * planner and the visibility map are as a long-running database's would be.
+ * construction) and the bulk tables' secondary indexes dropped before and rebuilt after; then the board's kept clocks
+ * derived from the loaded cases (`rebuildCaseClocks`, what the services keep on every write), then VACUUM ANALYZE, so
+ * the planner and the visibility map are as a long-running database's would be.
  */
 
 type Target = {
@@ -182,6 +184,10 @@ async function postgresTarget(label: string, name: string, url: string, adminUrl
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       await client.query(`select setval('case_number_seq', ${summary.caseNumberSequence})`);
+      // COPY bypassed the services that keep the board's clocks: derive them once, as a restore's start would.
+      const services = await openDatabase({ kind: "postgres", url, poolSize: 1 });
+      log(`${label}: kept clocks of ${await rebuildCaseClocks(services.db)} open cases`);
+      await services.close();
       log(`${label}: vacuum analyze`);
       await client.query("vacuum analyze");
       await client.end();
@@ -239,6 +245,7 @@ async function pgliteTarget(label: string, dataDir: string): Promise<Target> {
       log(`${label}: rows loaded; rebuilding ${indexes.length} indexes`);
       for (const index of indexes) await client.exec(index.definition);
       await client.query(`select setval('case_number_seq', ${summary.caseNumberSequence})`);
+      log(`${label}: kept clocks of ${await rebuildCaseClocks(database.db)} open cases`);
       log(`${label}: vacuum analyze`);
       await client.exec("vacuum analyze");
       await database.close();

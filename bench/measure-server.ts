@@ -73,13 +73,13 @@ export async function measureServer(
         paths: endpoint.paths(options.fixtures),
         headers,
         seconds: durationSeconds,
-        overallRate: runSettings.fixedRate,
+        overallRate: endpoint.fixedRate ?? runSettings.fixedRate,
       });
       const sampled = rss.stop();
       run.rssMaxMb = Math.max(run.rssMaxMb, sampled);
       rssMax = Math.max(rssMax, sampled);
       log(
-        `${options.label}: ${endpoint.label.padEnd(32)} at ${runSettings.fixedRate} req/s: ` +
+        `${options.label}: ${endpoint.label.padEnd(32)} at ${endpoint.fixedRate ?? runSettings.fixedRate} req/s: ` +
           `${run.fixedRate.requestsPerSecond} req/s served, p50 ${run.fixedRate.latencyMs.p50} ms  p99 ${run.fixedRate.latencyMs.p99} ms`,
       );
     }

@@ -47,7 +47,12 @@ describe.skipIf(!databaseUrl)("query plans at 100,000 cases (PostgreSQL; set DAT
     ]) {
       expect(scenarios).toContain(expected);
     }
-    for (const expected of ["time-log tab (monitoring case)", "audit log, client filter", "users list"]) {
+    for (const expected of [
+      "time-log tab (monitoring case)",
+      "audit log, client filter",
+      "users list",
+      "watch board",
+    ]) {
       expect(scenarios).toContain(expected);
     }
     expect(scenarios.size).toBeGreaterThanOrEqual(40);
@@ -60,5 +65,21 @@ describe.skipIf(!databaseUrl)("query plans at 100,000 cases (PostgreSQL; set DAT
         check.seqScans.map((scan) => `${check.scenario}: Seq Scan on ${scan.relation} — ${scan.why}\n  ${check.sql}`),
       );
     expect(scans).toEqual([]);
+  });
+
+  it("reads the board through the kept clocks' due-order index and each row's case by its key", () => {
+    const board = checks.filter((check) => check.scenario.startsWith("watch board"));
+    expect(board.length).toBeGreaterThanOrEqual(5);
+    // The page itself (not its count) joins cases: never by reading them all.
+    const pages = board.filter((check) => /join "?cases"?/i.test(check.sql));
+    expect(pages.length).toBeGreaterThanOrEqual(5);
+    for (const check of pages) {
+      expect(check.seqScans, check.sql).toEqual([]);
+      expect(check.indexes, check.sql).toContain("cases_pkey");
+      expect(
+        check.indexes.some((name) => name.startsWith("case_clocks_")),
+        `${check.sql}\nindexes: ${check.indexes.join(", ")}`,
+      ).toBe(true);
+    }
   });
 });

@@ -96,7 +96,7 @@ export function printReport(report: {
           cell(bare?.latencyMs.p50),
           mine && bare ? `${((mine.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)}%` : "–",
           run?.fixedRate
-            ? `${run.fixedRate.latencyMs.p99}${run.fixedRate.requestsPerSecond < runSettings.fixedRate * 0.95 ? ` (${run.fixedRate.requestsPerSecond}/s)` : ""}`
+            ? `${run.fixedRate.latencyMs.p99}${endpoint.fixedRate ? ` @${endpoint.fixedRate}/s` : ""}${run.fixedRate.requestsPerSecond < (endpoint.fixedRate ?? runSettings.fixedRate) * 0.95 ? ` (${run.fixedRate.requestsPerSecond}/s)` : ""}`
             : "–",
           cell(run?.rssMaxMb),
         ];
