@@ -23,6 +23,12 @@ export const sharedKeys = {
   caseDetail: (caseId: string) => ["cases", "detail", caseId] as const,
   /** A case's service clocks: every record write may move one, whatever the kind. */
   caseClocks: (caseId: string) => [...sharedKeys.caseDetail(caseId), "clocks"] as const,
+  /**
+   * The per-case records (every kind's lists, histories, patient details, the billing check): the case-records
+   * feature's keys extend it. Without a case id: every case's.
+   */
+  caseRecords: (caseId?: string) =>
+    caseId === undefined ? (["case-records", "case"] as const) : (["case-records", "case", caseId] as const),
   /** Every case list (queues, assignments, home counts). */
   caseLists: () => ["cases", "list"] as const,
   /** The watch: the board and every read that follows the clocks of many cases; every case event refreshes it. */

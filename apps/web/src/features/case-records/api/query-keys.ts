@@ -1,4 +1,5 @@
 import type { RecordArea } from "@vigil/contract";
+import { sharedKeys } from "../../../api/query-keys";
 
 export type RecordListParams = { includeDeleted: boolean; limit: number; offset: number };
 
@@ -8,7 +9,7 @@ export type RecordListParams = { includeDeleted: boolean; limit: number; offset:
  */
 export const recordKeys = {
   all: ["case-records"] as const,
-  case: (caseId: string) => [...recordKeys.all, "case", caseId] as const,
+  case: (caseId: string) => sharedKeys.caseRecords(caseId),
   kind: (caseId: string, kind: RecordArea) => [...recordKeys.case(caseId), kind] as const,
   lists: (caseId: string, kind: RecordArea) => [...recordKeys.kind(caseId, kind), "list"] as const,
   list: (caseId: string, kind: RecordArea, params: RecordListParams) =>
