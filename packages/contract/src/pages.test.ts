@@ -12,10 +12,11 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the unit-test tab's address, the account page, the intake case detail and the audit viewer to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail and the audit viewer to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/bugs/unit-tests",
+      "/watch",
       "/account",
       "/audit",
       "/reporting/service-levels",
