@@ -37,7 +37,7 @@ describe("page table → router", () => {
     }
   });
 
-  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer and unit-test tab's address the contract adds", () => {
+  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer, watch board and unit-test tab's address the contract adds", () => {
     const { base, chrome, catchAll } = layoutRoutes();
     const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
     expect(extra.sort()).toEqual([
@@ -46,6 +46,7 @@ describe("page table → router", () => {
       "/bugs/unit-tests",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
       "/reporting/service-levels",
+      "/watch",
     ]);
     expect(catchAll).toBe(true);
   });
