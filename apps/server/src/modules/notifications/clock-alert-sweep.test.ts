@@ -14,7 +14,7 @@ import {
 } from "../../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { refreshCaseClocks } from "../watch/watch-service.js";
-import { sweepClockAlerts } from "./clock-alert-sweep.js";
+import { startClockAlertSweeps, sweepClockAlerts } from "./clock-alert-sweep.js";
 
 let harness: TestApp;
 let team: Team;
@@ -203,6 +203,36 @@ describe("the clock alert sweep", () => {
       ["overdue", null],
       ["due-soon", readAt],
     ]);
+  });
+});
+
+describe("the periodic sweep", () => {
+  it("sweeps by itself every WATCH_ALERT_SWEEP_SECONDS until stopped, and never with 0", async () => {
+    // Recording for 13 hours: the 12-hour impedance check is overdue now, not only at a chosen moment.
+    const subject = await recordingCase(13);
+    const off = startClockAlertSweeps(
+      harness.database.db,
+      { ...harness.config, watch: { ...harness.config.watch, alertSweepSeconds: 0 } },
+      harness.app.messages,
+      harness.app.log,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await off.stop();
+    expect(await alertRows(subject.id)).toEqual([]);
+
+    const sweeps = startClockAlertSweeps(
+      harness.database.db,
+      { ...harness.config, watch: { ...harness.config.watch, alertSweepSeconds: 1 } },
+      harness.app.messages,
+      harness.app.log,
+    );
+    try {
+      await expect
+        .poll(async () => (await alertRows(subject.id)).map((row) => row.state), { timeout: 5_000 })
+        .toEqual(["overdue"]);
+    } finally {
+      await sweeps.stop();
+    }
   });
 });
 
