@@ -32,10 +32,9 @@ export function watchBoardQueryOptions(params: WatchBoardParams) {
     queryKey: watchBoardKey(params),
     queryFn: ({ signal }) => fetchWatchBoard(params, signal),
     placeholderData: keepPreviousData,
+    // No timed re-read: the rows change only when a case is written, and every case event (lib/live-events.ts)
+    // refreshes this key; due soon and overdue are aged on screen. Each read is an audited patient-data read.
     staleTime: 0,
-    // Clocks turn due soon and overdue with nothing written, and changes by others arrive on the case-event
-    // stream; the re-read every 30 s is the floor when neither has happened.
-    refetchInterval: 30_000,
   });
 }
 

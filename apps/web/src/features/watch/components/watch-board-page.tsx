@@ -40,7 +40,7 @@ function ownerOptions(people: readonly { username: string; name: string }[]): Se
 /**
  * `/watch`: every open case's next-due service clock, sooner breach first (PRODUCT.md §10). Filters and page live
  * in the URL; the server filters and pages. The countdowns and states age every few seconds on screen, and the
- * rows are read again whenever a case changes (the case-event stream) and at least every 30 s.
+ * rows are read again whenever a case changes (the case-event stream), those just changed outlined for a moment.
  */
 export function WatchBoardPage() {
   const { can, groups } = useAccess();
