@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { displayNames, expect, seededUser, signInToHome, test } from "../support/fixtures.js";
+import { signInThroughApi } from "../support/identity-api.js";
+
+/**
+ * The monthly service-level report (PRODUCT.md §10) on the demo data: an administrator picks a client and a month,
+ * sees the promises table, the 12-month chart, the missed list and the per-person figures, and downloads the CSV.
+ */
+
+function previousMonth(now = new Date()): string {
+  const date = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}`;
+}
+
+test("an administrator reads a client's month of service levels and downloads it as CSV", async ({ page, state }) => {
+  const { idToken } = await signInThroughApi(state.baseURL, state.userPoolClientId, seededUser(state, "admin"));
+  const response = await fetch(`${state.baseURL}/api/continuous-monitoring/clients?limit=1`, {
+    headers: { authorization: `Bearer ${idToken}` },
+  });
+  const client = ((await response.json()) as { data: { items: { id: string; code: string }[] } }).data.items[0];
+  if (!client) throw new Error("The demo data has no client.");
+
+  await signInToHome(page, seededUser(state, "admin"), displayNames.admin);
+  const month = previousMonth();
+  await page.goto(`/#/reporting/service-levels?client=${client.id}&month=${month}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Service levels" })).toBeVisible();
+  const kinds = page.getByRole("table", { name: "Promises kept and missed" });
+  await expect(kinds).toBeVisible({ timeout: 15_000 });
+  await expect(kinds.getByRole("row")).toHaveCount(5);
+  await expect(page.getByRole("figure", { name: /as a chart/ })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Missed promises", exact: true })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Promises per person" })).toBeVisible();
+
+  const downloadStarted = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const download = await downloadStarted;
+  expect(download.suggestedFilename()).toBe(
+    `service-levels-${client.code.replace(/[^A-Za-z0-9_-]+/g, "-")}-${month}.csv`,
+  );
+  const csv = readFileSync((await download.path()) as string, "utf8").replace(/^\uFEFF/, "");
+  expect(csv).toContain("Promise,Kept,Missed");
+  expect(csv).toContain("Case,Promise,Due,Done,Outcome,Late by");
+});
