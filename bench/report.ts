@@ -4,6 +4,7 @@ import path from "node:path";
 import { pgliteDataDir, repoRoot, runSettings, smallDatabase } from "./config.js";
 import { type EndpointRun, endpoints, type ServerRun } from "./endpoints.js";
 import type { TargetCheck } from "./evaluate-targets.js";
+import { describeFanOut, type FanOutRun } from "./event-fan-out.js";
 import { round } from "./load.js";
 import type { WebSizes } from "./web-size.js";
 
@@ -54,6 +55,7 @@ export function printReport(report: {
   pglite: ServerRun;
   web: WebSizes;
   checks: TargetCheck[];
+  fanOut?: FanOutRun;
 }): void {
   const { started, machine, dataset, vigil, baseline, tenth, pglite, web, checks } = report;
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -107,6 +109,7 @@ export function printReport(report: {
     `App process RSS before load / max under load: Vigil on PostgreSQL ${vigil.rssIdleMb} / ${vigil.rssMaxMb} MB, ` +
       `baseline ${baseline.rssIdleMb} / ${baseline.rssMaxMb} MB, Vigil on PGlite ${pglite.rssIdleMb} / ${pglite.rssMaxMb} MB`,
   );
+  if (report.fanOut) console.log(describeFanOut(report.fanOut));
   console.log(
     `\nPGlite against PostgreSQL on the same tenth (${smallDatabase} and ${path.relative(repoRoot, pgliteDataDir)})`,
   );

@@ -14,6 +14,7 @@ import {
 } from "./config.js";
 import { endpoints, type ServerRun } from "./endpoints.js";
 import { evaluate } from "./evaluate-targets.js";
+import { fanOutChecks, measureEventFanOut } from "./event-fan-out.js";
 import { measureServer } from "./measure-server.js";
 import { log } from "./processes.js";
 import { machineInfo, printReport } from "./report.js";
@@ -69,7 +70,12 @@ export async function runBench(): Promise<string> {
         fixtures,
         fixedRate: true,
         activeStatements: activeStatementsOn(fullDatabaseUrl, fullDatabase),
-      }).then((run) => ({ run, fixtures })),
+      }).then(async (run) => ({
+        run,
+        fixtures,
+        // 200 open event streams, one case change at a time: delivery latency and the server's RSS.
+        fanOut: await measureEventFanOut(server, token, fullDatabaseUrl, { caseId: fixtures.monitoringCases[0] }),
+      })),
   );
   log("starting the bare baseline");
   const baselineServer = await startBaseline();
@@ -115,9 +121,20 @@ export async function runBench(): Promise<string> {
 
   log("web build: JavaScript per route");
   const web = measureWebSizes(log);
-  const checks = evaluate(vigil.run, baseline, tenth, pglite, web, plans);
+  const checks = [...evaluate(vigil.run, baseline, tenth, pglite, web, plans), ...fanOutChecks(vigil.fanOut)];
   const machine = machineInfo();
-  printReport({ started, machine, dataset, vigil: vigil.run, baseline, tenth, pglite, web, checks });
+  printReport({
+    started,
+    machine,
+    dataset,
+    vigil: vigil.run,
+    baseline,
+    tenth,
+    pglite,
+    web,
+    checks,
+    fanOut: vigil.fanOut,
+  });
 
   const file = path.join(resultsDir, `bench-${started.toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(
@@ -132,6 +149,7 @@ export async function runBench(): Promise<string> {
         endpoints: endpoints.map(({ id, label, group }) => ({ id, label, group })),
         servers: { vigilPostgres: vigil.run, baseline, vigilPostgresTenth: tenth, vigilPglite: pglite },
         web,
+        eventFanOut: vigil.fanOut,
         plans,
         targets: checks,
       },
