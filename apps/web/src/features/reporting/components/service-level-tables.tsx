@@ -20,12 +20,15 @@ function ColumnsTable<Row>({
   rows,
   rowKey,
   emptyText,
+  alignedRight = (index) => index > 0,
 }: {
   label: string;
   columns: readonly CsvColumn<Row>[];
   rows: readonly Row[];
   rowKey: (row: Row, index: number) => string;
   emptyText: string;
+  /** Which columns hold figures (right-aligned); by default every column but the first. */
+  alignedRight?: (index: number, header: string) => boolean;
 }) {
   return (
     <ScrollRegion label={label}>
@@ -33,7 +36,11 @@ function ColumnsTable<Row>({
         <TableHead>
           <TableRow>
             {columns.map((column, index) => (
-              <TableCell key={column.header} align={index === 0 ? "left" : "right"} sx={{ fontWeight: 600 }}>
+              <TableCell
+                key={column.header}
+                align={alignedRight(index, column.header) ? "right" : "left"}
+                sx={{ fontWeight: 600 }}
+              >
                 {column.header}
               </TableCell>
             ))}
@@ -48,7 +55,7 @@ function ColumnsTable<Row>({
             rows.map((row, rowIndex) => (
               <TableRow key={rowKey(row, rowIndex)} hover>
                 {columns.map((column, index) => (
-                  <TableCell key={column.header} align={index === 0 ? "left" : "right"}>
+                  <TableCell key={column.header} align={alignedRight(index, column.header) ? "right" : "left"}>
                     {column.value(row)}
                   </TableCell>
                 ))}
@@ -89,6 +96,7 @@ export function ServiceLevelBreachesTable({
       rows={breaches}
       rowKey={(row, index) => `${row.caseId}-${row.kind}-${row.dueAt}-${index}`}
       emptyText="No promise was missed in this month."
+      alignedRight={(_index, header) => header === "Late by"}
     />
   );
 }
@@ -145,6 +153,7 @@ export function ServiceLevelPeopleTable({ people }: { people: ServiceLevelPerson
       rows={people}
       rowKey={(row) => `${row.role}-${row.person?.username ?? ""}`}
       emptyText="Nobody owned a clock decided in this month."
+      alignedRight={(index) => index > 1}
     />
   );
 }
