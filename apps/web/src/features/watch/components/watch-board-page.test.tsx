@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { WatchBoard, WatchBoardRow } from "@vigil/contract";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { connectLiveEvents } from "../../../lib/live-events";
 import { envelope, errorEnvelope } from "../../../test/fake-server";
 import { renderPageScreens } from "../../../test/render-page-screens";
 import { clockActionHref } from "./board-table";
@@ -232,6 +233,53 @@ describe("the watch board", { timeout: 20_000 }, () => {
     );
     expect(await screen.findByText("The board could not be loaded.", {}, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+});
+
+describe("the board and the case-event stream", { timeout: 20_000 }, () => {
+  it("outlines for a moment the row of a case someone just changed, saying so in words", async () => {
+    const changedId = "9f1e2d3c-3333-4a2b-9c3d-0000000000c1";
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["coordinator"],
+        routes: routes(
+          boardOf([
+            row({ caseId: changedId, caseNumber: "CM-2026-000901", dueInMinutes: 30 }),
+            row({ caseId: "9f1e2d3c-3333-4a2b-9c3d-0000000000c2", caseNumber: "CM-2026-000902", dueInMinutes: 90 }),
+          ]),
+        ),
+      },
+    );
+    const table = await screen.findByRole("table", { name: "Watch board" });
+    await within(table).findAllByText("Ada Rivera");
+    expect(within(table).queryByText("Just changed")).toBeNull();
+
+    // The stream (opened by the app's chrome in the app; here by hand) says another user changed the first case.
+    const frame = `id: 7\nevent: case\ndata: ${JSON.stringify({ id: 7, caseId: changedId, clientId, change: "record", at: new Date().toISOString() })}\n\n`;
+    const stop = connectLiveEvents(
+      { onCaseEvent: () => {}, onReset: () => {} },
+      {
+        getToken: async () => "token",
+        fetch: async () =>
+          new Response(
+            new ReadableStream<Uint8Array>({
+              start(controller) {
+                controller.enqueue(new TextEncoder().encode(frame));
+              },
+            }),
+            { status: 200, headers: { "content-type": "text/event-stream" } },
+          ) as never,
+      },
+    );
+    try {
+      const marked = await within(table).findByText("Just changed");
+      expect(marked.closest("tr")?.textContent).toContain("CM-2026-000901");
+      await waitFor(() => expect(within(table).queryByText("Just changed")).toBeNull(), { timeout: 6_000 });
+    } finally {
+      stop();
+    }
   });
 });
 
