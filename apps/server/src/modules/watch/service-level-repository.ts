@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client.js";
 
 type Instant = Date | string;
@@ -62,52 +62,47 @@ export async function findServiceLevelClient(db: Db, clientId: string): Promise<
 }
 
 /**
- * The client's cases that can own a clock due in [from, to): opened before `to`, not archived (withdrawn from the
- * service), and not closed before `reach` (a closed case's clocks all started by its closing, the last change of its
- * row, so none is due later than the longest window after it). Read through `cases_client_idx`.
- */
-function candidateCases(clientId: string, to: Date, reach: Date): SQL {
-  return sql`select c.id from cases c
-    where c.client_id = ${clientId} and c.archived_at is null and c.created_at < ${to.toISOString()}
-      and (c.stage <> 'closed' or c.updated_at >= ${reach.toISOString()})`;
-}
-
-/**
- * Everything the clock instances of a client's cases derive from, for the cases that can own a clock due in the
- * period: one statement per table, each over the case's own index (`case_id` leads every one of them).
+ * Everything the clock instances of a client's cases derive from, for the cases that can own a clock due before `to`
+ * from `reach` on: opened before `to`, not archived (withdrawn from the service), and not closed before `reach` (a
+ * closed case's clocks all started by its closing, the last change of its row, so none is due later than the longest
+ * window after it). The cases are read through `cases_client_idx`; then one statement per table over those case ids
+ * as one array, so each is an index probe per case (`case_id` leads every one of their indexes) rather than a scan.
  */
 export async function findServiceLevelHistory(
   db: Db,
   clientId: string,
   period: { to: Date; reach: Date },
 ): Promise<ServiceLevelHistoryRows> {
-  const ids = candidateCases(clientId, period.to, period.reach);
-  const [cases, transitions, actions, records, intermittentLogs, assignments] = await Promise.all([
-    queryRows<ServiceLevelCaseRow>(
-      db,
-      sql`select c.id, c.case_number, c.priority, c.created_at, c.acknowledged_at, c.recording_started_at,
-        c.recording_ended_at, c.reviewer_sub, c.reviewer_username, c.reviewer_name,
-        p.impedance_check_interval_hours, p.review_turnaround_hours, p.stat_acknowledge_minutes
-      from cases c
-      left join lateral (
-        select pr.impedance_check_interval_hours, pr.review_turnaround_hours, pr.stat_acknowledge_minutes
-        from protocol_revisions pr
-        where (c.protocol_revision_id is not null and pr.id = c.protocol_revision_id)
-           or (c.protocol_revision_id is null and pr.client_id = c.client_id)
-        order by pr.revision desc limit 1
-      ) p on true
-      where c.id in (${ids})`,
-    ),
+  const cases = await queryRows<ServiceLevelCaseRow>(
+    db,
+    sql`select c.id, c.case_number, c.priority, c.created_at, c.acknowledged_at, c.recording_started_at,
+      c.recording_ended_at, c.reviewer_sub, c.reviewer_username, c.reviewer_name,
+      p.impedance_check_interval_hours, p.review_turnaround_hours, p.stat_acknowledge_minutes
+    from cases c
+    left join lateral (
+      select pr.impedance_check_interval_hours, pr.review_turnaround_hours, pr.stat_acknowledge_minutes
+      from protocol_revisions pr
+      where (c.protocol_revision_id is not null and pr.id = c.protocol_revision_id)
+         or (c.protocol_revision_id is null and pr.client_id = c.client_id)
+      order by pr.revision desc limit 1
+    ) p on true
+    where c.client_id = ${clientId} and c.archived_at is null and c.created_at < ${period.to.toISOString()}
+      and (c.stage <> 'closed' or c.updated_at >= ${period.reach.toISOString()})`,
+  );
+  if (cases.length === 0)
+    return { cases, transitions: [], actions: [], records: [], intermittentLogs: [], assignments: [] };
+  const ids = sql`${sql.param(cases.map((row) => row.id))}::uuid[]`;
+  const [transitions, actions, records, intermittentLogs, assignments] = await Promise.all([
     queryRows<ServiceLevelTransitionRow>(
       db,
       sql`select t.case_id, t.from_stage, t.to_stage, coalesce(t.decided_at, t.created_at) as at
-      from case_transitions t where t.status = 'completed' and t.case_id in (${ids})`,
+      from case_transitions t where t.case_id = any(${ids}) and t.status = 'completed'`,
     ),
     queryRows<ServiceLevelActionRow>(
       db,
       sql`select a.case_id, a.action, a.details, a.actor_sub, a.actor_username, a.actor_name, a.created_at as at
       from case_actions a
-      where a.case_id in (${ids})
+      where a.case_id = any(${ids})
         and (a.action in ('create', 'set-priority', 'acknowledge', 'assign-reviewer')
           or (a.action = 'update' and a.details->'changes'->'priority' is not null))`,
     ),
@@ -118,18 +113,18 @@ export async function findServiceLevelHistory(
           case when r.kind = 'impedance' then (r.data->>'checkedAt')::timestamptz
             else (r.data->>'occurredAt')::timestamptz end as at
       from case_records r
-      where r.case_id in (${ids}) and not r.deleted
-        and (r.kind = 'impedance' or (r.kind = 'event' and r.data->>'type' = 'review-check'))`,
+      where r.case_id = any(${ids}) and r.kind in ('impedance', 'event') and not r.deleted
+        and (r.kind = 'impedance' or r.data->>'type' = 'review-check')`,
     ),
     queryRows<ServiceLevelLogRow>(
       db,
       sql`select l.case_id, l.started_at, l.ended_at, l.technologist_sub, l.technologist_username, l.technologist_name
-      from case_time_logs l where l.case_id in (${ids}) and l.mode = 'intermittent' and not l.deleted`,
+      from case_time_logs l where l.case_id = any(${ids}) and l.mode = 'intermittent' and not l.deleted`,
     ),
     queryRows<ServiceLevelLogRow>(
       db,
       sql`select s.case_id, s.started_at, s.ended_at, s.technologist_sub, s.technologist_username, s.technologist_name
-      from case_assignments s where s.case_id in (${ids})`,
+      from case_assignments s where s.case_id = any(${ids})`,
     ),
   ]);
   return { cases, transitions, actions, records, intermittentLogs, assignments };
