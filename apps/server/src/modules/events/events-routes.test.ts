@@ -71,6 +71,7 @@ describe("GET /api/events", () => {
     expect(stream.status).toBe(200);
     expect(stream.headers["content-type"]).toMatch(/^text\/event-stream/);
     expect(stream.headers["cache-control"]).toBe("no-store");
+    expect(stream.headers["x-accel-buffering"]).toBe("no");
     const ready = await until(() => stream.frames[0]);
     expect(ready.event).toBe("ready");
     expect(JSON.parse(ready.data)).toHaveProperty("lastEventId");

@@ -32,9 +32,11 @@ export function registerEventRoutes(
   app.addHook("preClose", async () => endEventStreams(streams));
   app.addHook("onClose", async () => hub.close());
 
-  registerRoute(app, "streamEvents", eventRoutes.streamEvents, async ({ principal, request }) =>
-    openEventStream(streams, principal, request.headers["last-event-id"] as string | undefined, () =>
+  registerRoute(app, "streamEvents", eventRoutes.streamEvents, async ({ principal, request, reply }) => {
+    // A proxy that buffers answers (nginx does by default) would hold events back until its buffer fills.
+    reply.header("x-accel-buffering", "no");
+    return openEventStream(streams, principal, request.headers["last-event-id"] as string | undefined, () =>
       app.authenticate(request),
-    ),
-  );
+    );
+  });
 }
