@@ -28,7 +28,8 @@ export function ClockAlertsBell() {
     <>
       <IconButton
         color="inherit"
-        aria-label={unread > 0 ? `Clock alerts, ${unread} unread` : "Clock alerts"}
+        // The name holds the badge's text exactly as shown ("99+" past 99): a speech user says what they see.
+        aria-label={unread > 0 ? `Clock alerts, ${unread > 99 ? "99+" : unread} unread` : "Clock alerts"}
         aria-haspopup="dialog"
         aria-controls={open ? panelId : undefined}
         aria-expanded={open}
@@ -40,9 +41,14 @@ export function ClockAlertsBell() {
         }}
         sx={{ mr: 1 }}
       >
-        <Badge badgeContent={unread} color="error" max={99}>
+        {/* No badge at all when nothing is unread: a hidden badge keeps its last count in the page's text. */}
+        {unread > 0 ? (
+          <Badge badgeContent={unread} color="error" max={99}>
+            <NotificationsIcon />
+          </Badge>
+        ) : (
           <NotificationsIcon />
-        </Badge>
+        )}
       </IconButton>
       {wanted ? (
         <Suspense fallback={null}>
