@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { openDatabase, queryRows } from "./client.js";
 import { FolderLockedError } from "./folder-lock.js";
 
@@ -16,13 +17,31 @@ const newFolder = () => {
   folders.push(folder);
   return folder;
 };
+/**
+ * A folder already holding a migrated cluster, copied from the run's template (testing/pglite-template.ts) as
+ * crash-recovery.test.ts does: what these tests prove is the lock around opening a folder, and PGlite's initdb for a
+ * new one took seconds each (past the test timeout on a loaded machine). Without a template (PostgreSQL runs), a new
+ * folder: openDatabase initialises it.
+ */
+const clusterFolder = async () => {
+  const folder = newFolder();
+  const templateFile = inject("pgliteTemplate");
+  if (templateFile && existsSync(templateFile)) {
+    const template = await PGlite.create({
+      dataDir: path.join(folder, "pglite"),
+      loadDataDir: new Blob([readFileSync(templateFile)]),
+    });
+    await template.close();
+  }
+  return folder;
+};
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
 describe("the embedded database folder", () => {
   it("refuses a second opening of the same folder and leaves the first intact", async () => {
-    const dataDir = newFolder();
+    const dataDir = await clusterFolder();
     const first = await openDatabase({ kind: "pglite", dataDir });
     await first.db.execute(sql`create table kept (value text)`);
     await first.db.execute(sql`insert into kept values ('still here')`);
@@ -38,7 +57,7 @@ describe("the embedded database folder", () => {
   });
 
   it("tells another process clearly that the folder is in use", async () => {
-    const dataDir = newFolder();
+    const dataDir = await clusterFolder();
     const held = await openDatabase({ kind: "pglite", dataDir });
     const command = path.resolve(import.meta.dirname, "../identity/users-command.ts");
     const failure = await run("npx", ["tsx", command, "list"], {
@@ -54,7 +73,7 @@ describe("the embedded database folder", () => {
   });
 
   it("takes over the lock of a process that died", async () => {
-    const dataDir = newFolder();
+    const dataDir = await clusterFolder();
     // A pid that cannot be alive: the lock of a server killed with SIGKILL.
     writeFileSync(path.join(dataDir, "vigil.lock"), `2147483646@${(await import("node:os")).hostname()}`);
     const database = await openDatabase({ kind: "pglite", dataDir });
@@ -62,7 +81,7 @@ describe("the embedded database folder", () => {
   });
 
   it.runIf(process.platform === "linux")("takes over the lock of a killed process not yet reaped", async () => {
-    const dataDir = newFolder();
+    const dataDir = await clusterFolder();
     // `sleep 0` exits at once, but its parent has become `sleep 30`, which never reaps it: a zombie, as a server
     // killed with SIGKILL is until its parent waits for it.
     const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
