@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import type { CaseEvent } from "@vigil/contract";
 import { useEffect } from "react";
-import { connectLiveEvents, type LiveEventOptions } from "../lib/live-events";
+import type { LiveEventOptions } from "../lib/live-events";
 import { sharedKeys } from "./query-keys";
 
 /** A case changed: everything cached about it, every case list and the watch re-read (only what is on screen refetches). */
@@ -32,12 +32,23 @@ export function useLiveCaseEvents(username: string | undefined, options?: LiveEv
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!username) return;
-    return connectLiveEvents(
-      {
-        onCaseEvent: (event) => void refreshCase(queryClient, event),
-        onReset: () => void refreshAllCases(queryClient),
-      },
-      options,
-    );
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    // Loaded after the first screen (its own chunk): no screen needs the stream to show, and the signed-in shell
+    // stays small (docs/ARCHITECTURE.md, web app).
+    void import("../lib/live-events").then(({ connectLiveEvents }) => {
+      if (cancelled) return;
+      stop = connectLiveEvents(
+        {
+          onCaseEvent: (event) => void refreshCase(queryClient, event),
+          onReset: () => void refreshAllCases(queryClient),
+        },
+        options,
+      );
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
   }, [username, queryClient, options]);
 }
