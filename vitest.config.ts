@@ -5,10 +5,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["packages/contract", "apps/server", "apps/web", "scripts", "bench"],
-    // Vitest's default for a run is one worker fewer than the cores: on CI's 2-core machines that is a single
-    // worker, and the second core idled while the server's API tests (PGlite runs inside the worker) went one file
-    // at a time. Two workers spent the same CPU seconds (measured on the server's files) in about half the time on
-    // an idle machine. VITEST_MAX_WORKERS still overrides this, e.g. VITEST_MAX_WORKERS=1 on a busy one.
+    // Vitest's default for a run is one worker fewer than the cores: on CI's 2-core machines a single worker, one
+    // file at a time. Two workers, measured on 17 server API files on an otherwise idle 2-core machine: 44.8 s ->
+    // 39.7 s on PGlite (the engine runs inside the worker, so the cores were already fairly busy) and 34.9 s ->
+    // 24.0 s on PostgreSQL (a lone worker mostly waited for the database server). VITEST_MAX_WORKERS overrides it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
