@@ -30,7 +30,8 @@ function migrationsDigest(): string {
 /**
  * Vitest global setup of the server project. Every API test file needs a fresh, migrated database, and making one
  * from nothing is the slowest part of most files: PGlite's initdb (in WebAssembly) takes several seconds, and the
- * migrations on a new PostgreSQL database took ~6 s a file on a loaded 2-core machine against ~0.6 s for a copy.
+ * migrations on a new PostgreSQL database took ~6 s a file on a loaded 2-core machine against ~0.6 s for a copy
+ * (on an idle one both take ~0.4 s: the copy pays off when the workers and the database server share the cores).
  * So a migrated one is made once per migrations digest and shared: a PGlite dump through
  * `inject("pgliteTemplate")`, or a PostgreSQL template database through `inject("postgresTemplate")`.
  */
