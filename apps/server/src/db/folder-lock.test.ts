@@ -82,13 +82,16 @@ describe("the embedded database folder", () => {
 
   it.runIf(process.platform === "linux")("takes over the lock of a killed process not yet reaped", async () => {
     const dataDir = await clusterFolder();
-    // `sleep 0` exits at once, but its parent has become `sleep 30`, which never reaps it: a zombie, as a server
-    // killed with SIGKILL is until its parent waits for it.
-    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    // `sleep 1` exits after its parent has become `sleep 30`, which never reaps it: a zombie, as a server killed
+    // with SIGKILL is until its parent waits for it. (With `sleep 0` the shell could reap it before its `exec` on a
+    // loaded machine, and the process was gone instead of a zombie.)
+    const parent = spawn("sh", ["-c", "sleep 1 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
       const [line] = (await once(parent.stdout, "data")) as [Buffer];
       const zombie = Number(line.toString().trim());
-      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]?.[0]).toBe("Z");
+      await expect
+        .poll(() => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]?.[0], { timeout: 5_000 })
+        .toBe("Z");
       writeFileSync(path.join(dataDir, "vigil.lock"), `${zombie}@${hostname()}`);
       const database = await openDatabase({ kind: "pglite", dataDir });
       await database.close();
