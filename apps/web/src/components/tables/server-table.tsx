@@ -1,19 +1,16 @@
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import LinearProgress from "@mui/material/LinearProgress";
 import Paper from "@mui/material/Paper";
-import Skeleton from "@mui/material/Skeleton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
-import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { visuallyHidden } from "../visually-hidden";
 import { ScrollRegion } from "./scroll-region";
+import { TableBodyStates } from "./table-body-states";
 import { TablePager } from "./table-pager";
 
 export type SortOrder = "asc" | "desc";
@@ -77,59 +74,6 @@ export function ServerTable<Row, K extends string = string>({
   errorMessage = "The list could not be loaded.",
   emptyMessage,
 }: ServerTableProps<Row, K>) {
-  const span = columns.length;
-  let body: ReactNode;
-  if (loading) {
-    body = [0, 1, 2].map((index) => (
-      <TableRow key={`loading-${index}`} aria-hidden="true">
-        {columns.map((column) => (
-          <TableCell key={column.id}>
-            <Skeleton variant="text" />
-          </TableCell>
-        ))}
-      </TableRow>
-    ));
-  } else if (error) {
-    body = (
-      <TableRow>
-        <TableCell colSpan={span}>
-          <Alert
-            severity="error"
-            action={
-              onRetry ? (
-                <Button color="inherit" size="small" onClick={onRetry}>
-                  Try again
-                </Button>
-              ) : undefined
-            }
-          >
-            {errorMessage}
-          </Alert>
-        </TableCell>
-      </TableRow>
-    );
-  } else if (!rows || rows.length === 0) {
-    body = (
-      <TableRow>
-        <TableCell colSpan={span}>
-          <Typography color="text.secondary" sx={{ py: 3, textAlign: "center" }}>
-            {emptyMessage}
-          </Typography>
-        </TableCell>
-      </TableRow>
-    );
-  } else {
-    body = rows.map((row) => (
-      <TableRow key={rowKey(row)} hover>
-        {columns.map((column) => (
-          <TableCell key={column.id} align={column.align}>
-            {column.cell(row)}
-          </TableCell>
-        ))}
-      </TableRow>
-    ));
-  }
-
   return (
     <Paper variant="outlined" sx={{ position: "relative" }}>
       <Box sx={{ height: 4 }}>{fetching && !loading ? <LinearProgress aria-label={`Loading ${label}`} /> : null}</Box>
@@ -177,7 +121,27 @@ export function ServerTable<Row, K extends string = string>({
               })}
             </TableRow>
           </TableHead>
-          <TableBody>{body}</TableBody>
+          <TableBody>
+            <TableBodyStates
+              columnKeys={columns.map((column) => column.id)}
+              loading={loading}
+              error={error}
+              onRetry={onRetry}
+              errorMessage={errorMessage}
+              empty={!rows || rows.length === 0}
+              emptyMessage={emptyMessage}
+            >
+              {rows?.map((row) => (
+                <TableRow key={rowKey(row)} hover>
+                  {columns.map((column) => (
+                    <TableCell key={column.id} align={column.align}>
+                      {column.cell(row)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBodyStates>
+          </TableBody>
         </Table>
       </ScrollRegion>
       <TablePager

@@ -1,7 +1,5 @@
-import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import Skeleton from "@mui/material/Skeleton";
 import Stack from "@mui/material/Stack";
 import { alpha, type Theme } from "@mui/material/styles";
 import Table from "@mui/material/Table";
@@ -22,6 +20,7 @@ import {
 } from "../../../components/clocks/clock-labels";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ScrollRegion } from "../../../components/tables/scroll-region";
+import { TableBodyStates } from "../../../components/tables/table-body-states";
 
 /** The step that stops each clock, and the case tab where it is taken (PRODUCT.md §10). */
 export const clockActions: Record<ClockKind, { label: string; tab: CaseTab }> = {
@@ -97,116 +96,6 @@ export function BoardTable({
   compact,
 }: BoardTableProps) {
   const headers = ["Time left", "What is due", "Patient", ...(compact ? [] : ["Client", "Stage"]), "Owner", "Action"];
-  let body: ReactNode;
-  if (loading) {
-    body = [0, 1, 2].map((index) => (
-      <TableRow key={`loading-${index}`} aria-hidden="true">
-        {headers.map((header) => (
-          <TableCell key={header}>
-            <Skeleton variant="text" />
-          </TableCell>
-        ))}
-      </TableRow>
-    ));
-  } else if (error) {
-    body = (
-      <TableRow>
-        <TableCell colSpan={headers.length}>
-          <Alert
-            severity="error"
-            action={
-              onRetry ? (
-                <Button color="inherit" size="small" onClick={onRetry}>
-                  Try again
-                </Button>
-              ) : undefined
-            }
-          >
-            The board could not be loaded.
-          </Alert>
-        </TableCell>
-      </TableRow>
-    );
-  } else if (!rows || rows.length === 0) {
-    body = (
-      <TableRow>
-        <TableCell colSpan={headers.length}>
-          <Typography color="text.secondary" sx={{ py: 3, textAlign: "center" }}>
-            {emptyMessage}
-          </Typography>
-        </TableCell>
-      </TableRow>
-    );
-  } else {
-    body = rows.map((row) => {
-      const state = runningClockStateAt(row.clock, now);
-      const justChanged = changed?.has(row.caseId) ?? false;
-      const action = clockActions[row.clock.kind];
-      return (
-        <TableRow key={`${row.caseId}:${row.clock.kind}`} data-state={state} sx={rowTint(state, justChanged)}>
-          <TableCell>
-            <Stack spacing={0.5} sx={{ alignItems: "flex-start" }}>
-              <Chip
-                size="small"
-                variant={state === "ok" ? "outlined" : "filled"}
-                color={clockStateColors[state]}
-                label={clockStateLabels[state]}
-              />
-              <Typography variant="body2" sx={{ fontWeight: state === "ok" ? undefined : 600 }}>
-                {timeLeftText(row.clock.dueAt, now)}
-              </Typography>
-              <Typography variant="caption" color="text.secondary">
-                due <ZonedDateTime value={row.clock.dueAt} timeZone={row.client.timezone} />
-              </Typography>
-            </Stack>
-          </TableCell>
-          <TableCell>
-            {clockKindLabels[row.clock.kind]}
-            {row.priority === "stat" && row.clock.kind !== "stat-acknowledgement" ? (
-              <Chip size="small" color="error" variant="outlined" label="STAT" sx={{ ml: 1 }} />
-            ) : null}
-            {row.otherClocks > 0 ? (
-              <Typography variant="caption" color="text.secondary" component="div">
-                and {row.otherClocks} more running
-              </Typography>
-            ) : null}
-            {justChanged ? <Chip size="small" color="info" label="Just changed" sx={{ mt: 0.5 }} /> : null}
-          </TableCell>
-          <TableCell>
-            {row.patientName ?? "—"}
-            <Typography variant="caption" color="text.secondary" component="div">
-              {row.mrn ? `MRN ${row.mrn} · ` : ""}
-              {row.caseNumber}
-            </Typography>
-          </TableCell>
-          {compact ? null : (
-            <>
-              <TableCell>
-                {row.client.name}
-                <Typography variant="caption" color="text.secondary" component="div">
-                  {row.client.code}
-                </Typography>
-              </TableCell>
-              <TableCell>{stageLabels[row.stage]}</TableCell>
-            </>
-          )}
-          <TableCell>{ownerText(row)}</TableCell>
-          <TableCell>
-            <Button
-              component={RouterLink}
-              to={clockActionHref(row)}
-              size="small"
-              variant={state === "ok" ? "outlined" : "contained"}
-              aria-label={`${action.label}: ${row.caseNumber}`}
-              sx={{ whiteSpace: "nowrap" }}
-            >
-              {action.label}
-            </Button>
-          </TableCell>
-        </TableRow>
-      );
-    });
-  }
   return (
     <ScrollRegion label={label}>
       <Table size="small" aria-label={label} aria-busy={loading ? true : undefined}>
@@ -219,7 +108,86 @@ export function BoardTable({
             ))}
           </TableRow>
         </TableHead>
-        <TableBody>{body}</TableBody>
+        <TableBody>
+          <TableBodyStates
+            columnKeys={headers}
+            loading={loading}
+            error={error}
+            onRetry={onRetry}
+            errorMessage="The board could not be loaded."
+            empty={!rows || rows.length === 0}
+            emptyMessage={emptyMessage}
+          >
+            {rows?.map((row) => {
+              const state = runningClockStateAt(row.clock, now);
+              const justChanged = changed?.has(row.caseId) ?? false;
+              const action = clockActions[row.clock.kind];
+              return (
+                <TableRow key={`${row.caseId}:${row.clock.kind}`} data-state={state} sx={rowTint(state, justChanged)}>
+                  <TableCell>
+                    <Stack spacing={0.5} sx={{ alignItems: "flex-start" }}>
+                      <Chip
+                        size="small"
+                        variant={state === "ok" ? "outlined" : "filled"}
+                        color={clockStateColors[state]}
+                        label={clockStateLabels[state]}
+                      />
+                      <Typography variant="body2" sx={{ fontWeight: state === "ok" ? undefined : 600 }}>
+                        {timeLeftText(row.clock.dueAt, now)}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary">
+                        due <ZonedDateTime value={row.clock.dueAt} timeZone={row.client.timezone} />
+                      </Typography>
+                    </Stack>
+                  </TableCell>
+                  <TableCell>
+                    {clockKindLabels[row.clock.kind]}
+                    {row.priority === "stat" && row.clock.kind !== "stat-acknowledgement" ? (
+                      <Chip size="small" color="error" variant="outlined" label="STAT" sx={{ ml: 1 }} />
+                    ) : null}
+                    {row.otherClocks > 0 ? (
+                      <Typography variant="caption" color="text.secondary" component="div">
+                        and {row.otherClocks} more running
+                      </Typography>
+                    ) : null}
+                    {justChanged ? <Chip size="small" color="info" label="Just changed" sx={{ mt: 0.5 }} /> : null}
+                  </TableCell>
+                  <TableCell>
+                    {row.patientName ?? "—"}
+                    <Typography variant="caption" color="text.secondary" component="div">
+                      {row.mrn ? `MRN ${row.mrn} · ` : ""}
+                      {row.caseNumber}
+                    </Typography>
+                  </TableCell>
+                  {compact ? null : (
+                    <>
+                      <TableCell>
+                        {row.client.name}
+                        <Typography variant="caption" color="text.secondary" component="div">
+                          {row.client.code}
+                        </Typography>
+                      </TableCell>
+                      <TableCell>{stageLabels[row.stage]}</TableCell>
+                    </>
+                  )}
+                  <TableCell>{ownerText(row)}</TableCell>
+                  <TableCell>
+                    <Button
+                      component={RouterLink}
+                      to={clockActionHref(row)}
+                      size="small"
+                      variant={state === "ok" ? "outlined" : "contained"}
+                      aria-label={`${action.label}: ${row.caseNumber}`}
+                      sx={{ whiteSpace: "nowrap" }}
+                    >
+                      {action.label}
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBodyStates>
+        </TableBody>
       </Table>
     </ScrollRegion>
   );
