@@ -40,6 +40,10 @@ export const permissions = [
   "cases:acknowledge",
   /** Archive a case in any stage (others may archive only cases still in intake). */
   "cases:archive-any",
+  /** Raise a critical finding on a case in monitoring or preview (technologists and reviewers see the EEG). */
+  "findings:raise",
+  /** Record an acknowledgement taken by phone, or cancel a finding with a reason. */
+  "findings:handle",
   "records:monitoring",
   "records:interpretation",
   /** Sign an interpretation as final (a reviewer's act: coordinators may draft, technologists never interpret). */
@@ -70,6 +74,7 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "cases:monitor",
     "cases:return",
     "cases:reopen",
+    "findings:handle",
     "records:monitoring",
     "records:interpretation",
     "records:case-notes",
@@ -81,6 +86,8 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "cases:update",
     "cases:workflow",
     "cases:monitor",
+    "findings:raise",
+    "findings:handle",
     "records:monitoring",
     "records:case-notes",
   ],
@@ -91,6 +98,8 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "cases:review",
     "cases:reopen",
     "cases:acknowledge",
+    "findings:raise",
+    "findings:handle",
     "records:interpretation",
     "records:sign-interpretation",
     "records:case-notes",

@@ -12,9 +12,10 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail and the audit viewer to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer and the critical-finding acknowledgement page to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
+      "/acknowledge/:token",
       "/bugs/unit-tests",
       "/watch",
       "/account",
@@ -29,6 +30,7 @@ describe("the page table", () => {
     expect(base.sort()).toEqual(
       [
         "/signin",
+        "/acknowledge/:token",
         "/reporting/continuous-monitoring/:clientId",
         "/billing/continuous-monitoring/:clientId/:month",
       ].sort(),

@@ -117,6 +117,14 @@ export const segmentTitles: Record<string, string> = {
 export const pageList = [
   page({ id: "home", path: "/", title: "Home", layout: "default", access: "signed-in" }),
   page({ id: "signin", path: "/signin", title: "Sign in", layout: "base", access: "public" }),
+  // The link a critical finding's recipient gets (no account needed); the token stays in the address's fragment.
+  page({
+    id: "finding-acknowledgement",
+    path: "/acknowledge/:token",
+    title: "Acknowledge a critical finding",
+    layout: "base",
+    access: "public",
+  }),
   page({ id: "unauthorized", path: "/unauthorized", title: "Unauthorized", layout: "app", access: "public" }),
   page({ id: "bugs", path: "/bugs", title: "Bugs", layout: "app", access: "bugs:triage" }),
   page({

@@ -4,6 +4,7 @@ import { billingRoutes } from "./route-groups/billing-routes.js";
 import { bugRoutes } from "./route-groups/bug-routes.js";
 import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
+import { criticalFindingRoutes } from "./route-groups/critical-finding-routes.js";
 import { eventRoutes } from "./route-groups/event-routes.js";
 import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
@@ -33,6 +34,7 @@ export const routes = {
   ...serviceLevelRoutes,
   ...notificationRoutes,
   ...eventRoutes,
+  ...criticalFindingRoutes,
 } as const;
 
 export type Routes = typeof routes;

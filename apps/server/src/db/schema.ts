@@ -11,6 +11,7 @@ export * from "./tables/billing-tables.js";
 export * from "./tables/bug-tables.js";
 export * from "./tables/case-tables.js";
 export * from "./tables/client-tables.js";
+export * from "./tables/finding-tables.js";
 export * from "./tables/identity-tables.js";
 export * from "./tables/record-tables.js";
 export * from "./tables/watch-tables.js";
