@@ -6,9 +6,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { type BillingMonthRow, idSchema, pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
-import { useClientIds } from "../../../api/list-client-ids";
-import { useAccess } from "../../../components/access/access-context";
-import { clientOptions, SelectField } from "../../../components/forms/select-field";
+import { ClientFilterField } from "../../../components/forms/filter-fields";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
@@ -57,7 +55,6 @@ const columnsFor = (currency: string): ServerTableColumn<BillingMonthRow>[] => [
  * walks every page of the same filter.
  */
 export function BillingOverviewPage() {
-  const { can } = useAccess();
   const table = useTableSearch({ from: "", to: "", client: "", missing: "", page: "0", size: "25" });
   const { search, setSearch } = table;
   const rangeProblem = monthRangeProblem(search.from, search.to);
@@ -68,7 +65,6 @@ export function BillingOverviewPage() {
     missingRate: search.missing === "true" ? true : undefined,
   };
   const months = useBillingMonths({ ...filters, ...table.range }, { enabled: rangeProblem === null });
-  const clients = useClientIds({ enabled: can("clients:read") });
   const anyFilter = Boolean(filters.from || filters.to || filters.clientId || filters.missingRate);
   const currency = months.data?.currency ?? "";
 
@@ -92,13 +88,9 @@ export function BillingOverviewPage() {
           shownTo={months.data?.to}
           onChange={(patch) => setSearch({ ...patch, page: null })}
         />
-        <SelectField
-          label="Client"
-          size="small"
+        <ClientFilterField
           value={search.client}
           onChange={(client) => setSearch({ client, page: null })}
-          emptyLabel="All clients"
-          options={clientOptions(clients.data)}
           sx={{ minWidth: 220 }}
         />
         <FormControlLabel

@@ -8,12 +8,12 @@ import { useQueries } from "@tanstack/react-query";
 import { type CaseListItem, caseStages, pages, type TechnologistLoad } from "@vigil/contract";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
-import { useClientIds } from "../../../api/list-client-ids";
 import { useTechnologists } from "../../../api/list-technologists";
 import { useAccess } from "../../../components/access/access-context";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { apiErrorOf } from "../../../components/forms/field-messages";
-import { clientOptions, personOptions, SelectField } from "../../../components/forms/select-field";
+import { ClientFilterField, TechnologistFilterField } from "../../../components/forms/filter-fields";
+import { personOptions, SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
@@ -154,8 +154,6 @@ export function CaseAssignmentsPage() {
     clientId: search.client || undefined,
     ...table.range,
   });
-  const technologists = useTechnologists();
-  const clients = useClientIds({ enabled: can("clients:read") });
   const [assigning, setAssigning] = useState(false);
 
   const columns: ServerTableColumn<TechnologistLoad>[] = [
@@ -216,22 +214,15 @@ export function CaseAssignmentsPage() {
     <>
       <PageHeading>Assignments</PageHeading>
       <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}>
-        <SelectField
-          label="Technologist"
-          size="small"
+        <TechnologistFilterField
           value={search.technologist}
           onChange={(technologist) => setSearch({ technologist, page: null })}
           emptyLabel="Everyone"
-          options={personOptions(technologists.data)}
           sx={{ minWidth: 200 }}
         />
-        <SelectField
-          label="Client"
-          size="small"
+        <ClientFilterField
           value={search.client}
           onChange={(client) => setSearch({ client, page: null })}
-          emptyLabel="All clients"
-          options={clientOptions(clients.data)}
           sx={{ minWidth: 200 }}
         />
         {canAssign ? (

@@ -15,12 +15,14 @@ import {
   pages,
 } from "@vigil/contract";
 import { Link as RouterLink, useLocation } from "react-router";
-import { useClientIds } from "../../../api/list-client-ids";
-import { useReviewers } from "../../../api/list-reviewers";
-import { useTechnologists } from "../../../api/list-technologists";
 import { useAccess } from "../../../components/access/access-context";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
-import { clientOptions, personOptions, SelectField } from "../../../components/forms/select-field";
+import {
+  ClientFilterField,
+  ReviewerFilterField,
+  TechnologistFilterField,
+} from "../../../components/forms/filter-fields";
+import { SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { CsvExportButton } from "../../../components/tables/csv-export-button";
@@ -125,9 +127,6 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
     const problem = problems[field];
     return problem ? { error: true, helperText: sentence(problem) } : {};
   };
-  const clients = useClientIds({ enabled: can("clients:read") });
-  const technologists = useTechnologists();
-  const reviewers = useReviewers();
 
   const columns: ServerTableColumn<CaseListItem, SortKey>[] = [
     {
@@ -184,13 +183,9 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
           placeholder="Any word of a name, or case-number or MRN digits"
           minWidth={280}
         />
-        <SelectField
-          label="Client"
-          size="small"
+        <ClientFilterField
           value={search.client}
           onChange={(client) => setSearch({ client, page: null })}
-          emptyLabel="All clients"
-          options={clientOptions(clients.data)}
           sx={{ minWidth: 200 }}
         />
         <SelectField
@@ -202,22 +197,15 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
           options={priorityFilterOptions}
           sx={{ minWidth: 130 }}
         />
-        <SelectField
-          label="Technologist"
-          size="small"
+        <TechnologistFilterField
           value={search.technologist}
           onChange={(technologist) => setSearch({ technologist, page: null })}
           emptyLabel="Anyone"
-          options={personOptions(technologists.data)}
           sx={{ minWidth: 180 }}
         />
-        <SelectField
-          label="Reviewer"
-          size="small"
+        <ReviewerFilterField
           value={search.reviewer}
           onChange={(reviewer) => setSearch({ reviewer, page: null })}
-          emptyLabel="Anyone"
-          options={personOptions(reviewers.data)}
           sx={{ minWidth: 180 }}
         />
         <TextField

@@ -5,13 +5,13 @@ import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
 import { type CaseStage, type ClockKind, caseStages, clockKinds, coordinatorsOwner } from "@vigil/contract";
 import { useWatchBoard, type WatchBoardParams } from "../../../api/get-watch-board";
-import { useClientIds } from "../../../api/list-client-ids";
 import { useReviewers } from "../../../api/list-reviewers";
 import { useTechnologists } from "../../../api/list-technologists";
 import { useAccess } from "../../../components/access/access-context";
 import { clockKindLabels } from "../../../components/clocks/clock-labels";
 import { useNow } from "../../../components/clocks/use-now";
-import { clientOptions, SelectField, type SelectOption } from "../../../components/forms/select-field";
+import { ClientFilterField } from "../../../components/forms/filter-fields";
+import { SelectField, type SelectOption } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { TablePager } from "../../../components/tables/table-pager";
 import { oneOf } from "../../../components/tables/use-search-state";
@@ -43,7 +43,7 @@ function ownerOptions(people: readonly { username: string; name: string }[]): Se
  * rows are read again whenever a case changes (the case-event stream), those just changed outlined for a moment.
  */
 export function WatchBoardPage() {
-  const { can, groups } = useAccess();
+  const { groups } = useAccess();
   const table = useTableSearch({ client: "", stage: "", kind: "", owner: "", mine: "", page: "0", size: "25" });
   const { search, setSearch } = table;
   const mayUseMine = ownsClocks(groups);
@@ -61,7 +61,6 @@ export function WatchBoardPage() {
   const board = useWatchBoard(params);
   const now = useNow(5_000);
   const changed = useChangedCases();
-  const clients = useClientIds({ enabled: can("clients:read") });
   const technologists = useTechnologists();
   const reviewers = useReviewers();
   const anyFilter = Boolean(search.client || stage || kind || search.owner || mine);
@@ -81,13 +80,9 @@ export function WatchBoardPage() {
         sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}
         onSubmit={(event) => event.preventDefault()}
       >
-        <SelectField
-          label="Client"
-          size="small"
+        <ClientFilterField
           value={search.client}
           onChange={(client) => setSearch({ client, page: null })}
-          emptyLabel="All clients"
-          options={clientOptions(clients.data)}
           sx={{ minWidth: 200 }}
         />
         <SelectField
