@@ -19,7 +19,8 @@ import {
   smallDatabase,
   smallDatabaseUrl,
 } from "./config.js";
-import { bulkTables, type DatasetSummary, generateDataset, type Sink, type TableSpec } from "./dataset.js";
+import { type DatasetSummary, generateDataset } from "./dataset/generate-dataset.js";
+import { bulkTables, type Sink, type TableSpec } from "./dataset/table-specs.js";
 
 /**
  * `tsx bench/generate-data.ts [--only full|tenth]`: the bench's data.
