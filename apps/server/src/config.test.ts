@@ -42,6 +42,37 @@ describe("configuration", () => {
     expect(() => loadConfig({ WATCH_ALERT_SWEEP_SECONDS: "1.5" })).toThrow(/WATCH_ALERT_SWEEP_SECONDS/);
   });
 
+  it("has defaults for critical findings and takes decimals where a test needs seconds", () => {
+    expect(loadConfig({}).findings).toEqual({
+      linkHours: 24,
+      escalationMinutes: 10,
+      deliveryAttempts: 6,
+      workerSeconds: 5,
+      messagesIncludePatient: false,
+    });
+    expect(
+      loadConfig({
+        FINDING_LINK_HOURS: "0.5",
+        FINDING_ESCALATION_MINUTES: "0.05",
+        FINDING_DELIVERY_ATTEMPTS: "3",
+        FINDING_WORKER_SECONDS: "0",
+        FINDING_MESSAGES_INCLUDE_PATIENT: "true",
+      }).findings,
+    ).toEqual({
+      linkHours: 0.5,
+      escalationMinutes: 0.05,
+      deliveryAttempts: 3,
+      workerSeconds: 0,
+      messagesIncludePatient: true,
+    });
+    expect(() => loadConfig({ FINDING_LINK_HOURS: "0.001" })).toThrow(/FINDING_LINK_HOURS must be at least one minute/);
+    expect(() => loadConfig({ FINDING_ESCALATION_MINUTES: "0" })).toThrow(/FINDING_ESCALATION_MINUTES/);
+    expect(() => loadConfig({ FINDING_DELIVERY_ATTEMPTS: "0" })).toThrow(/FINDING_DELIVERY_ATTEMPTS/);
+    expect(() => loadConfig({ FINDING_DELIVERY_ATTEMPTS: "2.5" })).toThrow(/FINDING_DELIVERY_ATTEMPTS/);
+    expect(() => loadConfig({ FINDING_WORKER_SECONDS: "-1" })).toThrow(/FINDING_WORKER_SECONDS/);
+    expect(() => loadConfig({ FINDING_MESSAGES_INCLUDE_PATIENT: "maybe" })).toThrow(/FINDING_MESSAGES_INCLUDE_PATIENT/);
+  });
+
   it("trusts no proxy's forwarded address unless told to", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);

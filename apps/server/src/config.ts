@@ -133,6 +133,29 @@ const configSchema = z.object({
    * instance never sweeps). Instances may all sweep: the alerts' unique key lets one of them tell each owner once.
    */
   WATCH_ALERT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * Critical findings (PRODUCT.md §11). How long an acknowledgement link works (hours; decimals allowed, at least a
+   * minute).
+   */
+  FINDING_LINK_HOURS: z.coerce
+    .number()
+    .min(1 / 60, "FINDING_LINK_HOURS must be at least one minute (0.017)")
+    .max(24 * 30)
+    .default(24),
+  /**
+   * After the protocol's window ran out unacknowledged, how often the next escalation follows (minutes; decimals
+   * allowed, so a test can escalate every few seconds).
+   */
+  FINDING_ESCALATION_MINUTES: z.coerce.number().min(0.01).max(1440).default(10),
+  /** Attempts of one message (email or SMS) before it is marked failed; retried with back-off in between. */
+  FINDING_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /**
+   * How often this instance's worker sends due escalations and messages (seconds; decimals allowed; 0: this
+   * instance runs no worker). Instances may all run one: each claims its jobs with FOR UPDATE SKIP LOCKED.
+   */
+  FINDING_WORKER_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  /** Whether finding messages name the patient (name and MRN); off by default: SMS and e-mail leave the building. */
+  FINDING_MESSAGES_INCLUDE_PATIENT: booleanFromEnv.default(false),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see config-federation.ts. */
@@ -179,6 +202,15 @@ export type Config = {
   currency: string;
   /** The service clocks' settings (WATCH_DUE_SOON_SHARE, WATCH_ALERT_SWEEP_SECONDS; 0 = no sweeps). */
   watch: { dueSoonShare: number; alertSweepSeconds: number };
+  /** Critical findings' links, escalation, delivery and worker settings (FINDING_*). */
+  findings: {
+    linkHours: number;
+    escalationMinutes: number;
+    deliveryAttempts: number;
+    /** 0: this instance runs no worker. */
+    workerSeconds: number;
+    messagesIncludePatient: boolean;
+  };
   trustProxy: boolean | number | string[];
   /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
   requestTimeoutMs: number;
@@ -253,6 +285,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     currency: value.CURRENCY,
     watch: { dueSoonShare: value.WATCH_DUE_SOON_SHARE, alertSweepSeconds: value.WATCH_ALERT_SWEEP_SECONDS },
+    findings: {
+      linkHours: value.FINDING_LINK_HOURS,
+      escalationMinutes: value.FINDING_ESCALATION_MINUTES,
+      deliveryAttempts: value.FINDING_DELIVERY_ATTEMPTS,
+      workerSeconds: value.FINDING_WORKER_SECONDS,
+      messagesIncludePatient: value.FINDING_MESSAGES_INCLUDE_PATIENT,
+    },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
