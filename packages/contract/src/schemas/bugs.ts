@@ -180,6 +180,7 @@ export const integrationCheckIds = [
   "clock-skew",
   "data-folder-disk",
   "oidc-discovery",
+  "finding-deliveries",
 ] as const;
 export const integrationCheckIdSchema = z.enum(integrationCheckIds);
 export type IntegrationCheckId = z.infer<typeof integrationCheckIdSchema>;

@@ -324,8 +324,24 @@ export type TransitionResult = z.infer<typeof transitionResultSchema>;
 
 export const caseTransitionParamsSchema = z.object({ id: idSchema, transitionId: idSchema });
 
-/** What happened to a case, in order: case actions (incl. create/update/archive), moves, and their actions. */
-export const caseTimelineActionSchema = z.enum([...caseActionNames, "create", "update", "archive"]);
+/**
+ * What happened to a case, in order: case actions (incl. create/update/archive), moves, and their actions. A critical
+ * finding's steps are actions too (PRODUCT.md §11), read from the finding itself: raised, each escalation (actor
+ * Vigil), acknowledged (by link: the name the acknowledger gave; by phone: who recorded it) and cancelled.
+ */
+export const criticalFindingTimelineActions = [
+  "raise-critical-finding",
+  "escalate-critical-finding",
+  "acknowledge-critical-finding",
+  "cancel-critical-finding",
+] as const;
+export const caseTimelineActionSchema = z.enum([
+  ...caseActionNames,
+  "create",
+  "update",
+  "archive",
+  ...criticalFindingTimelineActions,
+]);
 export const timelineEntrySchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("action"),
