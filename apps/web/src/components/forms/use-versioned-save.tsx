@@ -102,18 +102,7 @@ export function useVersionedSave<R extends { version: number }, V extends FieldV
   };
 }
 
-/**
- * The conflict panel of a versioned edit form: their version beside the user's edits, or — when their version
- * could not be read — a warning that the edits are kept.
- */
-export function VersionedSaveConflict<R extends { version: number }, V extends FieldValues, S extends z.ZodType>({
-  state,
-  form,
-  title,
-  unreadable,
-  rows,
-  children,
-}: {
+type VersionedSaveConflictProps<R extends { version: number }, V extends FieldValues, S extends z.ZodType> = {
   state: VersionedSave<R>;
   form: ContractForm<V, S>;
   /** "Someone else saved this client first". */
@@ -123,7 +112,40 @@ export function VersionedSaveConflict<R extends { version: number }, V extends F
   rows: (theirs: R, mine: V) => CompareRow[];
   /** Who saved and when, if known. */
   children?: (theirs: R) => ReactNode;
-}) {
+};
+
+/**
+ * What a versioned edit form has to say above its fields: the conflict panel (see below), and a refusal that is
+ * neither a conflict nor about a field, after `notSaved` ("The client was not saved: …").
+ */
+export function VersionedSaveMessages<R extends { version: number }, V extends FieldValues, S extends z.ZodType>({
+  notSaved,
+  ...conflict
+}: VersionedSaveConflictProps<R, V, S> & { notSaved: string }) {
+  return (
+    <>
+      <VersionedSaveConflict {...conflict} />
+      {conflict.state.failure ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {notSaved}: {conflict.state.failure}
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The conflict panel of a versioned edit form: their version beside the user's edits, or — when their version
+ * could not be read — a warning that the edits are kept.
+ */
+function VersionedSaveConflict<R extends { version: number }, V extends FieldValues, S extends z.ZodType>({
+  state,
+  form,
+  title,
+  unreadable,
+  rows,
+  children,
+}: VersionedSaveConflictProps<R, V, S>) {
   // The edits as they are now, for the comparison with their version.
   const values = useWatch({ control: form.control }) as V;
   if (!state.conflict) return null;

@@ -1,4 +1,3 @@
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Grid from "@mui/material/Grid";
 import { useQueryClient } from "@tanstack/react-query";
@@ -8,7 +7,7 @@ import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { FormActions } from "../../../components/forms/form-actions";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { useContractForm } from "../../../components/forms/use-contract-form";
-import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
+import { useVersionedSave, VersionedSaveMessages } from "../../../components/forms/use-versioned-save";
 import { PatientFields } from "../../../components/patient/patient-fields";
 import { fetchPatientDetails } from "../api/get-patient-details";
 import { recordKeys } from "../api/query-keys";
@@ -67,11 +66,12 @@ export function PatientDetailsEditor({
 
   return (
     <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit patient details">
-      <VersionedSaveConflict
+      <VersionedSaveMessages
         state={saving}
         form={form}
         title="Someone else changed the patient details first"
         unreadable="Someone else changed the patient details first, and their version could not be read. Your edits are still in the form; reload the page to see their version."
+        notSaved="The patient details were not saved"
         rows={conflictRows(zone)}
       >
         {(theirs) => (
@@ -80,12 +80,7 @@ export function PatientDetailsEditor({
             <ZonedDateTime value={theirs.createdAt} timeZone={zone} />.
           </Box>
         )}
-      </VersionedSaveConflict>
-      {saving.failure ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          The patient details were not saved: {saving.failure}
-        </Alert>
-      ) : null}
+      </VersionedSaveMessages>
       <Grid container spacing={2}>
         <PatientFields control={control} />
         <Grid size={12}>

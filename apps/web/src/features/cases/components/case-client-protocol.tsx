@@ -1,25 +1,11 @@
-import Box from "@mui/material/Box";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import type { Case } from "@vigil/contract";
-import type { ReactNode } from "react";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
+import { DetailList, DetailRow } from "../../../components/layouts/detail-list";
 import { useClosedCaseProtocol } from "../api/get-closed-case-protocol";
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "260px 1fr" }, gap: 1, py: 1 }}>
-      <Typography component="dt" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
-        {children}
-      </Typography>
-    </Box>
-  );
-}
 
 /** The client-protocol tab of a closed case: exactly the revision pinned when its monitoring started. */
 export function CaseClientProtocol({ item }: { item: Case }) {
@@ -42,22 +28,22 @@ export function CaseClientProtocol({ item }: { item: Case }) {
         {revision.author.name || revision.author.username}, <ZonedDateTime value={revision.createdAt} timeZone={zone} />
         {revision.changeNote ? ` — ${revision.changeNote}` : ""}
       </Typography>
-      <Box component="dl" sx={{ m: 0, mt: 1 }}>
-        <Detail label="Monitoring instructions">{revision.instructions || "—"}</Detail>
-        <Detail label="Impedance threshold">{revision.impedanceThresholdKohm} kΩ</Detail>
-        <Detail label="Impedance check interval">{revision.impedanceCheckIntervalHours} h</Detail>
-        <Detail label="Review turnaround">{revision.reviewTurnaroundHours} h</Detail>
-        <Detail label="STAT cases taken by a reviewer within">{revision.statAcknowledgeMinutes} min</Detail>
-        <Detail label="Critical findings">
+      <DetailList labelWidth={260} sx={{ mt: 1 }}>
+        <DetailRow label="Monitoring instructions">{revision.instructions || "—"}</DetailRow>
+        <DetailRow label="Impedance threshold">{revision.impedanceThresholdKohm} kΩ</DetailRow>
+        <DetailRow label="Impedance check interval">{revision.impedanceCheckIntervalHours} h</DetailRow>
+        <DetailRow label="Review turnaround">{revision.reviewTurnaroundHours} h</DetailRow>
+        <DetailRow label="STAT cases taken by a reviewer within">{revision.statAcknowledgeMinutes} min</DetailRow>
+        <DetailRow label="Critical findings">
           Notify {revision.criticalNotification.notify} within {revision.criticalNotification.withinMinutes} minutes
-        </Detail>
-        <Detail label="Transfer form">
+        </DetailRow>
+        <DetailRow label="Transfer form">
           {revision.transferForm.title}
           {revision.transferForm.fields.length
             ? `: ${revision.transferForm.fields.map((field) => field.label).join(", ")}`
             : ""}
-        </Detail>
-      </Box>
+        </DetailRow>
+      </DetailList>
     </Paper>
   );
 }

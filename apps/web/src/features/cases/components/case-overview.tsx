@@ -8,7 +8,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
 import { type Case, caseSchema, formatInstantInZone, pages, updateCaseRequestSchema } from "@vigil/contract";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
@@ -19,7 +19,8 @@ import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { FormActions } from "../../../components/forms/form-actions";
 import { FormSelectField, labelledOptions } from "../../../components/forms/select-field";
 import { useContractForm } from "../../../components/forms/use-contract-form";
-import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
+import { useVersionedSave, VersionedSaveMessages } from "../../../components/forms/use-versioned-save";
+import { DetailList, DetailRow } from "../../../components/layouts/detail-list";
 import { useArchiveCase } from "../api/archive-case";
 import { fetchCase } from "../api/get-case";
 import { caseKeys } from "../api/query-keys";
@@ -66,23 +67,6 @@ function toInput(zone: string) {
   });
 }
 
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "220px 1fr" }, gap: 1, py: 1 }}>
-      <Typography component="dt" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
-        {children || (
-          <Box component="span" sx={{ color: "text.secondary" }}>
-            —
-          </Box>
-        )}
-      </Typography>
-    </Box>
-  );
-}
-
 function conflictRows(theirs: Case, mine: CaseFormValues): CompareRow[] {
   const zone = theirs.client.timezone;
   const show = (values: CaseFormValues, key: keyof CaseFormValues): string => {
@@ -123,11 +107,12 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
 
   return (
     <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit case">
-      <VersionedSaveConflict
+      <VersionedSaveMessages
         state={saving}
         form={form}
         title="Someone else changed this case first"
         unreadable="Someone else changed this case first, and their version could not be read. Your edits are still in the form; reload the page to see their version."
+        notSaved="The case was not saved"
         rows={conflictRows}
       >
         {(theirs) => (
@@ -135,12 +120,7 @@ function CaseEditor({ item, onDone }: { item: Case; onDone: () => void }) {
             Their version was saved <ZonedDateTime value={theirs.updatedAt} timeZone={zone} />.
           </Box>
         )}
-      </VersionedSaveConflict>
-      {saving.failure ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          The case was not saved: {saving.failure}
-        </Alert>
-      ) : null}
+      </VersionedSaveMessages>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormSelectField
@@ -261,30 +241,30 @@ export function CaseOverview({ item }: { item: Case }) {
         <Typography variant="h6" component="h2" sx={{ pt: 1 }}>
           Case
         </Typography>
-        <Box component="dl" sx={{ m: 0 }}>
-          <Detail label="Case number">{item.caseNumber}</Detail>
-          <Detail label="Client">
+        <DetailList>
+          <DetailRow label="Case number">{item.caseNumber}</DetailRow>
+          <DetailRow label="Client">
             {item.client.name} ({item.client.code}), times in {zone}
-          </Detail>
-          <Detail label={fieldLabels.studyType}>{studyTypeLabels[item.studyType]}</Detail>
-          <Detail label={fieldLabels.hasVideo}>{item.hasVideo ? "Yes" : "No"}</Detail>
-          <Detail label={fieldLabels.priority}>{priorityLabels[item.priority]}</Detail>
-          <Detail label={fieldLabels.recordingStartedAt}>
+          </DetailRow>
+          <DetailRow label={fieldLabels.studyType}>{studyTypeLabels[item.studyType]}</DetailRow>
+          <DetailRow label={fieldLabels.hasVideo}>{item.hasVideo ? "Yes" : "No"}</DetailRow>
+          <DetailRow label={fieldLabels.priority}>{priorityLabels[item.priority]}</DetailRow>
+          <DetailRow label={fieldLabels.recordingStartedAt}>
             {item.recordingStartedAt ? <ZonedDateTime value={item.recordingStartedAt} timeZone={zone} /> : null}
-          </Detail>
-          <Detail label={fieldLabels.recordingEndedAt}>
+          </DetailRow>
+          <DetailRow label={fieldLabels.recordingEndedAt}>
             {item.recordingEndedAt ? <ZonedDateTime value={item.recordingEndedAt} timeZone={zone} /> : null}
-          </Detail>
-          <Detail label="Client protocol">
+          </DetailRow>
+          <DetailRow label="Client protocol">
             {item.protocolRevision ? `Revision ${item.protocolRevision} (pinned when monitoring started)` : null}
-          </Detail>
-          <Detail label="Opened">
+          </DetailRow>
+          <DetailRow label="Opened">
             <ZonedDateTime value={item.createdAt} timeZone={zone} /> by {personName(item.createdBy)}
-          </Detail>
-          <Detail label="Last changed">
+          </DetailRow>
+          <DetailRow label="Last changed">
             <ZonedDateTime value={item.updatedAt} timeZone={zone} />
-          </Detail>
-        </Box>
+          </DetailRow>
+        </DetailList>
       </Paper>
       <CaseClocksCard caseId={item.id} timeZone={zone} />
       <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
@@ -292,14 +272,14 @@ export function CaseOverview({ item }: { item: Case }) {
           Patient
         </Typography>
         {patient ? (
-          <Box component="dl" sx={{ m: 0 }}>
-            <Detail label="Name">{patientName(patient)}</Detail>
-            <Detail label="MRN">{patient.mrn}</Detail>
-            <Detail label="Date of birth">{patient.dateOfBirth}</Detail>
-            <Detail label="Sex">{sexLabels[patient.sex]}</Detail>
-            <Detail label="Location">{locationOf(patient.location)}</Detail>
-            <Detail label="Details revision">{String(patient.revision)}</Detail>
-          </Box>
+          <DetailList>
+            <DetailRow label="Name">{patientName(patient)}</DetailRow>
+            <DetailRow label="MRN">{patient.mrn}</DetailRow>
+            <DetailRow label="Date of birth">{patient.dateOfBirth}</DetailRow>
+            <DetailRow label="Sex">{sexLabels[patient.sex]}</DetailRow>
+            <DetailRow label="Location">{locationOf(patient.location)}</DetailRow>
+            <DetailRow label="Details revision">{String(patient.revision)}</DetailRow>
+          </DetailList>
         ) : (
           <Typography color="text.secondary" sx={{ py: 1 }}>
             No patient details yet.

@@ -90,6 +90,23 @@ describe("client overview", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
+  it("says why a save was refused for a reason that is neither a conflict nor about a field, keeping the edits", async () => {
+    const user = userEvent.setup();
+    renderClientScreen(overviewPath, {
+      routes: {
+        [`GET ${clientPath}`]: () => envelope(testClient()),
+        [`PUT ${clientPath}`]: () => failure(409, "conflict", "Archived clients are read-only."),
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Edit" }));
+    await user.click(screen.getByLabelText("Notes"));
+    await user.paste("mine");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+
+    expect(await screen.findByText("The client was not saved: Archived clients are read-only.")).toBeTruthy();
+    expect((screen.getByLabelText("Notes") as HTMLTextAreaElement).value).toBe("mine");
+  });
+
   it("asks before archiving and explains a refusal while the client has open cases", async () => {
     const user = userEvent.setup();
     renderClientScreen(overviewPath, {

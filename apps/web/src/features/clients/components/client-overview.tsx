@@ -16,7 +16,8 @@ import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ArchiveButton } from "../../../components/feedback/archive-button";
 import { FormActions } from "../../../components/forms/form-actions";
 import { useContractForm } from "../../../components/forms/use-contract-form";
-import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
+import { useVersionedSave, VersionedSaveMessages } from "../../../components/forms/use-versioned-save";
+import { DetailList, DetailRow } from "../../../components/layouts/detail-list";
 import { useArchiveClient } from "../api/archive-client";
 import { clientKeys } from "../api/query-keys";
 import { useRestoreClient } from "../api/restore-client";
@@ -29,23 +30,6 @@ import {
   clientFormValues,
   toClientInput,
 } from "./client-form-fields";
-
-function Detail({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "200px 1fr" }, gap: 1, py: 1 }}>
-      <Typography component="dt" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
-        {children || (
-          <Box component="span" sx={{ color: "text.secondary" }}>
-            —
-          </Box>
-        )}
-      </Typography>
-    </Box>
-  );
-}
 
 /** Their saved client next to the form's unsaved values, field by field. */
 export function clientConflictRows(theirs: Client, mine: ClientFormValues): CompareRow[] {
@@ -79,11 +63,12 @@ function ClientEditor({ client, onDone }: { client: Client; onDone: () => void }
 
   return (
     <Box component="form" noValidate onSubmit={saving.submit} aria-label="Edit client">
-      <VersionedSaveConflict
+      <VersionedSaveMessages
         state={saving}
         form={form}
         title="Someone else saved this client first"
         unreadable="Someone else saved this client first, and their version could not be read. Your edits are still in the form; reload the page to see their version."
+        notSaved="The client was not saved"
         rows={clientConflictRows}
       >
         {(theirs) => (
@@ -91,12 +76,7 @@ function ClientEditor({ client, onDone }: { client: Client; onDone: () => void }
             Their version was saved <ZonedDateTime value={theirs.updatedAt} timeZone={client.timezone} />.
           </Box>
         )}
-      </VersionedSaveConflict>
-      {saving.failure ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          The client was not saved: {saving.failure}
-        </Alert>
-      ) : null}
+      </VersionedSaveMessages>
       <ClientFormFields form={form} />
       <FormActions
         submitLabel={saving.pending ? "Saving…" : "Save"}
@@ -182,22 +162,22 @@ export function ClientOverview({ client }: { client: Client }) {
         </Stack>
       ) : null}
       <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
-        <Box component="dl" sx={{ m: 0 }}>
-          <Detail label={clientFieldLabels.name}>{client.name}</Detail>
-          <Detail label={clientFieldLabels.code}>{client.code}</Detail>
-          <Detail label={clientFieldLabels.status}>{clientStatusLabels[client.status]}</Detail>
-          <Detail label={clientFieldLabels.timezone}>{client.timezone}</Detail>
-          <Detail label={clientFieldLabels.phone}>{client.phone}</Detail>
-          <Detail label="Address">{addressOf(client)}</Detail>
-          <Detail label={clientFieldLabels.notes}>{client.notes}</Detail>
-          <Detail label="Open cases">{String(client.openCaseCount)}</Detail>
-          <Detail label="Created">
+        <DetailList labelWidth={200}>
+          <DetailRow label={clientFieldLabels.name}>{client.name}</DetailRow>
+          <DetailRow label={clientFieldLabels.code}>{client.code}</DetailRow>
+          <DetailRow label={clientFieldLabels.status}>{clientStatusLabels[client.status]}</DetailRow>
+          <DetailRow label={clientFieldLabels.timezone}>{client.timezone}</DetailRow>
+          <DetailRow label={clientFieldLabels.phone}>{client.phone}</DetailRow>
+          <DetailRow label="Address">{addressOf(client)}</DetailRow>
+          <DetailRow label={clientFieldLabels.notes}>{client.notes}</DetailRow>
+          <DetailRow label="Open cases">{String(client.openCaseCount)}</DetailRow>
+          <DetailRow label="Created">
             <ZonedDateTime value={client.createdAt} timeZone={zone} />
-          </Detail>
-          <Detail label="Last updated">
+          </DetailRow>
+          <DetailRow label="Last updated">
             <ZonedDateTime value={client.updatedAt} timeZone={zone} />
-          </Detail>
-        </Box>
+          </DetailRow>
+        </DetailList>
       </Paper>
     </Stack>
   );

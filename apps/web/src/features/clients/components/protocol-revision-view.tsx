@@ -1,4 +1,3 @@
-import Box from "@mui/material/Box";
 import Paper from "@mui/material/Paper";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -7,26 +6,9 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import type { Client, ProtocolRevision } from "@vigil/contract";
-import type { ReactNode } from "react";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { DetailList, DetailRow } from "../../../components/layouts/detail-list";
 import { transferFieldTypeLabels } from "../protocol-model";
-
-function Setting({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "260px 1fr" }, gap: 1, py: 0.75 }}>
-      <Typography component="dt" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
-        {children || (
-          <Box component="span" sx={{ color: "text.secondary" }}>
-            —
-          </Box>
-        )}
-      </Typography>
-    </Box>
-  );
-}
 
 export function authorName(author: ProtocolRevision["author"]): string {
   return author.name || author.username;
@@ -45,17 +27,17 @@ export function ProtocolRevisionView({ revision, client }: { revision: ProtocolR
         <ZonedDateTime value={revision.createdAt} timeZone={client.timezone} />
         {revision.changeNote ? ` — “${revision.changeNote}”` : ""}
       </Typography>
-      <Box component="dl" sx={{ m: 0 }}>
-        <Setting label="Monitoring instructions">{revision.instructions}</Setting>
-        <Setting label="Impedance threshold">{`${revision.impedanceThresholdKohm} kΩ`}</Setting>
-        <Setting label="Impedance check interval">{`every ${revision.impedanceCheckIntervalHours} h`}</Setting>
-        <Setting label="Review turnaround">{`${revision.reviewTurnaroundHours} h`}</Setting>
-        <Setting label="STAT cases taken by a reviewer within">{`${revision.statAcknowledgeMinutes} min`}</Setting>
-        <Setting label="Critical findings: who to notify">{criticalNotification.notify}</Setting>
-        <Setting label="Critical findings: notify within">{`${criticalNotification.withinMinutes} min`}</Setting>
-        <Setting label="Transfer form title">{transferForm.title}</Setting>
-        <Setting label="Transfer form instructions">{transferForm.instructions}</Setting>
-      </Box>
+      <DetailList labelWidth={260} dense>
+        <DetailRow label="Monitoring instructions">{revision.instructions}</DetailRow>
+        <DetailRow label="Impedance threshold">{`${revision.impedanceThresholdKohm} kΩ`}</DetailRow>
+        <DetailRow label="Impedance check interval">{`every ${revision.impedanceCheckIntervalHours} h`}</DetailRow>
+        <DetailRow label="Review turnaround">{`${revision.reviewTurnaroundHours} h`}</DetailRow>
+        <DetailRow label="STAT cases taken by a reviewer within">{`${revision.statAcknowledgeMinutes} min`}</DetailRow>
+        <DetailRow label="Critical findings: who to notify">{criticalNotification.notify}</DetailRow>
+        <DetailRow label="Critical findings: notify within">{`${criticalNotification.withinMinutes} min`}</DetailRow>
+        <DetailRow label="Transfer form title">{transferForm.title}</DetailRow>
+        <DetailRow label="Transfer form instructions">{transferForm.instructions}</DetailRow>
+      </DetailList>
       <Typography variant="subtitle1" component="h3" sx={{ mt: 2, fontWeight: 600 }}>
         Transfer form fields
       </Typography>

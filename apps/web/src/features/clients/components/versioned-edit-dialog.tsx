@@ -1,4 +1,3 @@
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import DialogActions from "@mui/material/DialogActions";
@@ -10,7 +9,7 @@ import type { z } from "zod";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { Dialog } from "../../../components/feedback/dialog";
 import { type ContractForm, useContractForm } from "../../../components/forms/use-contract-form";
-import { useVersionedSave, VersionedSaveConflict } from "../../../components/forms/use-versioned-save";
+import { useVersionedSave, VersionedSaveMessages } from "../../../components/forms/use-versioned-save";
 
 export type VersionedEditDialogProps<R extends { version: number }, V extends FieldValues, S extends z.ZodType> = {
   title: string;
@@ -64,18 +63,14 @@ export function VersionedEditDialog<R extends { version: number }, V extends Fie
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <Box component="form" noValidate onSubmit={saving.submit}>
         <DialogContent dividers>
-          <VersionedSaveConflict
+          <VersionedSaveMessages
             state={saving}
             form={form}
             title={`Someone else saved this ${noun} first`}
             unreadable={`Someone else saved this ${noun} first. Close this dialog and open it again to see their version.`}
+            notSaved={`The ${noun} was not saved`}
             rows={conflictRows}
           />
-          {saving.failure ? (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              The {noun} was not saved: {saving.failure}
-            </Alert>
-          ) : null}
           {renderFields(form)}
         </DialogContent>
         <DialogActions>
