@@ -50,6 +50,8 @@ export const permissions = [
   "records:sign-interpretation",
   "records:case-notes",
   "records:billing-notes",
+  /** Re-send a signed report's download link to the client's contacts (it goes out by itself when signed). */
+  "reports:send",
   "billing:read",
   "billing:write",
   "reporting:read",
@@ -79,6 +81,7 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "records:interpretation",
     "records:case-notes",
     "records:billing-notes",
+    "reports:send",
     "reporting:read",
   ],
   technologist: [
@@ -103,6 +106,7 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "records:interpretation",
     "records:sign-interpretation",
     "records:case-notes",
+    "reports:send",
   ],
   billing: [
     ...readOnly,

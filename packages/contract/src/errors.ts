@@ -9,7 +9,7 @@ export const errorStatus = {
   /** The client did not send the whole request in time (REQUEST_TIMEOUT_SECONDS); the connection is closed. */
   request_timeout: 408,
   conflict: 409,
-  /** A one-time link that was used, has expired, or whose finding is closed (`details` says which). */
+  /** A one-time link (a finding's acknowledgement, a report's download) that was used, has expired, or whose finding is closed (`details` says which). */
   gone: 410,
   precondition_failed: 412,
   unprocessable: 422,

@@ -12,14 +12,16 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer and the critical-finding acknowledgement page to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the critical-finding acknowledgement page and the report download page to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/acknowledge/:token",
+      "/report/:token",
       "/bugs/unit-tests",
       "/watch",
       "/account",
       "/audit",
+      "/audit/disclosures",
       "/reporting/service-levels",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
     ]);
@@ -31,6 +33,7 @@ describe("the page table", () => {
       [
         "/signin",
         "/acknowledge/:token",
+        "/report/:token",
         "/reporting/continuous-monitoring/:clientId",
         "/billing/continuous-monitoring/:clientId/:month",
       ].sort(),

@@ -125,6 +125,14 @@ export const pageList = [
     layout: "base",
     access: "public",
   }),
+  // The link a report's recipient gets (no account needed): the page POSTs the token and receives the PDF once.
+  page({
+    id: "report-download",
+    path: "/report/:token",
+    title: "Download an EEG report",
+    layout: "base",
+    access: "public",
+  }),
   page({ id: "unauthorized", path: "/unauthorized", title: "Unauthorized", layout: "app", access: "public" }),
   page({ id: "bugs", path: "/bugs", title: "Bugs", layout: "app", access: "bugs:triage" }),
   page({
@@ -143,6 +151,14 @@ export const pageList = [
   page({ id: "account", path: "/account", title: "Account", layout: "app", access: "signed-in" }),
   /** Not in spec §2: the audit viewer administrators need (PRODUCT.md §6). */
   page({ id: "audit", path: "/audit", title: "Audit log", layout: "app", access: "audit:read" }),
+  /** Not in spec §2: one patient's accounting of disclosures (every delivery, download and export of a report). */
+  page({
+    id: "audit-disclosures",
+    path: "/audit/disclosures",
+    title: "Accounting of disclosures",
+    layout: "app",
+    access: "audit:read",
+  }),
   page({ id: "billing", path: "/billing", title: "Billing", layout: "app", access: "billing:read" }),
   page({
     id: "billing-overview",

@@ -23,9 +23,11 @@ export type RouteDefinition = {
   response: z.ZodType | null;
   /**
    * `event-stream`: the 200 is a `text/event-stream` of server-sent events, each frame one value of `response`
-   * (`{ event, data }`), with no envelope; it stays open until either side closes it. Default `json`.
+   * (`{ event, data }`), with no envelope; it stays open until either side closes it. `pdf`: the 200 is the
+   * document's bytes (`application/pdf`); `fhir-json`: a FHIR resource (`application/fhir+json`); `csv`: a
+   * `text/csv` file (UTF-8, header row) — none of them in the envelope (errors still are). Default `json`.
    */
-  responseKind?: "json" | "event-stream";
+  responseKind?: "json" | "event-stream" | "pdf" | "fhir-json" | "csv";
   successStatus?: 200 | 201 | 204;
 };
 

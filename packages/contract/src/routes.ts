@@ -8,6 +8,7 @@ import { criticalFindingRoutes } from "./route-groups/critical-finding-routes.js
 import { eventRoutes } from "./route-groups/event-routes.js";
 import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
+import { reportRoutes } from "./route-groups/report-routes.js";
 import { serviceLevelRoutes } from "./route-groups/service-level-routes.js";
 import { systemRoutes } from "./route-groups/system-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
@@ -35,6 +36,7 @@ export const routes = {
   ...notificationRoutes,
   ...eventRoutes,
   ...criticalFindingRoutes,
+  ...reportRoutes,
 } as const;
 
 export type Routes = typeof routes;

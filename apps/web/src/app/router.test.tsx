@@ -7,6 +7,7 @@ const specPatterns = specRoutes.map(toRoutePattern);
 
 const baseLayoutRoutes = [
   "/signin",
+  "/report/:token",
   "/reporting/continuous-monitoring/:clientId",
   "/billing/continuous-monitoring/:clientId/:month",
 ];
@@ -37,14 +38,16 @@ describe("page table → router", () => {
     }
   });
 
-  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer, watch board and unit-test tab's address the contract adds", () => {
+  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer, accounting of disclosures, report download page, watch board and unit-test tab's address the contract adds", () => {
     const { base, chrome, catchAll } = layoutRoutes();
     const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
     expect(extra.sort()).toEqual([
       "/account",
       "/audit",
+      "/audit/disclosures",
       "/bugs/unit-tests",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
+      "/report/:token",
       "/reporting/service-levels",
       "/watch",
     ]);

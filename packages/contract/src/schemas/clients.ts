@@ -174,6 +174,18 @@ export const protocolContentSchema = z.object({
       withinMinutes: z.number().int().min(1).max(1440).default(30),
     })
     .default({ notify: "", withinMinutes: 30 }),
+  /**
+   * The client's contacts who receive each signed report and addendum: an e-mail with a one-time download link,
+   * never the PDF itself. Revisions written before the setting name nobody (the column default).
+   */
+  reportRecipients: z
+    .object({
+      contactIds: z
+        .array(idSchema)
+        .max(20)
+        .refine((ids) => new Set(ids).size === ids.length, "must not name a contact twice"),
+    })
+    .default({ contactIds: [] }),
   transferForm: transferFormContentSchema,
 });
 export type ProtocolContent = z.infer<typeof protocolContentSchema>;

@@ -1,0 +1,266 @@
+import { z } from "zod";
+import { pageOf, pageQuerySchema } from "../envelope.js";
+import { authorSchema, calendarDateSchema, idSchema, isoDateTimeSchema, orderedRange } from "./common.js";
+
+/**
+ * The signed EEG report as it leaves Vigil: every signed interpretation (a daily report or the
+ * study summary) is version 1 of a report, and each addendum a further version that keeps the original text. Each
+ * version's PDF is made and stored once, when it is signed, and never changes afterwards; the same report is
+ * offered as a FHIR R4 DiagnosticReport, and is delivered to the contacts the client's protocol names by a one-time
+ * download link.
+ */
+
+/** `signed`: the interpretation as signed (version 1); `addendum`: the same report with one more addendum. */
+export const reportVersionKinds = ["signed", "addendum"] as const;
+export const reportVersionKindSchema = z.enum(reportVersionKinds);
+export type ReportVersionKind = z.infer<typeof reportVersionKindSchema>;
+
+/** FHIR's DiagnosticReport.status of a version: the signed report is `final`, every addendum makes it `amended`. */
+export const reportFhirStatuses = ["final", "amended"] as const;
+
+/**
+ * One e-mail with a download link to one recipient: `pending` until handed to the mail transport, then `sent`, or
+ * `failed` with the transport's error (staff re-send, which makes a new delivery with a new link).
+ */
+export const reportDeliveryStatuses = ["pending", "sent", "failed"] as const;
+export const reportDeliveryStatusSchema = z.enum(reportDeliveryStatuses);
+export type ReportDeliveryStatus = z.infer<typeof reportDeliveryStatusSchema>;
+
+export const reportDeliverySchema = z.object({
+  id: idSchema,
+  /** The client contact it went to (kept even if the contact is later removed from the protocol). */
+  contactId: idSchema.nullable(),
+  recipientName: z.string(),
+  /** The e-mail address, masked (spec §9). */
+  destination: z.string(),
+  status: reportDeliveryStatusSchema,
+  lastError: z.string().nullable(),
+  sentAt: isoDateTimeSchema.nullable(),
+  /** The link works once, until then. */
+  linkExpiresAt: isoDateTimeSchema,
+  /** When the recipient downloaded the PDF with this link (which spent it); null while unused. */
+  openedAt: isoDateTimeSchema.nullable(),
+  /** The staff member who re-sent it; null for the delivery made when the version was signed. */
+  sentBy: authorSchema.nullable(),
+  createdAt: isoDateTimeSchema,
+});
+export type ReportDelivery = z.infer<typeof reportDeliverySchema>;
+
+export const reportAddendumSchema = z.object({
+  text: z.string(),
+  author: authorSchema,
+  createdAt: isoDateTimeSchema,
+});
+
+/** One version of a report, with its stored PDF's fingerprint and every delivery of it. */
+export const reportVersionSchema = z.object({
+  id: idSchema,
+  caseId: idSchema,
+  /** The interpretation record the report is (its revisions are in the interpretations tab). */
+  interpretationId: idSchema,
+  /** 1 for the signed report; 2, 3, … for each addendum after it. */
+  version: z.number().int().min(1),
+  kind: reportVersionKindSchema,
+  reportType: z.enum(["daily", "summary"]),
+  /** "EEG report — daily, 2026-11-05 to 2026-11-06" as the PDF's heading and the FHIR attachment's title. */
+  title: z.string(),
+  periodFrom: isoDateTimeSchema,
+  periodTo: isoDateTimeSchema,
+  signedBy: authorSchema,
+  signedAt: isoDateTimeSchema,
+  /** The addendum this version added (null for version 1); earlier addenda are in the PDF too. */
+  addendum: reportAddendumSchema.nullable(),
+  /** When this version was made (the signing, or the addendum). */
+  issuedAt: isoDateTimeSchema,
+  fhirStatus: z.enum(reportFhirStatuses),
+  /** The stored PDF: SHA-256 (hex) of its bytes and their count. */
+  pdf: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().positive() }),
+  deliveries: z.array(reportDeliverySchema),
+});
+export type ReportVersion = z.infer<typeof reportVersionSchema>;
+
+/** A contact the client's current protocol names as a report recipient, and whether mail can reach them. */
+export const reportRecipientSchema = z.object({
+  contactId: idSchema,
+  name: z.string(),
+  /** Masked; null when the contact has no e-mail address (they cannot be sent a link). */
+  email: z.string().nullable(),
+});
+export type ReportRecipient = z.infer<typeof reportRecipientSchema>;
+
+/** `GET …/cases/{id}/reports`: every version of every report of the case, newest first. */
+export const reportListSchema = z.object({
+  caseId: idSchema,
+  caseNumber: z.string(),
+  items: z.array(reportVersionSchema),
+  /** The recipients the client's current protocol names (re-sending may pick any contact of the client). */
+  recipients: z.array(reportRecipientSchema),
+  /** The caller may re-send a version (`reports:send`). */
+  canSend: z.boolean(),
+});
+export type ReportList = z.infer<typeof reportListSchema>;
+
+export const reportParamsSchema = z.object({ id: idSchema, reportId: idSchema });
+
+/** `POST …/reports/{reportId}/deliveries`: a new e-mail with a new link to each of these contacts of the client. */
+export const resendReportInputSchema = z.object({
+  contactIds: z
+    .array(idSchema)
+    .min(1, "must name at least one contact")
+    .max(20)
+    .refine((ids) => new Set(ids).size === ids.length, "must not name a contact twice"),
+});
+export type ResendReportInput = z.input<typeof resendReportInputSchema>;
+
+/**
+ * The download link's token travels in request bodies, never in a URL the server logs: the page reads it from the
+ * address's fragment (`#/report/<token>`), which browsers do not send.
+ */
+export const reportLinkTokenSchema = z
+  .string()
+  .trim()
+  .min(20, "is not a valid link")
+  .max(200, "is not a valid link")
+  .regex(/^[A-Za-z0-9._-]+$/, "is not a valid link");
+
+export const reportLinkInputSchema = z.object({ token: reportLinkTokenSchema });
+export type ReportLinkInput = z.input<typeof reportLinkInputSchema>;
+
+/**
+ * What the download page shows before the download (which spends the link): who sent what to whom. No patient data:
+ * that is in the PDF, which only the download gives.
+ */
+export const reportLinkViewSchema = z.object({
+  companyName: z.string(),
+  clientName: z.string(),
+  caseNumber: z.string(),
+  title: z.string(),
+  version: z.number().int().min(1),
+  kind: reportVersionKindSchema,
+  signedAt: isoDateTimeSchema,
+  recipientName: z.string(),
+  linkExpiresAt: isoDateTimeSchema,
+});
+export type ReportLinkView = z.infer<typeof reportLinkViewSchema>;
+
+/** Why a link cannot be used, in `details` of its 410: `used` (it works once) or `expired`. A forged link is a 404. */
+export const reportLinkRefusalSchema = z.object({
+  reason: z.enum(["used", "expired"]),
+  at: isoDateTimeSchema.nullable(),
+});
+export type ReportLinkRefusal = z.infer<typeof reportLinkRefusalSchema>;
+
+/** The PDF's bytes (`application/pdf`), sent as they were stored when the version was signed. */
+export const reportPdfSchema = z.string().meta({ format: "binary", description: "The PDF document" });
+
+const fhirCodingSchema = z.object({ system: z.string(), code: z.string(), display: z.string().optional() });
+const fhirCodeableConceptSchema = z.object({ coding: z.array(fhirCodingSchema), text: z.string().optional() });
+const fhirReferenceSchema = z.object({ reference: z.string().optional(), display: z.string().optional() });
+
+/**
+ * The report as a FHIR R4 DiagnosticReport (`application/fhir+json`, no envelope). Only the elements Vigil fills are
+ * described here; the server's tests validate every resource against HL7's own R4 JSON schema.
+ */
+export const fhirDiagnosticReportSchema = z.looseObject({
+  resourceType: z.literal("DiagnosticReport"),
+  id: z.string(),
+  contained: z.array(z.looseObject({ resourceType: z.string(), id: z.string() })),
+  identifier: z.array(z.looseObject({ system: z.string(), value: z.string() })),
+  status: z.enum(reportFhirStatuses),
+  category: z.array(fhirCodeableConceptSchema),
+  code: fhirCodeableConceptSchema,
+  subject: fhirReferenceSchema,
+  effectivePeriod: z.object({ start: z.string(), end: z.string() }),
+  issued: z.string(),
+  performer: z.array(fhirReferenceSchema),
+  resultsInterpreter: z.array(fhirReferenceSchema),
+  conclusion: z.string().optional(),
+  presentedForm: z.array(
+    z.object({
+      contentType: z.literal("application/pdf"),
+      data: z.string(),
+      hash: z.string(),
+      size: z.number().int(),
+      title: z.string(),
+      creation: z.string(),
+    }),
+  ),
+});
+export type FhirDiagnosticReport = z.infer<typeof fhirDiagnosticReportSchema>;
+
+/**
+ * The accounting of disclosures (HIPAA §164.528): every time a patient's report left Vigil or was taken out of it —
+ * e-mailed to a client's contact (`report-delivered`: the link, not the PDF), downloaded with that link
+ * (`report-downloaded`), or fetched by staff as PDF or FHIR (`pdf-exported`, `fhir-exported`).
+ */
+export const disclosureKinds = ["report-delivered", "report-downloaded", "pdf-exported", "fhir-exported"] as const;
+export const disclosureKindSchema = z.enum(disclosureKinds);
+export type DisclosureKind = z.infer<typeof disclosureKindSchema>;
+
+export const disclosureKindLabels: Record<DisclosureKind, string> = {
+  "report-delivered": "Report link e-mailed",
+  "report-downloaded": "Report downloaded with a link",
+  "pdf-exported": "PDF fetched by staff",
+  "fhir-exported": "FHIR DiagnosticReport fetched by staff",
+};
+
+export const disclosureSchema = z.object({
+  id: idSchema,
+  at: isoDateTimeSchema,
+  kind: disclosureKindSchema,
+  /** The patient as the disclosed report named them. */
+  patient: z.object({ mrn: z.string(), name: z.string() }),
+  caseId: idSchema,
+  caseNumber: z.string(),
+  clientId: idSchema,
+  clientName: z.string(),
+  reportId: idSchema.nullable(),
+  reportTitle: z.string().nullable(),
+  reportVersion: z.number().int().min(1).nullable(),
+  /** Who received it: the contact's name and masked address, or the staff member who fetched it. */
+  recipient: z.string(),
+  /** The staff member who did it (a re-send or an export); null for what Vigil did itself or a link's holder. */
+  by: authorSchema.nullable(),
+  ip: z.string().nullable(),
+});
+export type Disclosure = z.infer<typeof disclosureSchema>;
+
+const disclosureFilterShape = {
+  /** The patient's MRN, exactly as the client records it. */
+  mrn: z.string().trim().min(1, "is required").max(100),
+  /** One client's patient with that MRN (MRNs are the client's own numbers). */
+  clientId: idSchema.optional(),
+  /** First and last calendar day (UTC), both included. */
+  from: calendarDateSchema.optional(),
+  to: calendarDateSchema.optional(),
+};
+
+/** `GET /api/audit/disclosures`: one patient's disclosures, newest first, paged. */
+export const disclosureQuerySchema = orderedRange(pageQuerySchema.extend(disclosureFilterShape), {
+  from: "from",
+  to: "to",
+});
+export type DisclosureQuery = z.input<typeof disclosureQuerySchema>;
+
+/** `GET /api/audit/disclosures/export`: the same filter, every row, as CSV. */
+export const disclosureExportQuerySchema = orderedRange(z.object(disclosureFilterShape), { from: "from", to: "to" });
+export type DisclosureExportQuery = z.input<typeof disclosureExportQuerySchema>;
+
+export const disclosurePageSchema = pageOf(disclosureSchema);
+export type DisclosurePage = z.infer<typeof disclosurePageSchema>;
+
+/** The CSV export (`text/csv`, UTF-8, a header row): the columns of `disclosureCsvColumns`, newest first. */
+export const disclosureCsvSchema = z.string().meta({ description: "CSV with a header row" });
+export const disclosureCsvColumns = [
+  "at",
+  "kind",
+  "patient_mrn",
+  "patient_name",
+  "client",
+  "case_number",
+  "report",
+  "report_version",
+  "recipient",
+  "by",
+  "ip",
+] as const;
