@@ -1,6 +1,10 @@
-import { type PageDefinition, pageList, specRoutes, toRoutePattern } from "@vigil/contract";
+import { render, screen, waitFor } from "@testing-library/react";
+import { type PageDefinition, pageList, pages, specRoutes, toRoutePattern } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
-import { baseLayoutRouteId, chromeLayoutRouteId, createRoutes, pageComponents } from "./router";
+import { createQueryClient } from "../lib/query-client";
+import { envelope, installFetch, testConfig } from "../test/fake-server";
+import { App } from "./app";
+import { baseLayoutRouteId, chromeLayoutRouteId, createAppRouter, createRoutes, pageComponents } from "./router";
 
 /** Spec §2, verbatim, with `{param}` written React Router style. */
 const specPatterns = specRoutes.map(toRoutePattern);
@@ -43,6 +47,7 @@ describe("page table → router", () => {
     const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
     expect(extra.sort()).toEqual([
       "/account",
+      "/acknowledge/:token",
       "/audit",
       "/audit/disclosures",
       "/bugs/unit-tests",
@@ -72,5 +77,55 @@ describe("page table → router", () => {
       expect(load, page.id).toBeTypeOf("function");
       expect(await load?.(), page.id).toBeTypeOf("function");
     }
+  });
+});
+
+describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () => {
+  const token = `${"a".repeat(32)}.t0k3n.c2lnbmF0dXJlLXNpZ25hdHVyZQ`;
+
+  it("is a public page of the base layout", () => {
+    expect(layoutRoutes().base).toContain("/acknowledge/:token");
+    expect(pages["finding-acknowledgement"].access).toBe("public");
+  });
+
+  it("opens signed out without the sign-in redirect, and the token travels only in the request's body", async () => {
+    window.location.hash = `#/acknowledge/${token}`;
+    const bodies: unknown[] = [];
+    const { calls } = installFetch({
+      "GET /api/config": () => envelope(testConfig),
+      "POST /api/finding-links/lookup": async ({ text }) => {
+        bodies.push(JSON.parse(await text()));
+        return envelope({
+          caseNumber: "CM-2026-000123",
+          clientName: "Pacific Neurology Institute",
+          timeZone: "America/Los_Angeles",
+          kind: "electrographic-seizure",
+          onsetAt: "2026-11-22T14:02:00.000Z",
+          raisedAt: "2026-11-22T14:10:00.000Z",
+          description: "Right temporal rhythmic discharges evolving over 40 s.",
+          recipientName: "Dr. Nia Neuro",
+          patient: null,
+          status: "open",
+          acknowledgedAt: null,
+          acknowledgedBy: null,
+          linkExpiresAt: "2026-11-23T14:10:00.000Z",
+        });
+      },
+    });
+    render(<App router={createAppRouter()} queryClient={createQueryClient()} />);
+
+    expect(await screen.findByRole("heading", { name: "Critical EEG finding" })).toBeInstanceOf(HTMLElement);
+    expect(await screen.findByText("Electrographic seizure (ESz)")).toBeInstanceOf(HTMLElement);
+    expect(screen.getByRole("button", { name: "Acknowledge" })).toBeInstanceOf(HTMLButtonElement);
+    expect(decodeURIComponent(window.location.hash)).toBe(`#/acknowledge/${token}`);
+    await waitFor(() => expect(document.title).toBe("Acknowledge a critical finding – Vigil"));
+    expect(bodies).toEqual([{ token }]);
+    const lookup = calls.find((call) => call.path.startsWith("/api/finding-links"));
+    expect(lookup).toEqual({ method: "POST", path: "/api/finding-links/lookup", authorization: null });
+    expect(calls.some((call) => call.path.includes(token))).toBe(false);
+    const stored = [window.localStorage, window.sessionStorage].flatMap((storage) =>
+      Object.keys(storage).map((key) => `${key}=${storage.getItem(key)}`),
+    );
+    expect(stored.filter((entry) => entry.includes(token))).toEqual([]);
   });
 });

@@ -19,6 +19,10 @@ type PageComponentLoader = () => Promise<ComponentType>;
 export const pageComponents: Record<PageId, PageComponentLoader> = {
   home: () => import("./routes/home").then((module) => module.HomePage),
   signin: () => import("./routes/signin").then((module) => module.SignInPage),
+  "finding-acknowledgement": () =>
+    import("../features/critical-findings/components/finding-acknowledgement-page").then(
+      (module) => module.FindingAcknowledgementPage,
+    ),
   unauthorized: () => import("./routes/unauthorized").then((module) => module.UnauthorizedPage),
   bugs: () => import("../features/bugs/components/bugs-page").then((module) => module.BugsPage),
   "integration-testing": () =>

@@ -1,0 +1,260 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import {
+  acknowledgeFindingLinkInputSchema,
+  criticalFindingKindLabels,
+  type FindingLinkView,
+  findingLinkRefusalSchema,
+  formatInstantInZone,
+} from "@vigil/contract";
+import { type ReactNode, useEffect, useRef } from "react";
+import { useParams } from "react-router";
+import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
+import { LoadingScreen } from "../../../components/feedback/loading-screen";
+import { apiErrorOf, serverFieldErrors } from "../../../components/forms/field-messages";
+import { FormTextField } from "../../../components/forms/form-text-field";
+import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
+import { PageHeading } from "../../../components/layouts/page-heading";
+import { useAcknowledgeFindingLink } from "../api/acknowledge-finding-link";
+import { useFindingLink } from "../api/look-up-finding-link";
+
+/** The reader's own zone: a refusal carries a time but not the client's zone. */
+function readerZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+const callTheTeam = "If the finding still needs to be acknowledged, call the EEG monitoring team.";
+
+/**
+ * Why this link cannot be used, in words a ward nurse reads at a glance (no codes, no button): not one of ours,
+ * used already, expired, the finding closed, or too many tries.
+ */
+export function refusalText(error: unknown): { title: string; detail: string } | undefined {
+  const body = apiErrorOf(error);
+  if (!body) return undefined;
+  // A 400 about the token is a link cut short or mangled; one about the name belongs under its field.
+  if (body.status === 404 || (body.status === 400 && "token" in serverFieldErrors(error))) {
+    return {
+      title: "This link is not valid.",
+      detail: `Check that the whole link from the message was opened. ${callTheTeam}`,
+    };
+  }
+  if (body.status === 429) {
+    return { title: "Too many tries from this network.", detail: "Wait a minute, then open the link again." };
+  }
+  if (body.status !== 410) return undefined;
+  const refusal = findingLinkRefusalSchema.safeParse(body.details);
+  const reason = refusal.success ? refusal.data.reason : "expired";
+  const at = refusal.success && refusal.data.at ? ` on ${formatInstantInZone(refusal.data.at, readerZone())}` : "";
+  if (reason === "used") {
+    return {
+      title: "This link has already been used.",
+      detail: `The finding was acknowledged with it${at}. Each link works once; nothing more is needed.`,
+    };
+  }
+  if (reason === "closed") {
+    return {
+      title: "This finding no longer needs to be acknowledged.",
+      detail: `Someone else acknowledged it, or the monitoring team closed it${at}.`,
+    };
+  }
+  return { title: "This link has expired.", detail: callTheTeam };
+}
+
+function Refusal({ title, detail }: { title: string; detail: string }) {
+  return (
+    <Alert severity="warning" role="alert">
+      <Typography sx={{ fontWeight: 600 }}>{title}</Typography>
+      <Typography>{detail}</Typography>
+    </Alert>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "180px 1fr" }, gap: 1, py: 0.5 }}>
+      <Typography component="dt" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+function FindingFacts({ view }: { view: FindingLinkView }) {
+  const zone = view.timeZone;
+  return (
+    <Box component="dl" sx={{ m: 0 }}>
+      <Fact label="Case">{view.caseNumber}</Fact>
+      <Fact label="Hospital">{view.clientName}</Fact>
+      {view.patient ? (
+        <Fact label="Patient">
+          {view.patient.name}
+          {view.patient.mrn ? `, MRN ${view.patient.mrn}` : ""}
+        </Fact>
+      ) : null}
+      <Fact label="Finding">{criticalFindingKindLabels[view.kind]}</Fact>
+      <Fact label="EEG onset">
+        <ZonedDateTime value={view.onsetAt} timeZone={zone} />
+      </Fact>
+      <Fact label="Raised">
+        <ZonedDateTime value={view.raisedAt} timeZone={zone} />
+      </Fact>
+      <Fact label="Description">{view.description}</Fact>
+    </Box>
+  );
+}
+
+/** After the acknowledgement: a plain confirmation with the time, focused so a screen reader says it at once. */
+function Acknowledged({ view }: { view: FindingLinkView }) {
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => confirmation.current?.focus(), []);
+  return (
+    <Alert severity="success" role="status" ref={confirmation} tabIndex={-1}>
+      <Typography sx={{ fontWeight: 600 }}>Thank you. The finding is acknowledged.</Typography>
+      <Typography>
+        Acknowledged by {view.acknowledgedBy ?? "you"}
+        {view.acknowledgedAt ? (
+          <>
+            {" "}
+            on <ZonedDateTime value={view.acknowledgedAt} timeZone={view.timeZone} />
+          </>
+        ) : null}
+        . The EEG monitoring team can see it now; you can close this page.
+      </Typography>
+    </Alert>
+  );
+}
+
+type AcknowledgeValues = { name: string; readBack: string };
+
+function AcknowledgeForm({ token }: { token: string }) {
+  const acknowledge = useAcknowledgeFindingLink();
+  const form = useContractForm({
+    schema: acknowledgeFindingLinkInputSchema,
+    defaultValues: { name: "", readBack: "" } satisfies AcknowledgeValues as AcknowledgeValues,
+    toInput: (values: AcknowledgeValues) => ({ token, ...values }),
+  });
+  const submit = form.handleSubmit((input) =>
+    acknowledge.mutate(input, {
+      onSuccess: () => form.reset(form.getValues()),
+      onError: (error) => applyServerError(form.setError, error),
+    }),
+  );
+  if (acknowledge.data) return <Acknowledged view={acknowledge.data} />;
+  const refusal = refusalText(acknowledge.error);
+  if (refusal) return <Refusal {...refusal} />;
+  const failure = apiErrorOf(acknowledge.error);
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label="Acknowledge the finding">
+      <Stack spacing={2} sx={{ maxWidth: 520 }}>
+        <FormTextField
+          control={form.control}
+          name="name"
+          label="Your name"
+          help="As the EEG monitoring team should record it"
+          required
+          fullWidth
+          autoComplete="name"
+        />
+        <FormTextField
+          control={form.control}
+          name="readBack"
+          label="Read-back or note (optional)"
+          help="What you understood, in your words"
+          multiline
+          minRows={2}
+          fullWidth
+        />
+        {failure && failure.status !== 400 ? (
+          <Alert severity="error">The acknowledgement was not sent: {failure.message}. Try again.</Alert>
+        ) : null}
+        <Box>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={acknowledge.isPending}
+            startIcon={
+              acknowledge.isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined
+            }
+          >
+            Acknowledge
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
+}
+
+function LinkContent({ token }: { token: string }) {
+  const link = useFindingLink(token);
+  if (link.isPending) return <LoadingScreen label="Opening the finding…" />;
+  if (link.isError) {
+    const refusal = refusalText(link.error);
+    if (refusal) return <Refusal {...refusal} />;
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void link.refetch()}>
+            Try again
+          </Button>
+        }
+      >
+        The finding could not be opened. Check the connection and try again.
+      </Alert>
+    );
+  }
+  const view = link.data;
+  return (
+    <Stack spacing={2}>
+      <Typography>
+        For {view.recipientName}. This link works once, until{" "}
+        <ZonedDateTime value={view.linkExpiresAt} timeZone={view.timeZone} />.
+      </Typography>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <FindingFacts view={view} />
+      </Paper>
+      {view.status === "acknowledged" ? (
+        <Refusal
+          title="This finding has already been acknowledged."
+          detail={
+            view.acknowledgedAt
+              ? `${view.acknowledgedBy ?? "Someone"} acknowledged it on ${formatInstantInZone(view.acknowledgedAt, view.timeZone)}. Nothing more is needed.`
+              : "Nothing more is needed."
+          }
+        />
+      ) : view.status === "cancelled" ? (
+        <Refusal
+          title="This finding no longer needs to be acknowledged."
+          detail="The EEG monitoring team cancelled it. Nothing more is needed."
+        />
+      ) : (
+        <AcknowledgeForm token={token} />
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * `/acknowledge/:token` (base layout, no account): the link a critical finding's recipient got by email or text.
+ * The token is read from the address's fragment, which browsers do not send, and travels only in request bodies.
+ */
+export function FindingAcknowledgementPage() {
+  const { token = "" } = useParams();
+  return (
+    <Stack spacing={2} sx={{ maxWidth: 760 }}>
+      <PageHeading>Critical EEG finding</PageHeading>
+      {/* Another link opened in the same tab starts afresh. */}
+      <LinkContent key={token} token={token} />
+    </Stack>
+  );
+}
