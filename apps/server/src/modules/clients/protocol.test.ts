@@ -1,14 +1,8 @@
 import type { Client, ProtocolRevision } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isUniqueViolation } from "../../db/unique-violation.js";
-import {
-  auditRows,
-  type Caller,
-  callerFor,
-  sampleClient,
-  sampleProtocol,
-  unknownId,
-} from "../../testing/kits/clients-kit.js";
+import { type Caller, callerFor } from "../../testing/kits/caller-kit.js";
+import { auditRows, sampleClient, sampleProtocol, unknownId } from "../../testing/kits/clients-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { insertProtocolRevision } from "./protocol-repository.js";
 

@@ -1,6 +1,7 @@
 import type { Client, UsefulLink } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditRows, type Caller, callerFor, sampleClient, unknownId } from "../../testing/kits/clients-kit.js";
+import { type Caller, callerFor } from "../../testing/kits/caller-kit.js";
+import { auditRows, sampleClient, unknownId } from "../../testing/kits/clients-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;

@@ -2,9 +2,8 @@ import type { Case, ClockAlert, ClockKind } from "@vigil/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseClocks, clockAlerts, users } from "../../db/schema.js";
+import { type Caller, callerFor } from "../../testing/kits/caller-kit.js";
 import {
-  type Caller,
-  callerFor,
   caseIn,
   createClient,
   openCase,

@@ -4,9 +4,8 @@ import { loadConfig } from "../../config.js";
 import { type Database, openDatabase, queryRows } from "../../db/client.js";
 import { caseClocks, clockAlerts } from "../../db/schema.js";
 import { MessageService } from "../../messaging/message-service.js";
+import { type Caller, callerFor } from "../../testing/kits/caller-kit.js";
 import {
-  type Caller,
-  callerFor,
   caseIn,
   createClient,
   openCase,

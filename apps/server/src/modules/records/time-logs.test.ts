@@ -1,15 +1,8 @@
 import type { Case, TimeLogItem, TimeLogList } from "@vigil/contract";
 import { Temporal } from "temporal-polyfill";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Caller,
-  callerFor,
-  caseIn,
-  createClient,
-  setRecordingPeriod,
-  type Team,
-  teamFor,
-} from "../../testing/kits/cases-kit.js";
+import { type Caller, callerFor } from "../../testing/kits/caller-kit.js";
+import { caseIn, createClient, setRecordingPeriod, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import {
   collectionOf,
   createItem,

@@ -1,41 +1,15 @@
 import type { AccessGroup, Case, CaseStage, Client, CreateCaseRequest } from "@vigil/contract";
 import { and, asc, eq, type SQL } from "drizzle-orm";
-import type { LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import { auditEvents, cases } from "../../db/schema.js";
-import { getUserByUsername } from "../../identity/user-directory.js";
 import type { TestApp } from "../test-app.js";
+import { type Caller, callerFor } from "./caller-kit.js";
 import { sampleClient, sampleProtocol } from "./clients-kit.js";
 
 /** Shared by the case module's API tests: callers per group, cases put in a given stage, audit lookups. */
-export const base = "/api/continuous-monitoring";
 export const unknownId = "00000000-0000-4000-8000-000000000000";
-
-export type Caller = ((
-  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
-  url: string,
-  options?: { body?: unknown; ifMatch?: string | number },
-) => Promise<LightMyRequestResponse>) & { username: string; sub: string };
-
-export async function callerFor(harness: TestApp, username: string, groups: AccessGroup[]): Promise<Caller> {
-  const token = await harness.tokenFor(username, groups);
-  const user = await getUserByUsername(harness.database.db, username);
-  const caller = (
-    method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
-    url: string,
-    options: { body?: unknown; ifMatch?: string | number } = {},
-  ) =>
-    harness.app.inject({
-      method,
-      url: url.startsWith("/api") ? url : `${base}${url}`,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(options.ifMatch === undefined ? {} : { "if-match": String(options.ifMatch) }),
-      },
-      ...(options.body === undefined ? {} : { payload: options.body as object }),
-    });
-  return Object.assign(caller, { username, sub: user.sub });
-}
+// Re-exported: the case kit's callers (teams) are what most tests hold, and several read `base` from here.
+export { base, type Caller } from "./caller-kit.js";
 
 /** One caller per access group, plus a second technologist and reviewer to assign. */
 export type Team = Record<AccessGroup, Caller> & { technologist2: Caller; reviewer2: Caller };

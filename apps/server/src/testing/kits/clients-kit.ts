@@ -1,32 +1,10 @@
-import type { AccessGroup, ClientInput, CreateProtocolRevision } from "@vigil/contract";
+import type { ClientInput, CreateProtocolRevision } from "@vigil/contract";
 import { and, asc, eq, type SQL } from "drizzle-orm";
-import type { LightMyRequestResponse } from "fastify";
 import { auditEvents } from "../../db/schema.js";
 import type { TestApp } from "../test-app.js";
 
-/** Shared by the client module's API tests: calls as a given user, sample bodies, audit lookups. */
-export const base = "/api/continuous-monitoring";
+/** Shared by the client module's API tests: sample bodies, audit lookups (callers are in caller-kit.ts). */
 export const unknownId = "00000000-0000-4000-8000-000000000000";
-
-export type Caller = (
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  options?: { body?: unknown; ifMatch?: string | number },
-) => Promise<LightMyRequestResponse>;
-
-export async function callerFor(harness: TestApp, username: string, groups: AccessGroup[]): Promise<Caller> {
-  const token = await harness.tokenFor(username, groups);
-  return (method, url, options = {}) =>
-    harness.app.inject({
-      method,
-      url: url.startsWith("/api") ? url : `${base}${url}`,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(options.ifMatch === undefined ? {} : { "if-match": String(options.ifMatch) }),
-      },
-      ...(options.body === undefined ? {} : { payload: options.body as object }),
-    });
-}
 
 let codeCounter = 0;
 export function sampleClient(overrides: Partial<ClientInput> = {}): ClientInput {
