@@ -137,6 +137,37 @@ describe("contacts, useful links and cases tabs", { timeout: 20_000 }, () => {
     expect(screen.getByRole("dialog", { name: "Remove Unit intranet?" })).toBeTruthy();
   });
 
+  it("says when a client has no useful links yet, and offers no Add to a user who may not write", async () => {
+    renderClientScreen(`${base}/useful-links`, {
+      groups: ["reviewer"],
+      routes: { [`GET ${api}`]: () => envelope(testClient()), [`GET ${api}/useful-links`]: () => envelope([]) },
+    });
+    expect(await screen.findByText("No useful links yet.")).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Add link" })).toBeNull();
+  });
+
+  it("says which list could not be loaded, and reads it again on Try again", async () => {
+    const user = userEvent.setup();
+    let answers = 0;
+    renderClientScreen(`${base}/contacts`, {
+      routes: {
+        [`GET ${api}`]: () => envelope(testClient()),
+        [`GET ${api}/contacts`]: () => {
+          answers += 1;
+          return answers === 1
+            ? Response.json(
+                { enoch: "release-1", error: { status: 503, code: "unavailable", message: "Try later." } },
+                { status: 503 },
+              )
+            : envelope([testContact()]);
+        },
+      },
+    });
+    expect(await screen.findByText("The contacts could not be loaded: Try later.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByRole("table", { name: /Contacts of/ })).toBeTruthy();
+  });
+
   it("checks a new link's address as the user types", async () => {
     const user = userEvent.setup();
     renderClientScreen(`${base}/useful-links/create`, { routes: { [`GET ${api}`]: () => envelope(testClient()) } });

@@ -1,9 +1,6 @@
-import Add from "@mui/icons-material/Add";
-import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
 import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
-import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
@@ -13,16 +10,14 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { type Client, type Contact, contactInputSchema, contactSchema, pages } from "@vigil/contract";
 import { useState } from "react";
-import { Link as RouterLink } from "react-router";
 import { useClientContacts } from "../../../api/list-client-contacts";
 import { useAccess } from "../../../components/access/access-context";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
-import { LoadingScreen } from "../../../components/feedback/loading-screen";
-import { QueryError } from "../../../components/feedback/query-error";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 import { useRemoveContact } from "../api/remove-contact";
 import { useUpdateContact } from "../api/update-contact";
+import { ClientListTab, EditRemoveButtons } from "./client-list-tab";
 import {
   ContactFormFields,
   type ContactFormValues,
@@ -96,95 +91,71 @@ export function ClientContacts({ client }: { client: Client }) {
   const [editing, setEditing] = useState<Contact | null>(null);
   const [removing, setRemoving] = useState<Contact | null>(null);
 
-  let content: React.ReactNode;
-  if (contacts.isPending) content = <LoadingScreen label="Loading contacts…" />;
-  else if (contacts.isError)
-    content = <QueryError what="The contacts" error={contacts.error} onRetry={() => void contacts.refetch()} />;
-  else if (contacts.data.length === 0) content = <Typography color="text.secondary">No contacts yet.</Typography>;
-  else
-    content = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={`Contacts of ${client.name}`}>
-          <TableHead>
-            <TableRow>
-              <TableCell sx={{ fontWeight: 600 }}>Name</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>Role</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>Email and phone</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>Critical findings</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>Updated</TableCell>
-              {canWrite ? <TableCell sx={{ fontWeight: 600 }}>Actions</TableCell> : null}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {contacts.data.map((contact) => (
-              <TableRow key={contact._id}>
-                <TableCell component="th" scope="row">
-                  {contact.name}
-                  {contact.isPrimary ? <Chip label="Primary" size="small" color="primary" sx={{ ml: 1 }} /> : null}
-                  {contact.notes ? (
-                    <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: "pre-wrap" }}>
-                      {contact.notes}
-                    </Typography>
-                  ) : null}
-                </TableCell>
-                <TableCell>{contact.role}</TableCell>
-                <TableCell>
-                  {contact.email ? (
-                    <Link href={`mailto:${contact.email}`} sx={{ display: "block", overflowWrap: "anywhere" }}>
-                      {contact.email}
-                    </Link>
-                  ) : null}
-                  {contact.phone ? (
-                    <Link href={`tel:${contact.phone}`} sx={{ display: "block", whiteSpace: "nowrap" }}>
-                      {contact.phone}
-                    </Link>
-                  ) : null}
-                </TableCell>
-                <TableCell>{contact.notifyOnCritical ? "Notified" : "Not notified"}</TableCell>
-                <TableCell>
-                  <ZonedDateTime value={contact.updatedAt} timeZone={client.timezone} />
-                </TableCell>
-                {canWrite ? (
-                  <TableCell sx={{ whiteSpace: "nowrap" }}>
-                    <Stack direction="row" spacing={1}>
-                      <Button size="small" onClick={() => setEditing(contact)} aria-label={`Edit ${contact.name}`}>
-                        Edit
-                      </Button>
-                      <Button
-                        size="small"
-                        color="error"
-                        onClick={() => setRemoving(contact)}
-                        aria-label={`Remove ${contact.name}`}
-                      >
-                        Remove
-                      </Button>
-                    </Stack>
-                  </TableCell>
-                ) : null}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
-
   return (
-    <Stack spacing={2}>
-      {canWrite ? (
-        <div>
-          <Button
-            component={RouterLink}
-            to={pages["contact-create"].href({ clientId: client.id })}
-            variant="contained"
-            startIcon={<Add />}
-          >
-            Add contact
-          </Button>
-        </div>
-      ) : null}
-      {content}
+    <ClientListTab
+      query={contacts}
+      noun="contacts"
+      add={canWrite ? { label: "Add contact", to: pages["contact-create"].href({ clientId: client.id }) } : null}
+      list={(items) => (
+        <TableContainer component={Paper} variant="outlined">
+          <Table size="small" aria-label={`Contacts of ${client.name}`}>
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ fontWeight: 600 }}>Name</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>Role</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>Email and phone</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>Critical findings</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>Updated</TableCell>
+                {canWrite ? <TableCell sx={{ fontWeight: 600 }}>Actions</TableCell> : null}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map((contact) => (
+                <TableRow key={contact._id}>
+                  <TableCell component="th" scope="row">
+                    {contact.name}
+                    {contact.isPrimary ? <Chip label="Primary" size="small" color="primary" sx={{ ml: 1 }} /> : null}
+                    {contact.notes ? (
+                      <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: "pre-wrap" }}>
+                        {contact.notes}
+                      </Typography>
+                    ) : null}
+                  </TableCell>
+                  <TableCell>{contact.role}</TableCell>
+                  <TableCell>
+                    {contact.email ? (
+                      <Link href={`mailto:${contact.email}`} sx={{ display: "block", overflowWrap: "anywhere" }}>
+                        {contact.email}
+                      </Link>
+                    ) : null}
+                    {contact.phone ? (
+                      <Link href={`tel:${contact.phone}`} sx={{ display: "block", whiteSpace: "nowrap" }}>
+                        {contact.phone}
+                      </Link>
+                    ) : null}
+                  </TableCell>
+                  <TableCell>{contact.notifyOnCritical ? "Notified" : "Not notified"}</TableCell>
+                  <TableCell>
+                    <ZonedDateTime value={contact.updatedAt} timeZone={client.timezone} />
+                  </TableCell>
+                  {canWrite ? (
+                    <TableCell sx={{ whiteSpace: "nowrap" }}>
+                      <EditRemoveButtons
+                        name={contact.name}
+                        onEdit={() => setEditing(contact)}
+                        onRemove={() => setRemoving(contact)}
+                      />
+                    </TableCell>
+                  ) : null}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    >
       {editing ? <EditContactDialog client={client} contact={editing} onClose={() => setEditing(null)} /> : null}
       {removing ? <RemoveContactDialog client={client} contact={removing} onClose={() => setRemoving(null)} /> : null}
-    </Stack>
+    </ClientListTab>
   );
 }
