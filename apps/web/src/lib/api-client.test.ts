@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, errorEnvelope, installFetch, storeSignedInTokens, testConfig } from "../test/fake-server";
-import { apiRequest } from "./api-client";
+import { ApiRequestError, apiRequest, NoSessionError, requestFile } from "./api-client";
 import { getApiErrors } from "./api-errors";
 import { configureAuth } from "./auth";
 import { getEnochState } from "./enoch-tracker";
@@ -104,5 +104,56 @@ describe("apiRequest", () => {
     const result = await apiRequest("GET", "/config", { anonymous: true });
     expect(result?.success).toBe(true);
     expect(calls[0]?.authorization).toBeNull();
+  });
+});
+
+describe("requestFile", () => {
+  let idToken: string;
+  beforeEach(() => {
+    void configureAuth(testConfig);
+    idToken = storeSignedInTokens("alice", ["coordinator"]);
+  });
+
+  it("returns a PDF answer's bytes as a Blob, asked for with the bearer token and the file's type", async () => {
+    const accepts: (string | null)[] = [];
+    const { calls } = installFetch({
+      "GET /api/reports/7/pdf": ({ headers }) => {
+        accepts.push(headers.get("accept"));
+        return new Response("%PDF-1.7 bytes", { headers: { "content-type": "application/pdf" } });
+      },
+    });
+    const file = await requestFile("GET", "/reports/7/pdf", "pdf");
+    expect(await file.text()).toBe("%PDF-1.7 bytes");
+    expect(file.type).toBe("application/pdf");
+    expect(calls[0]?.authorization).toBe(`Bearer ${idToken}`);
+    expect(accepts).toEqual(["application/pdf, application/json"]);
+  });
+
+  it("throws the envelope's error of a refused file, lists it and records its enoch", async () => {
+    installFetch({ "GET /api/reports/7/pdf": () => errorEnvelope(404, "not_found", "No such report", "release-2") });
+    const failure = await requestFile("GET", "/reports/7/pdf", "pdf").catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiRequestError);
+    expect((failure as ApiRequestError).body).toEqual({ status: 404, code: "not_found", message: "No such report" });
+    expect(getApiErrors().map((entry) => entry.error.message)).toEqual(["No such report"]);
+    expect(getEnochState().latest).toBe("release-2");
+  });
+
+  it("keeps a refusal the caller expects off the error list", async () => {
+    window.localStorage.clear();
+    installFetch({ "POST /api/links/download": () => errorEnvelope(410, "gone", "This link cannot be used.") });
+    const failure = await requestFile("POST", "/links/download", "pdf", {
+      anonymous: true,
+      body: { token: "t" },
+      expectedStatuses: [410],
+    }).catch((error: unknown) => error);
+    expect((failure as ApiRequestError).body.status).toBe(410);
+    expect(getApiErrors()).toHaveLength(0);
+  });
+
+  it("makes no call without a session", async () => {
+    window.localStorage.clear();
+    const { fetchMock } = installFetch({});
+    await expect(requestFile("GET", "/reports/7/pdf", "pdf")).rejects.toBeInstanceOf(NoSessionError);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -90,6 +90,61 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+type RequestIdentity = { method: HttpMethod; path: string };
+
+/**
+ * The request's headers with the caller's ID token, or why no call is made: `null` when nobody is signed in (spec
+ * §6), a failed result when the token needed a refresh and the identity service could not be reached.
+ */
+async function requestHeaders(
+  request: RequestIdentity,
+  page: string | undefined,
+  accept: string,
+  options: ApiRequestOptions,
+): Promise<{ headers: Record<string, string> } | { result: ApiResult<never> | null }> {
+  const headers: Record<string, string> = { Accept: accept, ...options.headers };
+  if (!options.anonymous) {
+    let token: string | null;
+    try {
+      token = await getIdToken();
+    } catch (error) {
+      if (!(error instanceof IdentityUnreachableError)) throw error;
+      // Reads are fetched again once the connection is back (app/session-connection.tsx) and the lost connection
+      // is on screen already; a write is not repeated, so the user must learn it was not sent.
+      if (request.method !== "GET") pushApiError(identityUnreachableError, request, page);
+      return { result: { success: false, data: null, error: identityUnreachableError } };
+    }
+    if (!token) return { result: null };
+    headers.Authorization = `Bearer ${token}`;
+  }
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  return { headers };
+}
+
+function send(request: RequestIdentity, headers: Record<string, string>, options: ApiRequestOptions) {
+  return fetch(buildUrl(request.path, options.query), {
+    method: request.method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+    credentials: "same-origin",
+  });
+}
+
+/** A refusal as the spec's error, put on the error list unless the caller expects it. */
+function refusal(
+  body: unknown,
+  response: Response,
+  request: RequestIdentity,
+  page: string | undefined,
+  options: ApiRequestOptions,
+): ErrorBody {
+  const error = errorFromBody(body, response.status);
+  if (!options.expectedStatuses?.includes(error.status)) pushApiError(error, request, page);
+  if (!options.anonymous) reportApiRefusal({ error, ...request });
+  return error;
+}
+
 /**
  * Calls the API (`path` is relative to `/api`) with the ID token and turns every outcome into the spec's
  * `{ success, data, error }`. Returns null without a call when nobody is signed in (spec §6). Every failure is
@@ -103,33 +158,13 @@ export async function apiRequest<T>(
   const request = { method, path };
   // Its failure is shown on the page that asked, even if the user has gone on by the time it answers.
   const page = apiErrorPage();
-  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
-  if (!options.anonymous) {
-    let token: string | null;
-    try {
-      token = await getIdToken();
-    } catch (error) {
-      if (!(error instanceof IdentityUnreachableError)) throw error;
-      // Reads are fetched again once the connection is back (app/session-connection.tsx) and the lost connection
-      // is on screen already; a write is not repeated, so the user must learn it was not sent.
-      if (method !== "GET") pushApiError(identityUnreachableError, request, page);
-      return { success: false, data: null, error: identityUnreachableError };
-    }
-    if (!token) return null;
-    headers.Authorization = `Bearer ${token}`;
-  }
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const prepared = await requestHeaders(request, page, "application/json", options);
+  if ("result" in prepared) return prepared.result;
 
   let response: Response;
   let body: unknown;
   try {
-    response = await fetch(buildUrl(path, options.query), {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-      credentials: "same-origin",
-    });
+    response = await send(request, prepared.headers, options);
     body = await readJson(response);
   } catch (cause) {
     // An abort is the caller changing its mind (TanStack Query cancelling), not a failure to report.
@@ -144,11 +179,17 @@ export async function apiRequest<T>(
     const data = (isRecord(body) && "data" in body ? body.data : (body ?? null)) as T;
     return { success: true, data, error: null };
   }
-  const error = errorFromBody(body, response.status);
-  if (!options.expectedStatuses?.includes(error.status)) pushApiError(error, request, page);
-  if (!options.anonymous) reportApiRefusal({ error, ...request });
-  return { success: false, data: null, error };
+  return { success: false, data: null, error: refusal(body, response, request, page, options) };
 }
+
+/** What a route answering a file sends (the contract's `responseKind`), as the `Accept` header names it. */
+export const fileTypes = {
+  pdf: "application/pdf",
+  csv: "text/csv",
+  "fhir-json": "application/fhir+json",
+} as const;
+
+export type FileKind = keyof typeof fileTypes;
 
 /** Thrown by `requestData` so TanStack Query sees a failed call as an error with the server's body. */
 export class ApiRequestError extends Error {
@@ -195,4 +236,41 @@ export async function requestData<S extends z.ZodType>(
     throw new ApiRequestError(unexpectedResponse);
   }
   return parsed.data;
+}
+
+/**
+ * A route whose answer is a file (a PDF, a CSV, a FHIR resource) rather than the JSON envelope: the same ID token,
+ * error list and refusals as `requestData`, and the bytes as a `Blob`, never an address carrying a token. Errors
+ * still come in the envelope, so their `enoch` is recorded; throws `ApiRequestError` / `NoSessionError`.
+ */
+export async function requestFile(
+  method: HttpMethod,
+  path: string,
+  kind: FileKind,
+  options: ApiRequestOptions = {},
+): Promise<Blob> {
+  const request = { method, path };
+  const page = apiErrorPage();
+  // The envelope of a refusal is JSON, so the server may answer either.
+  const prepared = await requestHeaders(request, page, `${fileTypes[kind]}, application/json`, options);
+  if ("result" in prepared) {
+    if (prepared.result === null) throw new NoSessionError();
+    throw new ApiRequestError(prepared.result.error);
+  }
+
+  let response: Response;
+  let file: Blob | undefined;
+  let body: unknown;
+  try {
+    response = await send(request, prepared.headers, options);
+    if (response.ok) file = await response.blob();
+    else body = await readJson(response);
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    pushApiError(unexpectedError, request, page);
+    throw new ApiRequestError(unexpectedError);
+  }
+  if (file) return file;
+  if (isRecord(body) && typeof body.enoch === "string" && body.enoch) recordEnoch(body.enoch);
+  throw new ApiRequestError(refusal(body, response, request, page, options));
 }

@@ -1,3 +1,5 @@
+import { saveFile } from "../../lib/save-file";
+
 export type CsvColumn<Row> = { header: string; value: (row: Row) => string | number | boolean | null | undefined };
 
 /**
@@ -20,15 +22,5 @@ export function toCsv<Row>(columns: readonly CsvColumn<Row>[], rows: readonly Ro
 
 /** Hands text to the browser as a download (a UTF-8 BOM so spreadsheet programs read accents right). */
 export function downloadText(filename: string, text: string, type = "text/csv;charset=utf-8"): void {
-  const blob = new Blob(["\uFEFF", text], { type });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked on the next tick: some browsers start the download only after the click handler returns.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveFile(filename, new Blob(["\uFEFF", text], { type }));
 }
