@@ -21,7 +21,7 @@ import { type ClientOption, useClientIds } from "../../../api/list-client-ids";
 import { useTechnologists } from "../../../api/list-technologists";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { QueryError } from "../../../components/feedback/query-error";
-import { clientOptions as clientChoices, SelectField } from "../../../components/forms/select-field";
+import { SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { downloadText } from "../../../components/tables/csv";
 import { oneOf, useSearchState } from "../../../components/tables/use-search-state";
@@ -32,6 +32,7 @@ import { formatPeriod, groupingLabels } from "../report-labels";
 import { checkReportQuery, currentMonthToDate, sentence, serverQueryProblems } from "../report-period";
 import { BillableHoursChart } from "./billable-hours-chart";
 import { BillableHoursTable } from "./billable-hours-table";
+import { ReportClientField } from "./report-client-field";
 
 export const defaultGrouping = "day";
 
@@ -80,7 +81,6 @@ export function BillableHoursOverviewPage() {
   const data = valid && !report.isError ? report.data : undefined;
 
   const clientOptions = clients.data ?? [];
-  const selectedClient = clientOptions.find((option) => option.id === search.client);
   const technologistOptions = technologists.data ?? [];
   const selectedTechnologist = technologistOptions.find((option) => option.username === search.technologist);
 
@@ -136,22 +136,13 @@ export function BillableHoursOverviewPage() {
           {...fieldProps("to", "Last day, inclusive")}
           sx={{ width: 200 }}
         />
-        <SelectField
-          label="Client"
-          size="small"
+        <ReportClientField
           value={search.client}
           onChange={(client) => setSearch({ client })}
-          {...fieldProps("clientId", clients.isError ? "The clients could not be loaded" : undefined)}
-          sx={{ minWidth: 240 }}
+          {...fieldProps("clientId")}
           emptyLabel="All clients"
-          options={clientChoices(clientOptions)}
-        >
-          {search.client && !selectedClient ? (
-            <option value={search.client}>
-              {clients.isPending ? "Loading clients…" : "The client in the link (not active)"}
-            </option>
-          ) : null}
-        </SelectField>
+          sx={{ minWidth: 240 }}
+        />
         <SelectField
           label="Technologist"
           size="small"

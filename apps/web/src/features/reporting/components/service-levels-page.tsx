@@ -10,11 +10,9 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { formatInstantInZone, monthSchema, type ServiceLevelReport } from "@vigil/contract";
 import type { ReactNode } from "react";
-import { useClientIds } from "../../../api/list-client-ids";
 import { Can } from "../../../components/access/access-context";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
-import { clientOptions as clientChoices, SelectField } from "../../../components/forms/select-field";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { downloadText } from "../../../components/tables/csv";
 import { useSearchState } from "../../../components/tables/use-search-state";
@@ -23,6 +21,7 @@ import { useServiceLevelReport } from "../api/get-service-level-report";
 import type { ServiceLevelParams } from "../api/query-keys";
 import { sentence, serverQueryProblems } from "../report-period";
 import { formatMonth, serviceLevelCsv, serviceLevelCsvFilename } from "../service-level-format";
+import { ReportClientField } from "./report-client-field";
 import { ServiceLevelChart } from "./service-level-chart";
 import {
   ServiceLevelBreachesTable,
@@ -120,7 +119,6 @@ function ReportBody({ report, params }: { report: ServiceLevelReport; params: Se
  */
 export function ServiceLevelsPage() {
   const [search, setSearch] = useSearchState({ client: "", month: previousMonth() });
-  const clients = useClientIds();
   const monthCheck = monthSchema.safeParse(search.month);
   const params: ServiceLevelParams = { clientId: search.client, month: search.month };
   const ready = Boolean(search.client) && monthCheck.success;
@@ -131,8 +129,6 @@ export function ServiceLevelsPage() {
     : // The server's 400 names `params.month`, the only field a person types here.
       Object.values(serverProblems)[0];
   const data = ready && !report.isError ? report.data : undefined;
-  const clientOptions = clients.data ?? [];
-  const selectedClient = clientOptions.find((option) => option.id === search.client);
 
   const body = (() => {
     if (!search.client) return <Alert severity="info">Choose a client to see its month.</Alert>;
@@ -155,23 +151,12 @@ export function ServiceLevelsPage() {
         direction="row"
         sx={{ gap: 2, flexWrap: "wrap", alignItems: "flex-start", mb: 2 }}
       >
-        <SelectField
-          label="Client"
-          size="small"
+        <ReportClientField
           value={search.client}
           onChange={(client) => setSearch({ client })}
-          helperText={clients.isError ? "The clients could not be loaded" : undefined}
-          error={clients.isError}
-          sx={{ minWidth: 260 }}
           emptyLabel="Choose a client"
-          options={clientChoices(clientOptions)}
-        >
-          {search.client && !selectedClient ? (
-            <option value={search.client}>
-              {clients.isPending ? "Loading clients…" : "The client in the link (not active)"}
-            </option>
-          ) : null}
-        </SelectField>
+          sx={{ minWidth: 260 }}
+        />
         <TextField
           label="Month"
           type="month"

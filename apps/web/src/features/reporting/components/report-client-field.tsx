@@ -1,0 +1,45 @@
+import type { SxProps, Theme } from "@mui/material/styles";
+import { useClientIds } from "../../../api/list-client-ids";
+import { clientOptions, SelectField } from "../../../components/forms/select-field";
+
+/**
+ * A report's "Client" picker: every active client, and the client a link names even when the list does not have
+ * it (still loading, or archived since), so a shared report's client stays chosen and says why it is not listed.
+ * Without its own `error`/`helperText` it shows, in red, that the clients could not be loaded.
+ */
+export function ReportClientField({
+  value,
+  onChange,
+  emptyLabel,
+  error,
+  helperText,
+  sx,
+}: {
+  value: string;
+  onChange: (clientId: string) => void;
+  /** The no-client choice: "All clients", "Choose a client". */
+  emptyLabel: string;
+  error?: boolean;
+  helperText?: string;
+  sx?: SxProps<Theme>;
+}) {
+  const clients = useClientIds();
+  const listed = clients.data?.some((client) => client.id === value);
+  return (
+    <SelectField
+      label="Client"
+      size="small"
+      value={value}
+      onChange={onChange}
+      helperText={helperText ?? (clients.isError ? "The clients could not be loaded" : undefined)}
+      error={error ?? clients.isError}
+      sx={sx}
+      emptyLabel={emptyLabel}
+      options={clientOptions(clients.data)}
+    >
+      {value && !listed ? (
+        <option value={value}>{clients.isPending ? "Loading clients…" : "The client in the link (not active)"}</option>
+      ) : null}
+    </SelectField>
+  );
+}
