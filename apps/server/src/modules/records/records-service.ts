@@ -1,4 +1,4 @@
-import type { Permission, RecordKind, RevisionChange, TimeLogData } from "@vigil/contract";
+import type { EventData, Permission, RecordKind, RevisionChange, TimeLogData } from "@vigil/contract";
 import { type Actor, auditedWrite } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
@@ -64,7 +64,7 @@ export async function recordUserOf(db: Db, actor: Actor, permissions: ReadonlySe
 
 async function auditRecordWrite(
   tx: Db,
-  user: RecordUser,
+  user: Actor,
   state: CaseState,
   detail: { kind: RecordKind; itemId: string; revision: number; change: RevisionChange },
 ): Promise<void> {
@@ -89,43 +89,73 @@ export async function createRecord(
     assertWritable(kind, state, user.permissions);
     await checkKindData(tx, ctx, { kind, data, prefix: "body.", state, now }, user.username);
     const meta = await initialMeta(tx, kind, state);
-    const author = authorFields(user);
-    const row = await insertRecord(tx, {
-      caseId,
-      kind,
-      revision: 1,
-      deleted: false,
-      data,
-      meta,
-      createdBySub: author.sub,
-      createdByUsername: author.username,
-      createdByName: author.name,
-      createdAt: now,
-      updatedBySub: author.sub,
-      updatedByUsername: author.username,
-      updatedByName: author.name,
-      updatedAt: now,
-    });
-    await insertRevision(tx, {
-      recordId: row.id,
-      caseId,
-      kind,
-      revision: 1,
-      change: "create",
-      deleted: false,
-      reason: null,
-      data,
-      meta,
-      authorSub: author.sub,
-      authorUsername: author.username,
-      authorName: author.name,
-      createdAt: now,
-    });
-    if (kind === "time-log") await saveTimeLog(tx, timeLogProjection(row, data as TimeLogData, false, author));
-    await auditRecordWrite(tx, user, state, { kind, itemId: row.id, revision: 1, change: "create" });
+    const row = await insertFirstRevision(tx, { kind, state, data, meta, now }, user);
     return { row, state };
   });
   return toRecordItem(kind, row, { ...ctx, state, now });
+}
+
+/** Revision 1 of a new item with its current state, time-log projection and audit event, in the caller's transaction. */
+async function insertFirstRevision(
+  tx: Db,
+  item: { kind: RecordKind; state: CaseState; data: unknown; meta: Record<string, unknown>; now: Date },
+  user: Actor & { name: string | null },
+) {
+  const { kind, state, data, meta, now } = item;
+  const caseId = state.id;
+  const author = { sub: user.sub, username: user.username, name: user.name };
+  const row = await insertRecord(tx, {
+    caseId,
+    kind,
+    revision: 1,
+    deleted: false,
+    data,
+    meta,
+    createdBySub: author.sub,
+    createdByUsername: author.username,
+    createdByName: author.name,
+    createdAt: now,
+    updatedBySub: author.sub,
+    updatedByUsername: author.username,
+    updatedByName: author.name,
+    updatedAt: now,
+  });
+  await insertRevision(tx, {
+    recordId: row.id,
+    caseId,
+    kind,
+    revision: 1,
+    change: "create",
+    deleted: false,
+    reason: null,
+    data,
+    meta,
+    authorSub: author.sub,
+    authorUsername: author.username,
+    authorName: author.name,
+    createdAt: now,
+  });
+  if (kind === "time-log") await saveTimeLog(tx, timeLogProjection(row, data as TimeLogData, false, author));
+  await auditRecordWrite(tx, user, state, { kind, itemId: row.id, revision: 1, change: "create" });
+  return row;
+}
+
+/**
+ * The event record a critical finding is on its case as (PRODUCT.md §11), revision 1 like any new event, in the
+ * caller's transaction, which holds the case lock and has judged the finding's own rule (`findings:raise`, monitoring
+ * or preview). That rule decides rather than the events tab's write table: a reviewer raises findings in preview,
+ * where events are otherwise not theirs to write. Later revisions of the record follow the events tab's rules.
+ */
+export async function createCriticalFindingEvent(
+  tx: Db,
+  caseId: string,
+  data: EventData,
+  author: Actor & { name: string | null },
+  now: Date,
+): Promise<string> {
+  const state = await requireCaseState(tx, caseId, "update");
+  const row = await insertFirstRevision(tx, { kind: "event", state, data, meta: {}, now }, author);
+  return row.id;
 }
 
 /**
