@@ -9,10 +9,10 @@ import { theme } from "../../config/theme";
 import { caseId, testCase } from "../../features/cases/testing/render-case-screen";
 import { configureAuth } from "../../lib/auth";
 import { createQueryClient } from "../../lib/query-client";
-import { envelope, installFetch, storeSignedInTokens, testConfig } from "../../test/fake-server";
+import { envelope, type Handler, installFetch, storeSignedInTokens, testConfig } from "../../test/fake-server";
 import { CaseDetailRoutePage } from "./case-detail-route";
 
-function renderCaseRoute(path: string, item: Case) {
+function renderCaseRoute(path: string, item: Case, routes: Record<string, Handler> = {}) {
   // Without federation, Amplify is configured before the first await; nothing is left to wait for.
   void configureAuth(testConfig);
   storeSignedInTokens("alice", ["technologist"]);
@@ -30,6 +30,7 @@ function renderCaseRoute(path: string, item: Case) {
         offset: 0,
         summary: {},
       }),
+    ...routes,
   });
   const router = createMemoryRouter(
     [{ path: "/continuous-monitoring/cases/:stage/:caseId/:tab", element: <CaseDetailRoutePage /> }],
@@ -68,5 +69,18 @@ describe("case detail route", { timeout: 20_000 }, () => {
   it("shows the billing notes tab on a reviewed case", async () => {
     renderCaseRoute(`/continuous-monitoring/cases/reviewed/${caseId}/overview`, testCase({ stage: "reviewed" }));
     expect(await screen.findByRole("tab", { name: "Billing notes" })).toBeTruthy();
+  });
+
+  it("leads the overview with the case's critical findings from their own feature, the raise one click away", async () => {
+    const api = `/api/continuous-monitoring/cases/${caseId}`;
+    renderCaseRoute(`/continuous-monitoring/cases/monitoring/${caseId}/overview`, testCase({ stage: "monitoring" }), {
+      [`GET ${api}/clocks`]: () => envelope({ caseId, asOf: new Date().toISOString(), clocks: [] }),
+      [`GET ${api}/critical-findings`]: () => envelope({ items: [] }),
+    });
+    const findings = await screen.findByRole("heading", { name: "Critical findings" });
+    const caseFields = screen.getByRole("heading", { name: "Case" });
+    expect(findings.compareDocumentPosition(caseFields) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(await screen.findByText("No critical findings on this case.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Raise critical finding" })).toBeTruthy();
   });
 });

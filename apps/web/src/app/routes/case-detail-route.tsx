@@ -1,6 +1,12 @@
+import type { Case } from "@vigil/contract";
 import { lazy, Suspense } from "react";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
-import { CaseDetailPage, type RecordTabRenderer } from "../../features/cases/components/case-detail";
+import {
+  CaseDetailPage,
+  type OverviewLeadRenderer,
+  type RecordTabRenderer,
+} from "../../features/cases/components/case-detail";
+import { CriticalFindingsPanel } from "../../features/critical-findings/components/critical-findings-panel";
 
 // The record tabs (editors, ACNS terms, the impedance map…) load on demand, in their own chunk.
 const CaseRecordTab = lazy(() =>
@@ -15,10 +21,22 @@ const renderRecordTab: RecordTabRenderer = (tab, caseItem) => (
   </Suspense>
 );
 
+// The critical findings lead the overview: what must reach the hospital now comes before the case's fields.
+const renderOverviewLead: OverviewLeadRenderer = (caseItem: Case) => (
+  <CriticalFindingsPanel
+    target={{
+      caseId: caseItem.id,
+      caseNumber: caseItem.caseNumber,
+      stage: caseItem.stage,
+      timeZone: caseItem.client.timezone,
+    }}
+  />
+);
+
 /**
- * The case detail routes: the cases feature's screen with the case-records feature's tabs composed in here, in
- * the app layer, so neither feature imports the other.
+ * The case detail routes: the cases feature's screen with the case-records feature's tabs and the critical-findings
+ * feature's panel composed in here, in the app layer, so no feature imports another.
  */
 export function CaseDetailRoutePage() {
-  return <CaseDetailPage renderRecordTab={renderRecordTab} />;
+  return <CaseDetailPage renderRecordTab={renderRecordTab} renderOverviewLead={renderOverviewLead} />;
 }

@@ -45,6 +45,11 @@ function casePage(stage: CaseStage) {
  */
 export type RecordTabRenderer = (tab: CaseTab, caseItem: Case) => ReactNode;
 
+/** Renders what leads the overview tab (the critical findings panel), composed in by the app layer likewise. */
+export type OverviewLeadRenderer = (caseItem: Case) => ReactNode;
+
+export type CaseDetailPageProps = { renderRecordTab?: RecordTabRenderer; renderOverviewLead?: OverviewLeadRenderer };
+
 function NotBuiltTab({ tab }: { tab: CaseTab }) {
   return (
     <Typography color="text.secondary">
@@ -57,15 +62,21 @@ function NotBuiltTab({ tab }: { tab: CaseTab }) {
  * `/continuous-monitoring/cases/{stage}/{caseId}/{tab}`: the case header, what the user may do now, and the tab.
  * A URL naming the wrong stage (a bookmark from before a move) is sent to the case's real stage.
  */
-export function CaseDetailPage({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer } = {}) {
+export function CaseDetailPage({ renderRecordTab, renderOverviewLead }: CaseDetailPageProps = {}) {
   const { caseId = "" } = useParams();
   const location = useLocation();
   // The stage routes share this screen, and React keeps it mounted across them: a new stage or case in the URL
   // remounts it, so the case is read again (it may have moved) before the URL is judged.
-  return <CaseDetail key={`${caseStageOfPath(location.pathname)}/${caseId}`} renderRecordTab={renderRecordTab} />;
+  return (
+    <CaseDetail
+      key={`${caseStageOfPath(location.pathname)}/${caseId}`}
+      renderRecordTab={renderRecordTab}
+      renderOverviewLead={renderOverviewLead}
+    />
+  );
 }
 
-function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }) {
+function CaseDetail({ renderRecordTab, renderOverviewLead }: CaseDetailPageProps) {
   const { caseId = "", tab } = useParams();
   const location = useLocation();
   const urlStage = caseStageOfPath(location.pathname);
@@ -126,7 +137,7 @@ function CaseDetail({ renderRecordTab }: { renderRecordTab?: RecordTabRenderer }
       />
       <RouteTabPanel idPrefix="case" value={tab}>
         {tab === "overview" ? (
-          <CaseOverview item={data} />
+          <CaseOverview item={data} lead={renderOverviewLead?.(data)} />
         ) : tab === "timeline" ? (
           <CaseTimelineView item={data} />
         ) : tab === "client-protocol" ? (

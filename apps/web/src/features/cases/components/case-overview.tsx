@@ -8,7 +8,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
 import { type Case, caseSchema, formatInstantInZone, pages, updateCaseRequestSchema } from "@vigil/contract";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import type { CompareRow } from "../../../components/compare/side-by-side-compare";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
@@ -202,8 +202,11 @@ function ArchiveCaseButton({ item }: { item: Case }) {
   );
 }
 
-/** The overview tab: the case's fields and patient, edited in place with If-Match; archive. */
-export function CaseOverview({ item }: { item: Case }) {
+/**
+ * The overview tab: the case's fields and patient, edited in place with If-Match; archive. `lead` is what the app
+ * layer puts above them (the critical findings panel), another feature's part of the screen.
+ */
+export function CaseOverview({ item, lead }: { item: Case; lead?: ReactNode }) {
   const [editing, setEditing] = useState(false);
   const zone = item.client.timezone;
   // The server decides, by the rules its PATCH and DELETE apply (role, stage, archived).
@@ -222,6 +225,7 @@ export function CaseOverview({ item }: { item: Case }) {
   }
   return (
     <Stack spacing={2} sx={{ maxWidth: 900 }}>
+      {lead}
       {item.archivedAt ? (
         <Alert severity="info">
           Archived on <ZonedDateTime value={item.archivedAt} timeZone={zone} />. Archived cases are read-only.
