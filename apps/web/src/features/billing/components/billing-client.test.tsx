@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ClientMonthRate } from "@vigil/contract";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { envelope } from "../../../test/fake-server";
 import {
   billingApi,
@@ -71,6 +71,26 @@ async function openDialog(user: ReturnType<typeof userEvent.setup>, month: strin
 }
 
 describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
+  it("exports the client's months as CSV, named after the client and the period the server answered", async () => {
+    const user = userEvent.setup();
+    const { routes } = routesWith(() => envelope(null));
+    const saved: string[] = [];
+    vi.spyOn(URL, "createObjectURL").mockImplementation(() => "blob:export");
+    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { calls } = renderBillingScreen(clientPath, { routes });
+    await screen.findByRole("button", { name: "Set rate for November 2026" });
+
+    await user.click(screen.getByRole("button", { name: "Export CSV" }));
+    await waitFor(() => expect(saved).toEqual([`billing-${clientId}-2025-12-to-2026-11.csv`]));
+    const exported = calls.filter((call) => call.path.includes("limit=200"));
+    expect(exported.map((call) => new URL(call.path, "http://localhost").searchParams.get("clientId"))).toEqual([
+      clientId,
+    ]);
+  });
+
   it("lists the client's months and validates the rate as it is typed, then sends the version seen", async () => {
     const user = userEvent.setup();
     const { posted, routes } = routesWith((body) => savedRate(body));

@@ -11,13 +11,12 @@ import { Link as RouterLink, useParams } from "react-router";
 import { useClient } from "../../../api/get-client";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
-import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
+import { useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth, formatRate } from "../billing-format";
-import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
+import { BillingMonthsCsvButton, MonthStatus, RateSummary } from "./billing-month-parts";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
 import { SetRateDialog } from "./set-rate-dialog";
@@ -142,12 +141,11 @@ function ClientBilling({ clientId }: { clientId: string }) {
           onChange={(patch) => setSearch({ ...patch, page: null })}
         />
         <Stack direction="row" sx={{ gap: 2, ml: { md: "auto" } }}>
-          <CsvExportButton
-            noun="billing months"
-            filename={`billing-${clientId}-${months.data?.from ?? "from"}-to-${months.data?.to ?? "to"}.csv`}
-            columns={billingMonthCsvColumns(currency)}
-            fetchPage={({ offset, limit, signal }) => fetchBillingMonths({ ...filters, offset, limit }, signal)}
-            disabled={rangeProblem !== null || !months.data || months.data.total === 0}
+          <BillingMonthsCsvButton
+            filters={filters}
+            overview={months.data}
+            rangeProblem={rangeProblem}
+            filePrefix={`billing-${clientId}`}
           />
           {canWrite ? (
             <Button

@@ -4,8 +4,11 @@ import WarningAmber from "@mui/icons-material/WarningAmber";
 import Chip from "@mui/material/Chip";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import type { BillingMonthRow } from "@vigil/contract";
+import type { BillingMonthRow, BillingOverview } from "@vigil/contract";
 import type { CsvColumn } from "../../../components/tables/csv";
+import { CsvExportButton } from "../../../components/tables/csv-export-button";
+import { fetchBillingMonths } from "../api/list-billing-months";
+import type { BillingMonthsParams } from "../api/query-keys";
 import { formatMonth, formatRate } from "../billing-format";
 
 /** The "No rate" flag: a month with hours and no rate anywhere up to it is never billed at zero. */
@@ -79,7 +82,7 @@ const yesNo = (value: boolean) => (value ? "Yes" : "No");
  * The CSV of clients × months: the figures exactly as the server sent them (no grouping, no symbol), ready to sum
  * again, with the currency they are in named in the money columns' headers and on every row.
  */
-export const billingMonthCsvColumns = (currency: string): CsvColumn<BillingMonthRow>[] => [
+const billingMonthCsvColumns = (currency: string): CsvColumn<BillingMonthRow>[] => [
   { header: "Client", value: (row) => row.clientName },
   { header: "Client time zone", value: (row) => row.clientTimezone },
   { header: "Month", value: (row) => row.month },
@@ -95,3 +98,31 @@ export const billingMonthCsvColumns = (currency: string): CsvColumn<BillingMonth
   { header: "Statement number", value: (row) => row.statementNumber ?? "" },
   { header: "Provisional", value: (row) => yesNo(row.provisional) },
 ];
+
+/**
+ * Export CSV of every billing month the filters match (all pages, asked again page by page), offered once the
+ * period is valid and the server found rows; the file is named after the period the server answered.
+ */
+export function BillingMonthsCsvButton({
+  filters,
+  overview,
+  rangeProblem,
+  filePrefix,
+}: {
+  filters: Omit<BillingMonthsParams, "limit" | "offset">;
+  /** The page the table shows (its period, currency and total). */
+  overview: BillingOverview | undefined;
+  rangeProblem: string | null;
+  /** "billing", "billing-{clientId}": the file is `{prefix}-{from}-to-{to}.csv`. */
+  filePrefix: string;
+}) {
+  return (
+    <CsvExportButton
+      noun="billing months"
+      filename={`${filePrefix}-${overview?.from ?? "from"}-to-${overview?.to ?? "to"}.csv`}
+      columns={billingMonthCsvColumns(overview?.currency ?? "")}
+      fetchPage={({ offset, limit, signal }) => fetchBillingMonths({ ...filters, offset, limit }, signal)}
+      disabled={rangeProblem !== null || !overview || overview.total === 0}
+    />
+  );
+}

@@ -8,13 +8,12 @@ import { type BillingMonthRow, idSchema, pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { ClientFilterField } from "../../../components/forms/filter-fields";
 import { PageHeading } from "../../../components/layouts/page-heading";
-import { CsvExportButton } from "../../../components/tables/csv-export-button";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
-import { fetchBillingMonths, useBillingMonths } from "../api/list-billing-months";
+import { useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
-import { billingMonthCsvColumns, MonthStatus, RateSummary } from "./billing-month-parts";
+import { BillingMonthsCsvButton, MonthStatus, RateSummary } from "./billing-month-parts";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
 
@@ -103,12 +102,11 @@ export function BillingOverviewPage() {
           label="Only months without a rate"
         />
         <Stack direction="row" sx={{ gap: 2, ml: { md: "auto" } }}>
-          <CsvExportButton
-            noun="billing months"
-            filename={`billing-${months.data?.from ?? "from"}-to-${months.data?.to ?? "to"}.csv`}
-            columns={billingMonthCsvColumns(currency)}
-            fetchPage={({ offset, limit, signal }) => fetchBillingMonths({ ...filters, offset, limit }, signal)}
-            disabled={rangeProblem !== null || !months.data || months.data.total === 0}
+          <BillingMonthsCsvButton
+            filters={filters}
+            overview={months.data}
+            rangeProblem={rangeProblem}
+            filePrefix="billing"
           />
         </Stack>
       </Stack>
