@@ -57,6 +57,7 @@ export const clockAlertKindLabels: Record<ClockKind, string> = {
   "impedance-check": "Impedance check",
   "intermittent-review": "Intermittent review check",
   "review-turnaround": "Review turnaround",
+  "critical-notification": "Critical finding acknowledgement",
 };
 
 export const clockAlertStateLabels: Record<ClockAlertState, string> = {
@@ -71,6 +72,8 @@ export const clockActionTabs: Record<ClockKind, CaseTab> = {
   // A documented review check is an event of type `review-check` (DOMAIN.md §2.3).
   "intermittent-review": "events",
   "review-turnaround": "interpretations",
+  // The findings panel (who was told, "Record phone acknowledgement") is on the case overview.
+  "critical-notification": "overview",
 };
 
 /** The case page an alert links to: the case's current stage, on the tab that stops the clock. */

@@ -7,6 +7,7 @@ import {
   isoDateTimeSchema,
   monthSchema,
 } from "./common.js";
+import { criticalFindingKindSchema } from "./critical-findings.js";
 import { clockKindSchema } from "./watch.js";
 
 /**
@@ -49,7 +50,8 @@ export const serviceLevelBreachSchema = z.object({
   stoppedAt: derivedDateTimeSchema.nullable(),
   /**
    * `stopped` late; `ended` without the step (the recording, the log or the hand-over ended after the due time, or a
-   * STAT case was reviewed without being taken); `running` still at the time of reading, late so far.
+   * STAT case was reviewed without being taken); `running` still at the time of reading, late so far (a critical
+   * finding not acknowledged yet).
    */
   end: z.enum(["stopped", "ended", "running"]),
   lateMinutes: z.number().int().min(0),
@@ -61,6 +63,44 @@ export const serviceLevelSeriesMonthSchema = z.object({
   kinds: z.array(z.object({ kind: clockKindSchema, kept: z.number().int().min(0), missed: z.number().int().min(0) })),
 });
 export type ServiceLevelSeriesMonth = z.infer<typeof serviceLevelSeriesMonthSchema>;
+
+/** A critical finding whose acknowledgement window was missed: acknowledged late, or not at all. No patient is named. */
+export const serviceLevelMissedFindingSchema = z.object({
+  findingId: idSchema,
+  caseId: idSchema,
+  caseNumber: z.string(),
+  kind: criticalFindingKindSchema,
+  raisedAt: derivedDateTimeSchema,
+  dueAt: derivedDateTimeSchema,
+  /** null: not acknowledged by the time of reading. */
+  acknowledgedAt: derivedDateTimeSchema.nullable(),
+  /** Due → acknowledged, or → the time of reading while not acknowledged. */
+  lateMinutes: z.number().int().min(0),
+});
+export type ServiceLevelMissedFinding = z.infer<typeof serviceLevelMissedFindingSchema>;
+
+/**
+ * The month's critical findings (PRODUCT.md §11), counted like their clocks in the month their acknowledgement fell
+ * due: `count` is every one of them, split into acknowledged in time, late, not acknowledged (still open past due: a
+ * missed window), not due yet, and cancelled (owed nothing). The durations are of the findings not cancelled.
+ */
+export const serviceLevelCriticalFindingsSchema = z.object({
+  count: z.number().int().min(0),
+  acknowledgedInTime: z.number().int().min(0),
+  acknowledgedLate: z.number().int().min(0),
+  notAcknowledged: z.number().int().min(0),
+  pending: z.number().int().min(0),
+  cancelled: z.number().int().min(0),
+  /** Raised → acknowledged, of the acknowledged ones. */
+  acknowledgementMinutes: durationPercentilesSchema.nullable(),
+  /** EEG onset → raised, the median; null when there is none. */
+  onsetToRaisedMinutesP50: z.number().int().min(0).nullable(),
+  /** Raised → the first message sent, the median of those where one was sent; null when none was. */
+  raisedToNotifiedMinutesP50: z.number().int().min(0).nullable(),
+  /** The missed windows, by due time. */
+  missed: z.array(serviceLevelMissedFindingSchema),
+});
+export type ServiceLevelCriticalFindings = z.infer<typeof serviceLevelCriticalFindingsSchema>;
 
 /** `GET reporting/service-levels/{clientId}/{month}`. */
 export const serviceLevelReportSchema = z.object({
@@ -78,6 +118,7 @@ export const serviceLevelReportSchema = z.object({
   kinds: z.array(serviceLevelKindFiguresSchema),
   /** The missed clocks of the month, by due time. */
   breaches: z.array(serviceLevelBreachSchema),
+  criticalFindings: serviceLevelCriticalFindingsSchema,
   /** The 12 months ending with this one, oldest first. */
   series: z.array(serviceLevelSeriesMonthSchema),
 });

@@ -8,13 +8,16 @@ import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
  * - `stat-acknowledgement`: a reviewer takes a STAT case within the protocol's `statAcknowledgeMinutes`;
  * - `impedance-check`: while monitoring, an impedance check at least every `impedanceCheckIntervalHours`;
  * - `intermittent-review`: while an intermittent time log runs, a documented review at least every 2 h (DOMAIN.md §2.3);
- * - `review-turnaround`: from the case's latest entry into preview to reviewed within `reviewTurnaroundHours`.
+ * - `review-turnaround`: from the case's latest entry into preview to reviewed within `reviewTurnaroundHours`;
+ * - `critical-notification`: a critical finding raised on the case is acknowledged by the hospital within the
+ *   protocol's `criticalNotification.withinMinutes` (PRODUCT.md §11); one clock per finding, cancelled ones owe nothing.
  */
 export const clockKinds = [
   "stat-acknowledgement",
   "impedance-check",
   "intermittent-review",
   "review-turnaround",
+  "critical-notification",
 ] as const;
 export const clockKindSchema = z.enum(clockKinds);
 export type ClockKind = z.infer<typeof clockKindSchema>;

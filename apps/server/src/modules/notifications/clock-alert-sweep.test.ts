@@ -11,6 +11,7 @@ import {
   type Team,
   teamFor,
 } from "../../testing/kits/cases-kit.js";
+import { closeFindingRow, insertFindingRow } from "../../testing/kits/finding-rows-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { refreshCaseClocks } from "../watch/watch-service.js";
 import { startClockAlertSweeps, sweepClockAlerts } from "./clock-alert-sweep.js";
@@ -108,6 +109,49 @@ describe("the clock alert sweep", () => {
     const times = await clockTimes(subject.id, "impedance-check");
     await sweep(times.overdue);
     expect((await alertRows(subject.id)).map((row) => row.state)).toEqual(["overdue"]);
+  });
+
+  it("tells whoever raised a critical finding as its acknowledgement falls due, on the case overview, then of the next open one", async () => {
+    const subject = await recordingCase(1);
+    const db = harness.database.db;
+    const raisedBy = { sub: team.reviewer.sub, username: team.reviewer.username };
+    const now = Date.now();
+    let first = { id: "", dueAt: new Date(0) };
+    await db.transaction(async (tx) => {
+      first = await insertFindingRow(tx, subject.id, { raisedAt: new Date(now), windowMinutes: 30, raisedBy });
+      await insertFindingRow(tx, subject.id, { raisedAt: new Date(now + minute), windowMinutes: 60, raisedBy });
+      await refreshCaseClocks(tx, subject.id);
+    });
+    const findingAlerts = async () =>
+      (await alertRows(subject.id))
+        .filter((row) => row.kind === "critical-notification")
+        .map((row) => [row.recipientUsername, row.state, row.dueAt.toISOString()]);
+
+    const times = await clockTimes(subject.id, "critical-notification");
+    await sweep(times.dueSoon);
+    await sweep(times.overdue);
+    expect(await findingAlerts()).toEqual([
+      [team.reviewer.username, "due-soon", first.dueAt.toISOString()],
+      [team.reviewer.username, "overdue", first.dueAt.toISOString()],
+    ]);
+    const [latest] = (await ownAlerts(team.reviewer)).items.filter((alert) => alert.caseId === subject.id);
+    expect(latest).toMatchObject({
+      kind: "critical-notification",
+      state: "overdue",
+      href: `/continuous-monitoring/cases/monitoring/${subject.id}/overview`,
+    });
+
+    // Acknowledged: the kept clock is now the other finding's, which is told of in its own turn.
+    await db.transaction(async (tx) => {
+      await closeFindingRow(tx, first.id, { acknowledgedAt: new Date(now + 40 * minute) });
+      await refreshCaseClocks(tx, subject.id);
+    });
+    const next = await clockTimes(subject.id, "critical-notification");
+    await sweep(next.overdue);
+    const secondDue = new Date(now + 61 * minute).toISOString();
+    expect((await findingAlerts()).filter(([, , dueAt]) => dueAt === secondDue)).toEqual([
+      [team.reviewer.username, "overdue", secondDue],
+    ]);
   });
 
   it("tells every enabled coordinator of a clock nobody else owns", async () => {

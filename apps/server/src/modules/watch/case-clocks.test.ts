@@ -1,4 +1,4 @@
-import type { CaseClocks, ServiceClock } from "@vigil/contract";
+import type { CaseClocks, ServiceClock, WatchBoard } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   caseIn,
@@ -8,13 +8,16 @@ import {
   teamFor,
   unknownId,
 } from "../../testing/kits/cases-kit.js";
+import { insertFindingRow } from "../../testing/kits/finding-rows-kit.js";
 import { createItem, minutesAgo, sampleEvent, sampleImpedance, sampleTimeLog } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { recordCaseChange } from "./watch-service.js";
 
 let harness: TestApp;
 let team: Team;
 let clientId: string;
 const hour = 3_600_000;
+const minute = 60_000;
 
 beforeAll(async () => {
   harness = await createTestApp();
@@ -103,6 +106,44 @@ describe("a case's service clocks", () => {
       owner: { kind: "coordinators" },
     });
     expect(Date.parse(review?.startedAt ?? "")).toBeLessThanOrEqual(Date.parse(clocks.asOf));
+  });
+
+  it("lists every critical finding's clock, running and stopped, none for a cancelled one, and boards the earliest due", async () => {
+    const { subject } = await recordingCase(1);
+    const raisedBy = { sub: team.reviewer.sub, username: team.reviewer.username, name: "Rita Reviewer" };
+    const now = Date.now();
+    // As the findings module writes them: each write ends in recordCaseChange, in its transaction.
+    await harness.database.db.transaction(async (tx) => {
+      const at = (minutesFromNow: number) => new Date(now + minutesFromNow * minute);
+      await insertFindingRow(tx, subject.id, {
+        raisedAt: at(-40),
+        windowMinutes: 30,
+        raisedBy,
+        acknowledgedAt: at(-35),
+      });
+      await insertFindingRow(tx, subject.id, { raisedAt: at(-50), windowMinutes: 30, raisedBy });
+      await insertFindingRow(tx, subject.id, { raisedAt: at(-5), windowMinutes: 15, raisedBy });
+      await insertFindingRow(tx, subject.id, { raisedAt: at(-90), windowMinutes: 30, raisedBy, cancelledAt: at(-80) });
+      await recordCaseChange(tx, { caseId: subject.id, clientId, change: "record" });
+    });
+
+    const findings = (await clocksOf(subject.id)).clocks.filter((clock) => clock.kind === "critical-notification");
+    expect(findings.map((clock) => [clock.dueAt, clock.windowMinutes, clock.state, clock.stoppedAt !== null])).toEqual([
+      [new Date(now - 20 * minute).toISOString(), 30, "overdue", false],
+      [new Date(now - 10 * minute).toISOString(), 30, "met", true],
+      [new Date(now + 10 * minute).toISOString(), 15, "ok", false],
+    ]);
+    expect(findings[0]?.owner).toEqual({ kind: "user", user: raisedBy });
+
+    const response = await team.coordinator("GET", "/board?kind=critical-notification");
+    expect(response.statusCode, response.body).toBe(200);
+    const board: WatchBoard = response.json().data;
+    expect(board.items.map((row) => [row.caseId, row.clock.dueAt, row.clock.state])).toEqual([
+      [subject.id, new Date(now - 20 * minute).toISOString(), "overdue"],
+    ]);
+    // The case's next-due clock is the finding's, so it leads the case's one row on the whole board too.
+    const whole = (await team.coordinator("GET", "/board")).json().data as WatchBoard;
+    expect(whole.items.find((row) => row.caseId === subject.id)?.clock.kind).toBe("critical-notification");
   });
 
   it("answers 404 for a case that does not exist", async () => {

@@ -1,6 +1,12 @@
 import type { ServiceClock } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
-import { type CaseClockFacts, clockStateAt, clocksOfCase } from "./clock-rules.js";
+import {
+  type CaseClockFacts,
+  clockStateAt,
+  clocksOfCase,
+  type FindingClockFacts,
+  runningClocksOf,
+} from "./clock-rules.js";
 
 const tech = { sub: "t-1", username: "tess", name: "Tess Tech" };
 const reviewer = { sub: "r-1", username: "rita", name: "Rita Reviewer" };
@@ -23,8 +29,31 @@ function facts(overrides: Partial<CaseClockFacts> = {}): CaseClockFacts {
     technologist: tech,
     reviewer: null,
     promises: { impedanceCheckIntervalHours: 24, reviewTurnaroundHours: 24, statAcknowledgeMinutes: 60 },
+    findings: [],
     ...overrides,
   };
+}
+
+/** A critical finding raised by the reviewer at `raisedAt` with a window of `windowMinutes`, open unless told. */
+function finding(
+  raisedAt: string,
+  windowMinutes: number,
+  overrides: Partial<FindingClockFacts> = {},
+): FindingClockFacts {
+  const raised = new Date(raisedAt);
+  return {
+    raisedAt: raised,
+    dueAt: new Date(raised.getTime() + windowMinutes * 60_000),
+    windowMinutes,
+    acknowledgedAt: null,
+    cancelled: false,
+    raisedBy: reviewer,
+    ...overrides,
+  };
+}
+
+function findingClocks(all: ServiceClock[]): ServiceClock[] {
+  return all.filter((clock) => clock.kind === "critical-notification");
 }
 
 function clockOf(all: ServiceClock[], kind: ServiceClock["kind"]): ServiceClock {
@@ -230,5 +259,92 @@ describe("service clocks", () => {
       "intermittent-review",
       "impedance-check",
     ]);
+  });
+});
+
+describe("critical finding clocks", () => {
+  const now = new Date("2026-03-01T12:00:00Z");
+
+  it("runs from the finding's raising to its due time, owned by whoever raised it", () => {
+    const clocks = clocksOfCase(facts({ findings: [finding("2026-03-01T11:50:00Z", 30)] }), now, settings);
+    expect(clockOf(clocks, "critical-notification")).toMatchObject({
+      startedAt: "2026-03-01T11:50:00.000Z",
+      dueAt: "2026-03-01T12:20:00.000Z",
+      windowMinutes: 30,
+      stoppedAt: null,
+      state: "ok",
+      owner: { kind: "user", user: reviewer },
+    });
+  });
+
+  it("counts an acknowledgement exactly at the due time as met and one a millisecond later as missed", () => {
+    const atDue = finding("2026-03-01T11:00:00Z", 30, { acknowledgedAt: new Date("2026-03-01T11:30:00Z") });
+    const late = finding("2026-03-01T11:00:00Z", 30, { acknowledgedAt: new Date("2026-03-01T11:30:00.001Z") });
+    expect(clockOf(clocksOfCase(facts({ findings: [atDue] }), now, settings), "critical-notification").state).toBe(
+      "met",
+    );
+    expect(clockOf(clocksOfCase(facts({ findings: [late] }), now, settings), "critical-notification").state).toBe(
+      "missed",
+    );
+    // Stopped either way: the board keeps neither.
+    expect(runningClocksOf(facts({ findings: [atDue, late] })).map((clock) => clock.kind)).toEqual(["impedance-check"]);
+  });
+
+  it("gives a cancelled finding no clock at all, even past its due time", () => {
+    const cancelled = finding("2026-03-01T10:00:00Z", 30, { cancelled: true });
+    expect(findingClocks(clocksOfCase(facts({ findings: [cancelled] }), now, settings))).toEqual([]);
+    expect(runningClocksOf(facts({ findings: [cancelled] })).map((clock) => clock.kind)).toEqual(["impedance-check"]);
+  });
+
+  it("lists every open finding's clock but keeps only the earliest due for the board, the next taking its place", () => {
+    const first = finding("2026-03-01T11:40:00Z", 15);
+    const second = finding("2026-03-01T11:30:00Z", 60);
+    const listed = findingClocks(clocksOfCase(facts({ findings: [second, first] }), now, settings));
+    expect(listed.map((clock) => [clock.dueAt, clock.state])).toEqual([
+      ["2026-03-01T11:55:00.000Z", "overdue"],
+      ["2026-03-01T12:30:00.000Z", "ok"],
+    ]);
+
+    const kept = runningClocksOf(facts({ findings: [second, first] }));
+    expect(kept.filter((clock) => clock.kind === "critical-notification").map((clock) => clock.dueAt)).toEqual([
+      new Date("2026-03-01T11:55:00Z"),
+    ]);
+
+    const firstAcknowledged = { ...first, acknowledgedAt: new Date("2026-03-01T11:58:00Z") };
+    const next = runningClocksOf(facts({ findings: [second, firstAcknowledged] }));
+    expect(next.filter((clock) => clock.kind === "critical-notification").map((clock) => clock.dueAt)).toEqual([
+      new Date("2026-03-01T12:30:00Z"),
+    ]);
+  });
+
+  it("keeps the window of the revision pinned when the finding was raised, whatever the case's promises say now", () => {
+    // Raised under a pinned revision promising 15 minutes; the case's promises since read otherwise.
+    const pinned = finding("2026-03-01T11:50:00Z", 15);
+    const clocks = clocksOfCase(
+      facts({
+        findings: [pinned],
+        promises: { impedanceCheckIntervalHours: 8, reviewTurnaroundHours: 12, statAcknowledgeMinutes: 30 },
+      }),
+      now,
+      settings,
+    );
+    expect(clockOf(clocks, "critical-notification")).toMatchObject({
+      windowMinutes: 15,
+      dueAt: "2026-03-01T12:05:00.000Z",
+      dueSoonAt: "2026-03-01T12:01:15.000Z",
+    });
+  });
+
+  it("runs in any stage until acknowledged: a finding still open when the case reached review is still owed", () => {
+    const clocks = clocksOfCase(
+      facts({
+        stage: "reviewed",
+        recordingEndedAt: new Date("2026-03-01T10:00:00Z"),
+        findings: [finding("2026-03-01T09:00:00Z", 30)],
+      }),
+      now,
+      settings,
+    );
+    expect(clockOf(clocks, "critical-notification").state).toBe("overdue");
   });
 });

@@ -18,6 +18,20 @@ export type ClockPromises = {
   statAcknowledgeMinutes: number;
 };
 
+/**
+ * A critical finding raised on the case, as its clock needs it. The window and due time are the finding's own, fixed
+ * when it was raised from the protocol revision the case had then (PRODUCT.md §11): a later revision moves neither.
+ */
+export type FindingClockFacts = {
+  raisedAt: Date;
+  dueAt: Date;
+  windowMinutes: number;
+  acknowledgedAt: Date | null;
+  /** Cancelled with a reason: the finding owes no acknowledgement, so it has no clock at all. */
+  cancelled: boolean;
+  raisedBy: Author;
+};
+
 /** Everything the clocks of one case are derived from: its stage history and records, nothing stored for them. */
 export type CaseClockFacts = {
   caseId: string;
@@ -38,6 +52,8 @@ export type CaseClockFacts = {
   technologist: Author | null;
   reviewer: Author | null;
   promises: ClockPromises;
+  /** The case's critical findings, in any order. */
+  findings: FindingClockFacts[];
 };
 
 export type ClockSettings = {
@@ -85,6 +101,8 @@ type ClockDraft = {
   kind: ClockKind;
   startedAt: Date;
   windowMinutes: number;
+  /** A due time fixed elsewhere (a critical finding's); otherwise the start plus the window. */
+  dueAt?: Date;
   stoppedAt: Date | null;
   /** A clock whose chance to be stopped has passed (a STAT case reviewed without being taken). */
   lapsed?: boolean;
@@ -139,14 +157,32 @@ function draftsOf(facts: CaseClockFacts): ClockDraft[] {
       owner: ownerOf(facts.reviewer),
     });
   }
+
+  // A critical finding runs its clock whatever the stage until it is acknowledged; the one who raised it chases
+  // the acknowledgement (the escalations tell the next contact and the coordinators, PRODUCT.md §11).
+  for (const finding of facts.findings) {
+    if (finding.cancelled) continue;
+    drafts.push({
+      kind: "critical-notification",
+      startedAt: finding.raisedAt,
+      windowMinutes: finding.windowMinutes,
+      dueAt: finding.dueAt,
+      stoppedAt: finding.acknowledgedAt,
+      owner: ownerOf(finding.raisedBy),
+    });
+  }
   return drafts;
+}
+
+function dueAtOf(draft: ClockDraft): Date {
+  return draft.dueAt ?? new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
 }
 
 /** Every service clock of one case at `now`, in the order they fall due. */
 export function clocksOfCase(facts: CaseClockFacts, now: Date, settings: ClockSettings): ServiceClock[] {
   return draftsOf(facts)
     .map((draft) => {
-      const dueAt = new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
+      const dueAt = dueAtOf(draft);
       const dueSoonAt = dueSoonAtOf(dueAt, draft.windowMinutes, settings);
       const state: ClockState = draft.lapsed ? "missed" : clockStateAt({ ...draft, dueAt }, now, settings);
       return {
@@ -173,18 +209,28 @@ export type RunningClock = {
   owner: ClockOwner;
 };
 
-/** The clocks of one case that still run (not stopped, not lapsed), in the order they fall due. */
+/**
+ * The clocks of one case that still run (not stopped, not lapsed), in the order they fall due, at most one of each
+ * kind: the kept clocks are keyed by (case, kind), and only critical findings can run several at once. Of those the
+ * earliest due is kept, the one about to break first; when it is acknowledged the next open finding takes its place.
+ */
 export function runningClocksOf(facts: CaseClockFacts): RunningClock[] {
+  const seen = new Set<ClockKind>();
   return draftsOf(facts)
     .filter((draft) => draft.stoppedAt === null && !draft.lapsed)
     .map((draft) => ({
       kind: draft.kind,
       startedAt: draft.startedAt,
-      dueAt: new Date(draft.startedAt.getTime() + draft.windowMinutes * minute),
+      dueAt: dueAtOf(draft),
       windowMinutes: draft.windowMinutes,
       owner: draft.owner,
     }))
-    .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
+    .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.startedAt.getTime() - b.startedAt.getTime())
+    .filter((clock) => {
+      if (seen.has(clock.kind)) return false;
+      seen.add(clock.kind);
+      return true;
+    });
 }
 
 /** Running clocks, the ones the board watches. */

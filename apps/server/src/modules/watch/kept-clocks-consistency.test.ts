@@ -1,13 +1,15 @@
 import type { Case } from "@vigil/contract";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../db/client.js";
 import { caseClocks, cases } from "../../db/schema.js";
 import { type Caller, createClient, openCase, type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { closeFindingRow, insertFindingRow } from "../../testing/kits/finding-rows-kit.js";
 import { createItem, minutesAgo, sampleEvent, sampleImpedance, sampleTimeLog } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { runningClocksOf } from "./clock-rules.js";
 import { findCaseClockRow } from "./watch-repository.js";
-import { clockFactsOf } from "./watch-service.js";
+import { clockFactsOf, recordCaseChange } from "./watch-service.js";
 
 /*
  * The board reads kept clocks (case_clocks) that every case write recomputes in its transaction. After a series of
@@ -110,6 +112,42 @@ describe("the kept clocks after writes through the API", () => {
     await act(team.coordinator, madeStat.id, { action: "assign-reviewer", reviewerId: team.reviewer2.sub });
     await act(team.reviewer2, madeStat.id, { action: "acknowledge" });
 
+    // Critical findings on it, written as the findings module writes them (each write ends in recordCaseChange):
+    // two open (the later raised is due sooner), one cancelled; then the sooner one is acknowledged.
+    const raisedBy = { sub: team.technologist2.sub, username: team.technologist2.username };
+    const findingWrite = (write: (tx: Db) => Promise<unknown>) =>
+      harness.database.db.transaction(async (tx) => {
+        await write(tx);
+        await recordCaseChange(tx, { caseId: madeStat.id, clientId, change: "record" });
+      });
+    const now = Date.now();
+    await findingWrite((tx) =>
+      insertFindingRow(tx, madeStat.id, { raisedAt: new Date(now - 10 * 60_000), windowMinutes: 30, raisedBy }),
+    );
+    let sooner = { id: "", dueAt: new Date(0) };
+    await findingWrite(async (tx) => {
+      sooner = await insertFindingRow(tx, madeStat.id, {
+        raisedAt: new Date(now - 5 * 60_000),
+        windowMinutes: 15,
+        raisedBy,
+      });
+    });
+    await findingWrite((tx) =>
+      insertFindingRow(tx, madeStat.id, {
+        raisedAt: new Date(now - 60 * 60_000),
+        windowMinutes: 30,
+        raisedBy,
+        cancelledAt: new Date(now - 50 * 60_000),
+      }),
+    );
+    const findingClock = async () =>
+      (await keptAndDerived(madeStat.id)).kept.filter((clock) => clock.kind === "critical-notification");
+    expect((await findingClock()).map((clock) => clock.dueAt)).toEqual([sooner.dueAt.toISOString()]);
+    await findingWrite((tx) => closeFindingRow(tx, sooner.id, { acknowledgedAt: new Date() }));
+    expect((await findingClock()).map((clock) => [clock.dueAt, clock.owner])).toEqual([
+      [new Date(now + 20 * 60_000).toISOString(), team.technologist2.username],
+    ]);
+
     // A STAT case opened as such and left untaken; a routine one in intake (no clock).
     const stat = await openCase(team.coordinator, clientId, { priority: "stat" });
     const quiet = await openCase(team.coordinator, clientId);
@@ -144,5 +182,6 @@ describe("the kept clocks after writes through the API", () => {
     expect((await keptAndDerived(quiet.id)).kept).toEqual([]);
     expect((await keptAndDerived(stat.id)).kept.map((clock) => clock.kind)).toEqual(["stat-acknowledgement"]);
     expect((await keptAndDerived(returned.id)).kept.map((clock) => clock.kind)).toEqual(["review-turnaround"]);
+    expect((await keptAndDerived(madeStat.id)).kept.map((clock) => clock.kind)).toContain("critical-notification");
   });
 });

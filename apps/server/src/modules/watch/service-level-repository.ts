@@ -44,6 +44,22 @@ export type ServiceLevelLogRow = {
   technologist_name: string | null;
 };
 
+export type ServiceLevelFindingRow = {
+  id: string;
+  case_id: string;
+  kind: string;
+  onset_at: Instant;
+  raised_at: Instant;
+  due_at: Instant;
+  window_minutes: number;
+  first_notified_at: Instant | null;
+  acknowledged_at: Instant | null;
+  cancelled_at: Instant | null;
+  raised_by_sub: string | null;
+  raised_by_username: string;
+  raised_by_name: string | null;
+};
+
 export type ServiceLevelHistoryRows = {
   cases: ServiceLevelCaseRow[];
   transitions: ServiceLevelTransitionRow[];
@@ -51,6 +67,7 @@ export type ServiceLevelHistoryRows = {
   records: ServiceLevelRecordRow[];
   intermittentLogs: ServiceLevelLogRow[];
   assignments: ServiceLevelLogRow[];
+  findings: ServiceLevelFindingRow[];
 };
 
 export async function findServiceLevelClient(db: Db, clientId: string): Promise<ServiceLevelClientRow | undefined> {
@@ -90,9 +107,9 @@ export async function findServiceLevelHistory(
       and (c.stage <> 'closed' or c.updated_at >= ${period.reach.toISOString()})`,
   );
   if (cases.length === 0)
-    return { cases, transitions: [], actions: [], records: [], intermittentLogs: [], assignments: [] };
+    return { cases, transitions: [], actions: [], records: [], intermittentLogs: [], assignments: [], findings: [] };
   const ids = sql`${sql.param(cases.map((row) => row.id))}::uuid[]`;
-  const [transitions, actions, records, intermittentLogs, assignments] = await Promise.all([
+  const [transitions, actions, records, intermittentLogs, assignments, findings] = await Promise.all([
     queryRows<ServiceLevelTransitionRow>(
       db,
       sql`select t.case_id, t.from_stage, t.to_stage, coalesce(t.decided_at, t.created_at) as at
@@ -126,6 +143,12 @@ export async function findServiceLevelHistory(
       sql`select s.case_id, s.started_at, s.ended_at, s.technologist_sub, s.technologist_username, s.technologist_name
       from case_assignments s where s.case_id = any(${ids})`,
     ),
+    queryRows<ServiceLevelFindingRow>(
+      db,
+      sql`select f.id, f.case_id, f.kind, f.onset_at, f.raised_at, f.due_at, f.window_minutes, f.first_notified_at,
+        f.acknowledged_at, f.cancelled_at, f.raised_by_sub, f.raised_by_username, f.raised_by_name
+      from critical_findings f where f.case_id = any(${ids})`,
+    ),
   ]);
-  return { cases, transitions, actions, records, intermittentLogs, assignments };
+  return { cases, transitions, actions, records, intermittentLogs, assignments, findings };
 }

@@ -33,6 +33,7 @@ function historyOf(overrides: Partial<CaseHistory> = {}): CaseHistory {
     technologistAssignments: [],
     reviewerChanges: [],
     currentReviewer: null,
+    findings: [],
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import {
   type CaseStage,
   type ClockKind,
   type ClockOwner,
+  type CriticalFindingKind,
   clockKinds,
   type DurationPercentiles,
   type ServiceLevelBreach,
@@ -16,9 +17,24 @@ import { type ClockPromises, intermittentReviewMinutes } from "./clock-rules.js"
 /**
  * Every clock instance a case ran, derived from its stored history (PRODUCT.md §10), for the monthly service-level
  * report. `clock-rules.ts` gives a case's clocks *now*; this replays the same rules over the whole history: each
- * window between impedance checks, each intermittent review interval, each hand-over to preview, each STAT period.
- * Pure: no database, no clock of its own (`asOf` is the time of reading).
+ * window between impedance checks, each intermittent review interval, each hand-over to preview, each STAT period,
+ * each critical finding. Pure: no database, no clock of its own (`asOf` is the time of reading).
  */
+
+/** A critical finding as stored: its window and due time were fixed when it was raised (PRODUCT.md §11). */
+export type FindingHistory = {
+  id: string;
+  kind: CriticalFindingKind;
+  onsetAt: Date;
+  raisedAt: Date;
+  dueAt: Date;
+  windowMinutes: number;
+  /** The first message sent to anyone; null while none was. */
+  firstNotifiedAt: Date | null;
+  acknowledgedAt: Date | null;
+  cancelledAt: Date | null;
+  raisedBy: Author;
+};
 
 /** One case's history as stored: stage moves, records and actions, each with its time. */
 export type CaseHistory = {
@@ -45,6 +61,8 @@ export type CaseHistory = {
   reviewerChanges: { at: Date; reviewer: Author }[];
   /** The reviewer now: whose the review clocks are when no change of reviewer was recorded. */
   currentReviewer: Author | null;
+  /** Critical findings raised on the case, cancelled ones included. */
+  findings: FindingHistory[];
 };
 
 /**
@@ -108,15 +126,20 @@ type Draft = {
   kind: ClockKind;
   startedAt: Date;
   windowMinutes: number;
+  /** A due time fixed elsewhere (a critical finding's); otherwise the start plus the window. */
+  dueAt?: Date;
   stoppedAt: Date | null;
   endedAt: Date | null;
   /** Ended without the step in a way that breaks the promise whatever the time (a STAT case reviewed untaken). */
   lapsed?: boolean;
+  /** Released from the promise whenever it ended (a cancelled critical finding): nothing was owed. */
+  waived?: boolean;
   owner: (decisiveAt: Date) => Author | null;
 };
 
 function outcomeOf(draft: Draft, dueAt: Date, asOf: Date): ClockOutcome {
   if (draft.stoppedAt) return draft.stoppedAt <= dueAt ? "kept" : "missed";
+  if (draft.waived) return "dropped";
   if (draft.lapsed) return "missed";
   if (draft.endedAt) return draft.endedAt > dueAt ? "missed" : "dropped";
   return asOf > dueAt ? "missed" : "pending";
@@ -207,6 +230,21 @@ function draftsOf(history: CaseHistory): Draft[] {
       owner: reviewer,
     });
   });
+
+  // Critical findings: each owes an acknowledgement by its own due time; a cancelled one owed nothing, even when
+  // it was cancelled after its due time. The one who raised it chased the acknowledgement.
+  for (const finding of history.findings) {
+    drafts.push({
+      kind: "critical-notification",
+      startedAt: finding.raisedAt,
+      windowMinutes: finding.windowMinutes,
+      dueAt: finding.dueAt,
+      stoppedAt: finding.acknowledgedAt,
+      endedAt: finding.acknowledgedAt ? null : finding.cancelledAt,
+      waived: !finding.acknowledgedAt && finding.cancelledAt !== null,
+      owner: () => finding.raisedBy,
+    });
+  }
   return drafts;
 }
 
@@ -214,7 +252,7 @@ function draftsOf(history: CaseHistory): Draft[] {
 export function clockInstancesOf(history: CaseHistory, asOf: Date): ClockInstance[] {
   return draftsOf(history)
     .map((draft) => {
-      const dueAt = new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
+      const dueAt = draft.dueAt ?? new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
       const outcome = outcomeOf(draft, dueAt, asOf);
       const decisiveAt = outcome === "kept" && draft.stoppedAt ? draft.stoppedAt : dueAt;
       return {
@@ -256,7 +294,7 @@ export function monthsEndingWith(month: string, count: number): string[] {
 }
 
 /** A clock belongs to the month its due time falls in. */
-function dueIn(instance: ClockInstance, window: Window): boolean {
+export function dueIn(instance: ClockInstance, window: Window): boolean {
   return instance.dueAt >= window.start && instance.dueAt < window.end;
 }
 
@@ -270,7 +308,7 @@ export function percentileOf(sortedValues: readonly number[], percent: number): 
   return sortedValues[rank - 1] as number;
 }
 
-function percentilesOf(values: number[]): DurationPercentiles | null {
+export function percentilesOf(values: number[]): DurationPercentiles | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   return { p50: percentileOf(sorted, 50), p90: percentileOf(sorted, 90), max: sorted[sorted.length - 1] as number };
@@ -348,11 +386,16 @@ export function seriesOf(
   }));
 }
 
-const roleOfKind: Record<ClockKind, ServiceLevelPerson["role"]> = {
+/**
+ * Whose step each clock waited for. A critical finding's acknowledgement is the hospital's step, not a member of
+ * staff's: it is counted for the client (the report's own section), never against a person.
+ */
+const roleOfKind: Record<ClockKind, ServiceLevelPerson["role"] | null> = {
   "stat-acknowledgement": "reviewer",
   "impedance-check": "technologist",
   "intermittent-review": "technologist",
   "review-turnaround": "reviewer",
+  "critical-notification": null,
 };
 
 /**
@@ -365,6 +408,7 @@ export function peopleOf(instances: readonly ClockInstance[], window: Window): S
   for (const instance of instances) {
     if (!dueIn(instance, window) || (instance.outcome !== "kept" && instance.outcome !== "missed")) continue;
     const role = roleOfKind[instance.kind];
+    if (!role) continue;
     const person = instance.owner.kind === "user" ? instance.owner.user : null;
     const key = `${role}:${person?.username ?? ""}`;
     const group = groups.get(key) ?? { role, person, items: [] };

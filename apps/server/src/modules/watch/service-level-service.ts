@@ -2,18 +2,21 @@ import {
   type Author,
   type CaseStage,
   caseStageSchema,
+  criticalFindingKindSchema,
   protocolContentSchema,
   type ServiceLevelPeople,
   type ServiceLevelReport,
 } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
+import { criticalFindingsOf } from "./service-level-findings.js";
 import {
   findServiceLevelClient,
   findServiceLevelHistory,
   type ServiceLevelActionRow,
   type ServiceLevelCaseRow,
   type ServiceLevelClientRow,
+  type ServiceLevelFindingRow,
   type ServiceLevelHistoryRows,
 } from "./service-level-repository.js";
 import {
@@ -21,6 +24,7 @@ import {
   type CaseHistory,
   type ClockInstance,
   clockInstancesOf,
+  type FindingHistory,
   kindFiguresOf,
   monthsEndingWith,
   monthWindowIn,
@@ -100,6 +104,21 @@ function groupByCase<T extends { case_id: string }>(rows: T[]): Map<string, T[]>
   return groups;
 }
 
+function findingHistoryOf(row: ServiceLevelFindingRow): FindingHistory {
+  return {
+    id: row.id,
+    kind: criticalFindingKindSchema.parse(row.kind),
+    onsetAt: dateOf(row.onset_at),
+    raisedAt: dateOf(row.raised_at),
+    dueAt: dateOf(row.due_at),
+    windowMinutes: row.window_minutes,
+    firstNotifiedAt: optionalDateOf(row.first_notified_at),
+    acknowledgedAt: optionalDateOf(row.acknowledged_at),
+    cancelledAt: optionalDateOf(row.cancelled_at),
+    raisedBy: { sub: row.raised_by_sub, username: row.raised_by_username, name: row.raised_by_name },
+  };
+}
+
 /** One case's history from the rows read for it. */
 export function caseHistoriesOf(rows: ServiceLevelHistoryRows): CaseHistory[] {
   const transitions = groupByCase(rows.transitions);
@@ -107,6 +126,7 @@ export function caseHistoriesOf(rows: ServiceLevelHistoryRows): CaseHistory[] {
   const records = groupByCase(rows.records);
   const logs = groupByCase(rows.intermittentLogs);
   const assignments = groupByCase(rows.assignments);
+  const findings = groupByCase(rows.findings);
   return rows.cases.map((row) => {
     const caseActions = (actions.get(row.id) ?? []).sort((a, b) => dateOf(a.at).getTime() - dateOf(b.at).getTime());
     const caseRecords = records.get(row.id) ?? [];
@@ -170,6 +190,7 @@ export function caseHistoriesOf(rows: ServiceLevelHistoryRows): CaseHistory[] {
       currentReviewer: row.reviewer_username
         ? { sub: row.reviewer_sub, username: row.reviewer_username, name: row.reviewer_name }
         : null,
+      findings: (findings.get(row.id) ?? []).map(findingHistoryOf),
     };
   });
 }
@@ -178,6 +199,7 @@ type ClientMonth = {
   client: ServiceLevelClientRow;
   window: Window;
   months: { month: string; window: Window }[];
+  histories: CaseHistory[];
   instances: ClockInstance[];
 };
 
@@ -195,8 +217,9 @@ async function readClientMonth(db: Db, clientId: string, month: string, asOf: Da
     to: window.end,
     reach: new Date(first.getTime() - longestWindowMs),
   });
-  const instances = caseHistoriesOf(rows).flatMap((history) => clockInstancesOf(history, asOf));
-  return { client, window, months, instances };
+  const histories = caseHistoriesOf(rows);
+  const instances = histories.flatMap((history) => clockInstancesOf(history, asOf));
+  return { client, window, months, histories, instances };
 }
 
 /** `GET reporting/service-levels/{clientId}/{month}`: the month's promises kept and missed, and the 12-month series. */
@@ -206,7 +229,7 @@ export async function getServiceLevelReport(
   month: string,
   asOf: Date = new Date(),
 ): Promise<ServiceLevelReport> {
-  const { client, window, months, instances } = await readClientMonth(db, clientId, month, asOf);
+  const { client, window, months, histories, instances } = await readClientMonth(db, clientId, month, asOf);
   return {
     clientId: client.id,
     clientName: client.name,
@@ -218,6 +241,7 @@ export async function getServiceLevelReport(
     asOf: asOf.toISOString(),
     kinds: kindFiguresOf(instances, window, asOf),
     breaches: breachesOf(instances, window, asOf),
+    criticalFindings: criticalFindingsOf(histories, window, asOf),
     series: seriesOf(instances, months),
   };
 }

@@ -11,6 +11,7 @@ import {
   teamFor,
   unknownId,
 } from "../../testing/kits/cases-kit.js";
+import { insertFindingRow } from "../../testing/kits/finding-rows-kit.js";
 import { createItem, sampleEvent, sampleImpedance, sampleTimeLog } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { monthWindowIn } from "./service-level-rules.js";
@@ -111,6 +112,43 @@ beforeAll(async () => {
   );
   await exec(sql`update cases set acknowledged_at = ${plus(30 * minute).toISOString()} where id = ${c.id}`);
 
+  // Case D: four critical findings raised by the reviewer, each with a 30-minute window. Acknowledged after 10
+  // minutes (its first message 2 minutes after raising), after 45 (15 late), never, and one cancelled after its due
+  // time (nothing owed).
+  const d = await openCase(team.coordinator, clientId);
+  caseNumbers[d.id] = d.caseNumber;
+  await openedBefore(d.id);
+  const raisedBy = { sub: team.reviewer.sub, username: team.reviewer.username };
+  const db = harness.database.db;
+  await insertFindingRow(db, d.id, {
+    raisedAt: plus(hour),
+    windowMinutes: 30,
+    raisedBy,
+    onsetAt: plus(hour - 12 * minute),
+    firstNotifiedAt: plus(hour + 2 * minute),
+    acknowledgedAt: plus(hour + 10 * minute),
+  });
+  await insertFindingRow(db, d.id, {
+    raisedAt: plus(2 * hour),
+    windowMinutes: 30,
+    raisedBy,
+    kind: "electrographic-status-epilepticus",
+    onsetAt: plus(2 * hour - 40 * minute),
+    acknowledgedAt: plus(2 * hour + 45 * minute),
+  });
+  await insertFindingRow(db, d.id, {
+    raisedAt: plus(3 * hour),
+    windowMinutes: 30,
+    raisedBy,
+    onsetAt: plus(3 * hour - 5 * minute),
+  });
+  await insertFindingRow(db, d.id, {
+    raisedAt: plus(4 * hour),
+    windowMinutes: 30,
+    raisedBy,
+    cancelledAt: plus(5 * hour),
+  });
+
   // Another client's late case is not this client's figure.
   const other = (await createClient(team.coordinator)).id;
   const late = await caseIn(harness, team, other, "monitoring");
@@ -124,6 +162,11 @@ async function report(caller = team.coordinator, path = `${clientId}/${month}`):
   const response = await caller("GET", `/api/reporting/service-levels/${path}`);
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data;
+}
+
+/** The never-acknowledged finding (due t0 + 3 h 30) is late until the report's time of reading, in whole minutes up. */
+function neverAcknowledgedLate(data: ServiceLevelReport): number {
+  return Math.ceil((Date.parse(data.asOf) - plus(3 * hour + 30 * minute).getTime()) / minute);
 }
 
 describe("the monthly service-level report", () => {
@@ -163,8 +206,18 @@ describe("the monthly service-level report", () => {
         takenMinutes: { p50: 240, p90: 600, max: 600 },
         lateMinutes: { p50: 120, p90: 120, max: 120 },
       },
+      {
+        kind: "critical-notification",
+        kept: 1,
+        missed: 2,
+        pending: 0,
+        takenMinutes: { p50: 10, p90: 45, max: 45 },
+        lateMinutes: { p50: 15, p90: neverAcknowledgedLate(data), max: neverAcknowledgedLate(data) },
+      },
     ]);
     expect(data.breaches.map((breach) => [breach.kind, breach.dueAt, breach.end, breach.lateMinutes])).toEqual([
+      ["critical-notification", plus(2 * hour + 30 * minute).toISOString(), "stopped", 15],
+      ["critical-notification", plus(3 * hour + 30 * minute).toISOString(), "running", neverAcknowledgedLate(data)],
       ["impedance-check", plus(22 * hour).toISOString(), "stopped", 180],
       ["review-turnaround", plus(39 * hour).toISOString(), "stopped", 120],
     ]);
@@ -181,11 +234,52 @@ describe("the monthly service-level report", () => {
         { kind: "impedance-check", kept: 1, missed: 1 },
         { kind: "intermittent-review", kept: 1, missed: 0 },
         { kind: "review-turnaround", kept: 1, missed: 1 },
+        { kind: "critical-notification", kept: 1, missed: 2 },
       ],
     });
     expect(data.series.slice(0, 11).every((entry) => entry.kinds.every((kind) => kind.kept + kind.missed === 0))).toBe(
       true,
     );
+  });
+
+  it("gives the month's critical findings: each window's end, the times of the loop, and the missed windows by case", async () => {
+    const data = await report();
+    expect(data.criticalFindings).toEqual({
+      count: 4,
+      acknowledgedInTime: 1,
+      acknowledgedLate: 1,
+      notAcknowledged: 1,
+      pending: 0,
+      cancelled: 1,
+      acknowledgementMinutes: { p50: 10, p90: 45, max: 45 },
+      // Onset → raised: 12, 40 and 5 minutes (the cancelled finding is not counted).
+      onsetToRaisedMinutesP50: 12,
+      // Only the first finding's message went out (2 minutes after raising).
+      raisedToNotifiedMinutesP50: 2,
+      missed: [
+        {
+          findingId: expect.any(String),
+          caseId: expect.any(String),
+          caseNumber: expect.any(String),
+          kind: "electrographic-status-epilepticus",
+          raisedAt: plus(2 * hour).toISOString(),
+          dueAt: plus(2 * hour + 30 * minute).toISOString(),
+          acknowledgedAt: plus(2 * hour + 45 * minute).toISOString(),
+          lateMinutes: 15,
+        },
+        {
+          findingId: expect.any(String),
+          caseId: expect.any(String),
+          caseNumber: expect.any(String),
+          kind: "electrographic-seizure",
+          raisedAt: plus(3 * hour).toISOString(),
+          dueAt: plus(3 * hour + 30 * minute).toISOString(),
+          acknowledgedAt: null,
+          lateMinutes: neverAcknowledgedLate(data),
+        },
+      ],
+    });
+    expect(data.criticalFindings.missed.every((entry) => entry.caseNumber === caseNumbers[entry.caseId])).toBe(true);
   });
 
   it("gives administrators each technologist's and reviewer's figures, the coordinators' where nobody was assigned", async () => {

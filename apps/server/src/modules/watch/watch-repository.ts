@@ -1,6 +1,17 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client.js";
 
+/** A critical finding not cancelled, as `json_build_object` writes it (instants as ISO strings). */
+export type CaseFindingClockRow = {
+  raisedAt: string;
+  dueAt: string;
+  windowMinutes: number;
+  acknowledgedAt: string | null;
+  raisedBySub: string | null;
+  raisedByUsername: string;
+  raisedByName: string | null;
+};
+
 /** One case's clock inputs as stored: the case row's own fields and the latest of each record that moves a clock. */
 export type CaseClockRow = {
   case_id: string;
@@ -29,13 +40,16 @@ export type CaseClockRow = {
   impedance_check_interval_hours: number | null;
   review_turnaround_hours: number | null;
   stat_acknowledge_minutes: number | null;
+  /** The case's critical findings not cancelled, oldest raised first (a JSON array; some drivers hand it over as text). */
+  findings: CaseFindingClockRow[] | string;
 };
 
 /**
  * Everything the clocks of one case derive from, in one statement over the case's own indexes: the pinned protocol
  * revision (the client's current one before monitoring pins it), when the case last became STAT, its latest entry
  * into preview and the first entry into reviewed after it, the latest impedance check and review-check event, the
- * running intermittent time log and the current technologist. `undefined` when there is no such case.
+ * running intermittent time log, the current technologist, and its critical findings not cancelled (through
+ * `critical_findings_case_idx`). `undefined` when there is no such case.
  */
 export async function findCaseClockRow(db: Db, caseId: string): Promise<CaseClockRow | undefined> {
   const [row] = await queryRows<CaseClockRow>(
@@ -65,7 +79,12 @@ export async function findCaseClockRow(db: Db, caseId: string): Promise<CaseCloc
       log.started_at as intermittent_started_at, log.technologist_sub as intermittent_sub,
       log.technologist_username as intermittent_username, log.technologist_name as intermittent_name,
       tech.technologist_sub, tech.technologist_username, tech.technologist_name,
-      p.impedance_check_interval_hours, p.review_turnaround_hours, p.stat_acknowledge_minutes
+      p.impedance_check_interval_hours, p.review_turnaround_hours, p.stat_acknowledge_minutes,
+      (select coalesce(json_agg(json_build_object(
+          'raisedAt', f.raised_at, 'dueAt', f.due_at, 'windowMinutes', f.window_minutes,
+          'acknowledgedAt', f.acknowledged_at, 'raisedBySub', f.raised_by_sub,
+          'raisedByUsername', f.raised_by_username, 'raisedByName', f.raised_by_name) order by f.raised_at), '[]'::json)
+        from critical_findings f where f.case_id = c.id and f.status <> 'cancelled') as findings
     from c
     cross join preview
     left join lateral (

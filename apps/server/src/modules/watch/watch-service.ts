@@ -18,8 +18,14 @@ import {
   lockCaseClocksRebuild,
   replaceCaseClocks,
 } from "./case-clocks-repository.js";
-import { type CaseClockFacts, type ClockSettings, clocksOfCase, runningClocksOf } from "./clock-rules.js";
-import { type CaseClockRow, findCaseClockRow } from "./watch-repository.js";
+import {
+  type CaseClockFacts,
+  type ClockSettings,
+  clocksOfCase,
+  type FindingClockFacts,
+  runningClocksOf,
+} from "./clock-rules.js";
+import { type CaseClockRow, type CaseFindingClockRow, findCaseClockRow } from "./watch-repository.js";
 
 // A client without any protocol revision is held to the protocol's defaults, the same a new revision starts from.
 const defaultPromises = protocolContentSchema.parse({ transferForm: { fields: [] } });
@@ -31,6 +37,19 @@ function dateOf(value: Date | string | null): Date | null {
 
 function personOf(sub: string | null, username: string | null, name: string | null): Author | null {
   return username ? { sub, username, name } : null;
+}
+
+function findingsOf(row: CaseClockRow): FindingClockFacts[] {
+  const findings: CaseFindingClockRow[] = typeof row.findings === "string" ? JSON.parse(row.findings) : row.findings;
+  return findings.map((finding) => ({
+    raisedAt: new Date(finding.raisedAt),
+    dueAt: new Date(finding.dueAt),
+    windowMinutes: finding.windowMinutes,
+    acknowledgedAt: dateOf(finding.acknowledgedAt),
+    // The statement reads the findings not cancelled only.
+    cancelled: false,
+    raisedBy: { sub: finding.raisedBySub, username: finding.raisedByUsername, name: finding.raisedByName },
+  }));
 }
 
 export function clockFactsOf(row: CaseClockRow): CaseClockFacts {
@@ -59,6 +78,7 @@ export function clockFactsOf(row: CaseClockRow): CaseClockFacts {
       reviewTurnaroundHours: row.review_turnaround_hours ?? defaultPromises.reviewTurnaroundHours,
       statAcknowledgeMinutes: row.stat_acknowledge_minutes ?? defaultPromises.statAcknowledgeMinutes,
     },
+    findings: findingsOf(row),
   };
 }
 
