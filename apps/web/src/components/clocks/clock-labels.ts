@@ -6,6 +6,7 @@ export const clockKindLabels: Record<ClockKind, string> = {
   "impedance-check": "Impedance check",
   "intermittent-review": "Intermittent review check (every 2 h)",
   "review-turnaround": "Review turnaround",
+  "critical-notification": "Critical finding: acknowledgement due",
 };
 
 export const clockStateLabels: Record<ClockState, string> = {

@@ -1,9 +1,12 @@
 import {
   type ClockKind,
+  criticalFindingKindLabels,
   type DurationPercentiles,
   formatInstantInZone,
   type ServiceLevelBreach,
+  type ServiceLevelCriticalFindings,
   type ServiceLevelKindFigures,
+  type ServiceLevelMissedFinding,
   type ServiceLevelReport,
 } from "@vigil/contract";
 import { type CsvColumn, toCsv } from "../../components/tables/csv";
@@ -14,6 +17,7 @@ export const promiseLabels: Record<ClockKind, string> = {
   "impedance-check": "Impedance check",
   "intermittent-review": "Intermittent review check (every 2 h)",
   "review-turnaround": "Review turnaround",
+  "critical-notification": "Critical finding acknowledgement",
 };
 
 const breachEndLabels: Record<ServiceLevelBreach["end"], string> = {
@@ -82,13 +86,47 @@ export function breachColumns(timeZone: string): CsvColumn<ServiceLevelBreach>[]
   ];
 }
 
+function optionalMinutes(value: number | null): string {
+  return value === null ? "—" : formatMinutes(value);
+}
+
+/** The critical findings' figures as one row: the screen and the CSV show exactly these. */
+export const criticalFindingColumns: CsvColumn<ServiceLevelCriticalFindings>[] = [
+  { header: "Findings", value: (row) => row.count },
+  { header: "Acknowledged in time", value: (row) => row.acknowledgedInTime },
+  { header: "Acknowledged late", value: (row) => row.acknowledgedLate },
+  { header: "Not acknowledged", value: (row) => row.notAcknowledged },
+  { header: "Not yet due", value: (row) => row.pending },
+  { header: "Cancelled", value: (row) => row.cancelled },
+  { header: "To acknowledgement p50", value: (row) => percentile(row.acknowledgementMinutes, "p50") },
+  { header: "p90", value: (row) => percentile(row.acknowledgementMinutes, "p90") },
+  { header: "max", value: (row) => percentile(row.acknowledgementMinutes, "max") },
+  { header: "EEG onset to raised p50", value: (row) => optionalMinutes(row.onsetToRaisedMinutesP50) },
+  { header: "Raised to first message p50", value: (row) => optionalMinutes(row.raisedToNotifiedMinutesP50) },
+];
+
+/** The missed acknowledgement windows, times in the client's zone; "Not acknowledged" where none came. */
+export function missedFindingColumns(timeZone: string): CsvColumn<ServiceLevelMissedFinding>[] {
+  return [
+    { header: "Case", value: (row) => row.caseNumber },
+    { header: "Finding", value: (row) => criticalFindingKindLabels[row.kind] },
+    { header: "Raised", value: (row) => formatInstantInZone(row.raisedAt, timeZone) },
+    { header: "Due", value: (row) => formatInstantInZone(row.dueAt, timeZone) },
+    {
+      header: "Acknowledged",
+      value: (row) => (row.acknowledgedAt ? formatInstantInZone(row.acknowledgedAt, timeZone) : "Not acknowledged"),
+    },
+    { header: "Late by", value: (row) => formatMinutes(row.lateMinutes) },
+  ];
+}
+
 function commentLine(text: string): string {
   return `# ${text.replace(/[\r\n]+/g, " ")}`;
 }
 
 /**
- * The report as shown, as CSV: `#` lines naming the client, month and zone, the per-kind table, a blank line, then
- * the breached clocks.
+ * The report as shown, as CSV: `#` lines naming the client, month and zone, the per-kind table, a blank line, the
+ * breached clocks, then (each after a blank line) the critical findings' figures and their missed windows.
  */
 export function serviceLevelCsv(report: ServiceLevelReport): string {
   const comments = [
@@ -101,7 +139,11 @@ export function serviceLevelCsv(report: ServiceLevelReport): string {
     comments.join("\r\n"),
     toCsv(kindColumns, report.kinds).trimEnd(),
     "",
-    toCsv(breachColumns(report.timeZone), report.breaches),
+    toCsv(breachColumns(report.timeZone), report.breaches).trimEnd(),
+    "",
+    toCsv(criticalFindingColumns, [report.criticalFindings]).trimEnd(),
+    "",
+    toCsv(missedFindingColumns(report.timeZone), report.criticalFindings.missed),
   ].join("\r\n");
 }
 

@@ -10,6 +10,7 @@ const kindColors: Record<ClockKind, { kept: string; missed: string }> = {
   "impedance-check": { kept: "#4caf7d", missed: "#1d5e3b" },
   "intermittent-review": { kept: "#e0a43a", missed: "#7a5411" },
   "review-turnaround": { kept: "#b46cc4", missed: "#5b2466" },
+  "critical-notification": { kept: "#e0675a", missed: "#7d1f16" },
 };
 
 /**

@@ -6,13 +6,22 @@ import TableRow from "@mui/material/TableRow";
 import {
   clockKinds,
   type ServiceLevelBreach,
+  type ServiceLevelCriticalFindings,
   type ServiceLevelKindFigures,
+  type ServiceLevelMissedFinding,
   type ServiceLevelPerson,
   type ServiceLevelSeriesMonth,
 } from "@vigil/contract";
 import type { CsvColumn } from "../../../components/tables/csv";
 import { ScrollRegion } from "../../../components/tables/scroll-region";
-import { breachColumns, formatMonth, kindColumns, promiseLabels } from "../service-level-format";
+import {
+  breachColumns,
+  criticalFindingColumns,
+  formatMonth,
+  kindColumns,
+  missedFindingColumns,
+  promiseLabels,
+} from "../service-level-format";
 
 function ColumnsTable<Row>({
   label,
@@ -101,6 +110,40 @@ export function ServiceLevelBreachesTable({
   );
 }
 
+/** The month's critical findings in one row: how each window ended and the loop's times. */
+export function ServiceLevelCriticalFindingsTable({ findings }: { findings: ServiceLevelCriticalFindings }) {
+  return (
+    <ColumnsTable
+      label="Critical findings"
+      columns={criticalFindingColumns}
+      rows={[findings]}
+      rowKey={() => "findings"}
+      emptyText="No critical finding fell due in this month."
+      alignedRight={() => true}
+    />
+  );
+}
+
+/** The findings whose acknowledgement window was missed: which case, what, when raised and due, how late. */
+export function ServiceLevelMissedFindingsTable({
+  missed,
+  timeZone,
+}: {
+  missed: ServiceLevelMissedFinding[];
+  timeZone: string;
+}) {
+  return (
+    <ColumnsTable
+      label="Missed acknowledgement windows"
+      columns={missedFindingColumns(timeZone)}
+      rows={missed}
+      rowKey={(row) => row.findingId}
+      emptyText="Every critical finding due in this month was acknowledged in time."
+      alignedRight={(_index, header) => header === "Late by"}
+    />
+  );
+}
+
 const seriesColumns: CsvColumn<ServiceLevelSeriesMonth>[] = [
   { header: "Month", value: (row) => formatMonth(row.month) },
   ...clockKinds.map((kind) => ({
@@ -133,13 +176,16 @@ const peopleColumns: CsvColumn<ServiceLevelPerson>[] = [
     value: (row) => (row.person ? (row.person.name ?? row.person.username) : "Nobody assigned (coordinators)"),
   },
   { header: "Role", value: (row) => roleLabels[row.role] },
-  ...clockKinds.map((kind) => ({
-    header: `${promiseLabels[kind]} (kept / missed)`,
-    value: (row: ServiceLevelPerson) => {
-      const figures = row.kinds.find((entry) => entry.kind === kind);
-      return figures ? `${figures.kept} / ${figures.missed}` : "—";
-    },
-  })),
+  // A critical finding's acknowledgement is the hospital's step: the server counts it against no one.
+  ...clockKinds
+    .filter((kind) => kind !== "critical-notification")
+    .map((kind) => ({
+      header: `${promiseLabels[kind]} (kept / missed)`,
+      value: (row: ServiceLevelPerson) => {
+        const figures = row.kinds.find((entry) => entry.kind === kind);
+        return figures ? `${figures.kept} / ${figures.missed}` : "—";
+      },
+    })),
   { header: "Kept", value: (row) => row.kept },
   { header: "Missed", value: (row) => row.missed },
 ];

@@ -48,6 +48,14 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
         takenMinutes: { p50: 240, p90: 600, max: 600 },
         lateMinutes: { p50: 125, p90: 125, max: 125 },
       },
+      {
+        kind: "critical-notification",
+        kept: 2,
+        missed: 2,
+        pending: 0,
+        takenMinutes: { p50: 12, p90: 50, max: 50 },
+        lateMinutes: { p50: 20, p90: 95, max: 95 },
+      },
     ],
     breaches: [
       {
@@ -78,8 +86,42 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
         { kind: "impedance-check", kept: index === 11 ? 40 : 10, missed: 0 },
         { kind: "intermittent-review", kept: 0, missed: 0 },
         { kind: "review-turnaround", kept: 5, missed: index === 11 ? 1 : 0 },
+        { kind: "critical-notification", kept: index === 11 ? 2 : 0, missed: index === 11 ? 2 : 0 },
       ],
     })),
+    criticalFindings: {
+      count: 5,
+      acknowledgedInTime: 2,
+      acknowledgedLate: 1,
+      notAcknowledged: 1,
+      pending: 0,
+      cancelled: 1,
+      acknowledgementMinutes: { p50: 12, p90: 50, max: 50 },
+      onsetToRaisedMinutesP50: 18,
+      raisedToNotifiedMinutesP50: null,
+      missed: [
+        {
+          findingId: "9a1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a01",
+          caseId: "4f1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a12",
+          caseNumber: "CM-2026-000131",
+          kind: "electrographic-status-epilepticus",
+          raisedAt: "2026-11-07T02:10:00.000Z",
+          dueAt: "2026-11-07T02:40:00.000Z",
+          acknowledgedAt: "2026-11-07T03:00:00.000Z",
+          lateMinutes: 20,
+        },
+        {
+          findingId: "9a1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a02",
+          caseId: "4f1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a13",
+          caseNumber: "CM-2026-000140",
+          kind: "other-urgent",
+          raisedAt: "2026-11-30T23:00:00.000Z",
+          dueAt: "2026-11-30T23:30:00.000Z",
+          acknowledgedAt: null,
+          lateMinutes: 95,
+        },
+      ],
+    },
     ...overrides,
   };
 }
@@ -144,8 +186,68 @@ describe("service levels page", { timeout: 20_000 }, () => {
     ]);
     expect(cells(screen.getByRole("table", { name: "Kept and missed promises per month" }))).toHaveLength(13);
     expect(screen.getByRole("figure", { name: /as a chart/ })).toBeTruthy();
+    expect(cells(screen.getByRole("table", { name: "Kept and missed promises per month" }))[12]?.at(-1)).toBe("2 / 2");
     expect(screen.queryByRole("table", { name: "Promises per person" })).toBeNull();
     expect(calls.some((call) => call.path.endsWith("/people"))).toBe(false);
+  });
+
+  it("shows the month's critical findings: how each window ended, the loop's times, and the missed windows by case", async () => {
+    renderReportingScreen(`/reporting/service-levels?client=${clientId}&month=2026-11`, {
+      groups: ["coordinator"],
+      routes: { ...pickers, [`GET ${reportPath}`]: () => envelope(testReport()) },
+    });
+    const figures = await screen.findByRole("table", { name: "Critical findings" });
+    expect(cells(figures)).toEqual([
+      [
+        "Findings",
+        "Acknowledged in time",
+        "Acknowledged late",
+        "Not acknowledged",
+        "Not yet due",
+        "Cancelled",
+        "To acknowledgement p50",
+        "p90",
+        "max",
+        "EEG onset to raised p50",
+        "Raised to first message p50",
+      ],
+      ["5", "2", "1", "1", "0", "1", "12 min", "50 min", "50 min", "18 min", "—"],
+    ]);
+    const missed = screen.getByRole("table", { name: "Missed acknowledgement windows" });
+    expect(cells(missed).slice(1)).toEqual([
+      [
+        "CM-2026-000131",
+        "Electrographic status epilepticus (ESE)",
+        "Nov 6, 2026, 21:10 EST (America/New_York)",
+        "Nov 6, 2026, 21:40 EST (America/New_York)",
+        "Nov 6, 2026, 22:00 EST (America/New_York)",
+        "20 min",
+      ],
+      [
+        "CM-2026-000140",
+        "Other urgent finding",
+        "Nov 30, 2026, 18:00 EST (America/New_York)",
+        "Nov 30, 2026, 18:30 EST (America/New_York)",
+        "Not acknowledged",
+        "1 h 35 min",
+      ],
+    ]);
+    const kinds = screen.getByRole("table", { name: "Promises kept and missed" });
+    expect(cells(kinds)[5]?.slice(0, 4)).toEqual(["Critical finding acknowledgement", "2", "2", "50.0%"]);
+  });
+
+  it("says so when every finding of the month was acknowledged in time", async () => {
+    const report = testReport();
+    renderReportingScreen(`/reporting/service-levels?client=${clientId}&month=2026-11`, {
+      groups: ["coordinator"],
+      routes: {
+        ...pickers,
+        [`GET ${reportPath}`]: () =>
+          envelope({ ...report, criticalFindings: { ...report.criticalFindings, missed: [] } }),
+      },
+    });
+    const missed = await screen.findByRole("table", { name: "Missed acknowledgement windows" });
+    expect(within(missed).getByText("Every critical finding due in this month was acknowledged in time.")).toBeTruthy();
   });
 
   it("shows administrators each person's figures", async () => {
@@ -194,7 +296,13 @@ describe("service levels page", { timeout: 20_000 }, () => {
     const rows = parseCsv(await readBlob(blobs[0] as Blob));
     expect(rows[0]?.[0]).toBe("Promise");
     expect(rows[4]?.slice(0, 3)).toEqual(["Review turnaround", "5", "1"]);
-    expect(rows[5]).toEqual(["Case", "Promise", "Due", "Done", "Outcome", "Late by"]);
-    expect(rows[6]?.[0]).toBe("CM-2026-000123");
+    expect(rows[6]).toEqual(["Case", "Promise", "Due", "Done", "Outcome", "Late by"]);
+    expect(rows[7]?.[0]).toBe("CM-2026-000123");
+    // Then the critical findings' figures and their missed windows.
+    expect(rows[9]?.[0]).toBe("Findings");
+    expect(rows[10]?.slice(0, 6)).toEqual(["5", "2", "1", "1", "0", "1"]);
+    expect(rows[11]).toEqual(["Case", "Finding", "Raised", "Due", "Acknowledged", "Late by"]);
+    expect(rows[13]?.slice(0, 2)).toEqual(["CM-2026-000140", "Other urgent finding"]);
+    expect(rows[13]?.at(4)).toBe("Not acknowledged");
   });
 });

@@ -25,7 +25,9 @@ import { ReportClientField } from "./report-client-field";
 import { ServiceLevelChart } from "./service-level-chart";
 import {
   ServiceLevelBreachesTable,
+  ServiceLevelCriticalFindingsTable,
   ServiceLevelKindsTable,
+  ServiceLevelMissedFindingsTable,
   ServiceLevelPeopleTable,
   ServiceLevelSeriesTable,
 } from "./service-level-tables";
@@ -105,6 +107,16 @@ function ReportBody({ report, params }: { report: ServiceLevelReport; params: Se
       <Section title="Missed promises">
         <ServiceLevelBreachesTable breaches={report.breaches} timeZone={zone} />
       </Section>
+      <Section title="Critical findings">
+        <Typography color="text.secondary" sx={{ mb: 1 }}>
+          Each finding counted in the month its acknowledgement was due; a cancelled finding owed none. Times to
+          acknowledgement run from raising; the onset is the EEG's.
+        </Typography>
+        <ServiceLevelCriticalFindingsTable findings={report.criticalFindings} />
+        <Box sx={{ mt: 2 }}>
+          <ServiceLevelMissedFindingsTable missed={report.criticalFindings.missed} timeZone={zone} />
+        </Box>
+      </Section>
       <Can access={peopleAccess}>
         <PeopleSection params={params} />
       </Can>
@@ -114,7 +126,8 @@ function ReportBody({ report, params }: { report: ServiceLevelReport; params: Se
 
 /**
  * `/reporting/service-levels?client&month`: a client's month of promises (PRODUCT.md §10) — each kind kept and
- * missed with the time taken and lateness, the missed ones by case, the last 12 months as a chart — as CSV and on
+ * missed with the time taken and lateness, the missed ones by case, the critical findings' acknowledgements
+ * (PRODUCT.md §11), the last 12 months as a chart — as CSV and on
  * paper (the menu, pickers and buttons do not print). Administrators also see each person's figures.
  */
 export function ServiceLevelsPage() {

@@ -30,6 +30,8 @@ export const clockActions: Record<ClockKind, { label: string; tab: CaseTab }> = 
   // The documented review of intermittent monitoring is a review-check event.
   "intermittent-review": { label: "Record review check", tab: "events" },
   "review-turnaround": { label: "Review", tab: "interpretations" },
+  // The findings panel (who was told, each delivery, "Record phone acknowledgement") is on the case overview.
+  "critical-notification": { label: "Record acknowledgement", tab: "overview" },
 };
 
 /** Where the row's action leads: the case page of its stage, on the tab where its clock is stopped. */
@@ -78,6 +80,8 @@ export type BoardTableProps = {
   changed?: ReadonlySet<string>;
   /** The home page's short version: no stage and client columns. */
   compact?: boolean;
+  /** More for each row's action cell, after the link that stops its clock (the screen composing the board fills it). */
+  rowAction?: (row: WatchBoardRow) => ReactNode;
 };
 
 /**
@@ -94,6 +98,7 @@ export function BoardTable({
   emptyMessage,
   changed,
   compact,
+  rowAction,
 }: BoardTableProps) {
   const headers = ["Time left", "What is due", "Patient", ...(compact ? [] : ["Client", "Stage"]), "Owner", "Action"];
   return (
@@ -172,16 +177,19 @@ export function BoardTable({
                   )}
                   <TableCell>{ownerText(row)}</TableCell>
                   <TableCell>
-                    <Button
-                      component={RouterLink}
-                      to={clockActionHref(row)}
-                      size="small"
-                      variant={state === "ok" ? "outlined" : "contained"}
-                      aria-label={`${action.label}: ${row.caseNumber}`}
-                      sx={{ whiteSpace: "nowrap" }}
-                    >
-                      {action.label}
-                    </Button>
+                    <Stack direction="row" sx={{ gap: 1, alignItems: "center", flexWrap: "wrap" }}>
+                      <Button
+                        component={RouterLink}
+                        to={clockActionHref(row)}
+                        size="small"
+                        variant={state === "ok" ? "outlined" : "contained"}
+                        aria-label={`${action.label}: ${row.caseNumber}`}
+                        sx={{ whiteSpace: "nowrap" }}
+                      >
+                        {action.label}
+                      </Button>
+                      {rowAction?.(row)}
+                    </Stack>
                   </TableCell>
                 </TableRow>
               );

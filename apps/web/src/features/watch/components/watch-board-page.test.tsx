@@ -187,6 +187,9 @@ describe("the watch board", { timeout: 20_000 }, () => {
     expect(of("intermittent-review", "monitoring")).toBe(`/continuous-monitoring/cases/monitoring/${caseId}/events`);
     expect(of("review-turnaround", "preview")).toBe(`/continuous-monitoring/cases/preview/${caseId}/interpretations`);
     expect(of("stat-acknowledgement", "intake")).toBe(`/continuous-monitoring/cases/intake/${caseId}/overview`);
+    expect(of("critical-notification", "monitoring")).toBe(
+      `/continuous-monitoring/cases/monitoring/${caseId}/overview`,
+    );
 
     renderPageScreens(
       "/watch",
@@ -208,6 +211,66 @@ describe("the watch board", { timeout: 20_000 }, () => {
     );
     const action = await screen.findByRole("link", { name: "Review: CM-2026-000777" });
     expect(action.getAttribute("href")).toBe(`/continuous-monitoring/cases/preview/${caseId}/interpretations`);
+  });
+
+  it("shows a critical finding's clock in words, its one click opening the case overview where the findings are", async () => {
+    const caseId = "9f1e2d3c-3333-4a2b-9c3d-0000000000c1";
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      {
+        groups: ["coordinator"],
+        routes: routes(
+          boardOf([
+            row({
+              caseId,
+              caseNumber: "CM-2026-000888",
+              stage: "preview",
+              dueInMinutes: -3,
+              windowMinutes: 30,
+              clock: {
+                ...row({ dueInMinutes: -3, windowMinutes: 30 }).clock,
+                kind: "critical-notification",
+                owner: { kind: "user", user: { sub: null, username: "rex", name: "Rex Reviewer" } },
+              },
+            }),
+          ]),
+        ),
+      },
+    );
+    const action = await screen.findByRole("link", { name: "Record acknowledgement: CM-2026-000888" });
+    expect(action.getAttribute("href")).toBe(`/continuous-monitoring/cases/preview/${caseId}/overview`);
+    const boardRow = action.closest("tr") as HTMLElement;
+    expect(within(boardRow).getByText("Critical finding: acknowledgement due")).toBeTruthy();
+    expect(within(boardRow).getByText("Overdue")).toBeTruthy();
+    expect(within(boardRow).getByText("Rex Reviewer")).toBeTruthy();
+    // The kind filter offers it too.
+    expect(
+      within(screen.getByLabelText("What is due")).getByRole("option", {
+        name: "Critical finding: acknowledgement due",
+      }),
+    ).toBeTruthy();
+  });
+
+  it("renders what the composing screen adds to each row's action cell, beside the link", async () => {
+    const caseId = "9f1e2d3c-3333-4a2b-9c3d-0000000000d1";
+    renderPageScreens(
+      "/watch",
+      {
+        "watch-board": () => (
+          <WatchBoardPage
+            rowAction={(boardRow) => <button type="button">{`Extra for ${boardRow.caseNumber}`}</button>}
+          />
+        ),
+      },
+      {
+        groups: ["technologist"],
+        routes: routes(boardOf([row({ caseId, caseNumber: "CM-2026-000999", dueInMinutes: 60 })])),
+      },
+    );
+    const extra = await screen.findByRole("button", { name: "Extra for CM-2026-000999" });
+    const cell = extra.closest("td") as HTMLElement;
+    expect(within(cell).getByRole("link", { name: "Record impedance check: CM-2026-000999" })).toBeTruthy();
   });
 
   it("says so when nothing runs", async () => {

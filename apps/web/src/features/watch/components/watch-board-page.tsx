@@ -3,7 +3,15 @@ import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
-import { type CaseStage, type ClockKind, caseStages, clockKinds, coordinatorsOwner } from "@vigil/contract";
+import {
+  type CaseStage,
+  type ClockKind,
+  caseStages,
+  clockKinds,
+  coordinatorsOwner,
+  type WatchBoardRow,
+} from "@vigil/contract";
+import type { ReactNode } from "react";
 import { useWatchBoard, type WatchBoardParams } from "../../../api/get-watch-board";
 import { useReviewers } from "../../../api/list-reviewers";
 import { useTechnologists } from "../../../api/list-technologists";
@@ -42,7 +50,12 @@ function ownerOptions(people: readonly { username: string; name: string }[]): Se
  * in the URL; the server filters and pages. The countdowns and states age every few seconds on screen, and the
  * rows are read again whenever a case changes (the case-event stream), those just changed outlined for a moment.
  */
-export function WatchBoardPage() {
+export type WatchBoardPageProps = {
+  /** More per row beside the link that stops its clock: app/ composes other features' actions here. */
+  rowAction?: (row: WatchBoardRow) => ReactNode;
+};
+
+export function WatchBoardPage({ rowAction }: WatchBoardPageProps = {}) {
   const { groups } = useAccess();
   const table = useTableSearch({ client: "", stage: "", kind: "", owner: "", mine: "", page: "0", size: "25" });
   const { search, setSearch } = table;
@@ -141,6 +154,7 @@ export function WatchBoardPage() {
           error={board.error}
           onRetry={() => void board.refetch()}
           changed={changed}
+          rowAction={rowAction}
           emptyMessage={anyFilter ? "No running clock matches these filters." : "No open case has a clock running."}
         />
         <TablePager
