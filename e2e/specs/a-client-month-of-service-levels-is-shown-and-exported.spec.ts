@@ -27,7 +27,8 @@ test("an administrator reads a client's month of service levels and downloads it
   await expect(page.getByRole("heading", { level: 1, name: "Service levels" })).toBeVisible();
   const kinds = page.getByRole("table", { name: "Promises kept and missed" });
   await expect(kinds).toBeVisible({ timeout: 15_000 });
-  await expect(kinds.getByRole("row")).toHaveCount(5);
+  // A header row and one row per promise kind (STAT, impedance, intermittent review, turnaround, critical finding).
+  await expect(kinds.getByRole("row")).toHaveCount(6);
   await expect(page.getByRole("figure", { name: /as a chart/ })).toBeVisible();
   await expect(page.getByRole("table", { name: "Missed promises", exact: true })).toBeVisible();
   await expect(page.getByRole("table", { name: "Promises per person" })).toBeVisible();

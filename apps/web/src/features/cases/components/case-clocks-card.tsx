@@ -69,7 +69,7 @@ export function CaseClocksCard({ caseId, timeZone }: { caseId: string; timeZone:
               {data.clocks.map((clock) => {
                 const state = clockStateNow(clock, now);
                 return (
-                  <TableRow key={clock.kind}>
+                  <TableRow key={`${clock.kind}:${clock.startedAt}`}>
                     <TableCell>{clockKindLabels[clock.kind]}</TableCell>
                     <TableCell>
                       <Chip
