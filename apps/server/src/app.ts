@@ -23,6 +23,9 @@ import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerEventRoutes } from "./modules/events/events-routes.js";
+import { startFindingWorker } from "./modules/findings/finding-worker.js";
+import { createFindingsContext, type FindingsContext } from "./modules/findings/findings-context.js";
+import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
 import { startClockAlertSweeps } from "./modules/notifications/clock-alert-sweep.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications-routes.js";
@@ -50,6 +53,12 @@ export type AppOptions = {
    * sweep themselves with the moment they choose.
    */
   sweepClockAlerts?: boolean;
+  /**
+   * Run this instance's critical-finding worker (escalations and messages) every FINDING_WORKER_SECONDS, and at once
+   * when a finding is raised: the server does; API tests run its passes themselves (`runFindingWork`) at the moment
+   * they choose.
+   */
+  runFindingWorker?: boolean;
 };
 
 /**
@@ -96,6 +105,8 @@ declare module "fastify" {
   interface FastifyInstance {
     registeredRoutes: string[];
     messages: MessageService;
+    /** The critical findings' services and worker share this; tests run the worker's passes through it. */
+    findings: FindingsContext;
   }
 }
 
@@ -105,6 +116,7 @@ export async function buildApp({
   logger,
   transports,
   sweepClockAlerts = false,
+  runFindingWorker = false,
 }: AppOptions): Promise<FastifyInstance> {
   const buildInfo = readBuildInfo(config.webDistDir);
   const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
@@ -182,9 +194,16 @@ export async function buildApp({
   registerServiceLevelRoutes(app, database.db);
   registerEventRoutes(app, database.db, await startCaseEventHub(database, app.log));
   registerNotificationRoutes(app, database.db);
+  const findings = await createFindingsContext(database.db, config, messages);
+  app.decorate("findings", findings);
+  registerFindingRoutes(app, findings);
   if (sweepClockAlerts) {
     const sweeps = startClockAlertSweeps(database.db, config, messages, app.log);
     app.addHook("onClose", () => sweeps.stop());
+  }
+  if (runFindingWorker) {
+    const worker = startFindingWorker(findings, app.log);
+    app.addHook("onClose", () => worker.stop());
   }
 
   await registerWebApp(app, config.webDistDir);

@@ -22,6 +22,8 @@ import {
   findTechnologistLoads,
 } from "./cases-repository.js";
 import { person, requireCase, toCaseSummary, toTransition } from "./cases-service.js";
+import { findFindingHistory } from "./finding-history-repository.js";
+import { findingTimelineEntries } from "./finding-timeline.js";
 
 type QueueQuery = z.output<typeof caseQueueQuerySchema>;
 type AssignmentsQuery = z.output<typeof assignmentsQuerySchema>;
@@ -99,11 +101,15 @@ export async function listAssignments(db: Db, query: AssignmentsQuery): Promise<
   };
 }
 
-/** Actions, moves and their actions of one case, oldest first. */
+/** Actions, moves and their actions of one case, oldest first, with its critical findings' steps among them. */
 export async function getCaseTimeline(db: Db, id: string): Promise<CaseTimeline> {
   await requireCase(db, id);
-  const { actions, transitions, transitionActions } = await findCaseHistory(db, id);
+  const [{ actions, transitions, transitionActions }, findingHistory] = await Promise.all([
+    findCaseHistory(db, id),
+    findFindingHistory(db, id),
+  ]);
   const entries: TimelineEntry[] = [
+    ...findingTimelineEntries(findingHistory.findings, findingHistory.levels),
     ...actions.map(
       (row): TimelineEntry => ({
         kind: "action",
