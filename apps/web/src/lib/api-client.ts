@@ -101,7 +101,7 @@ async function requestHeaders(
   page: string | undefined,
   accept: string,
   options: ApiRequestOptions,
-): Promise<{ headers: Record<string, string> } | { result: ApiResult<never> | null }> {
+): Promise<{ headers: Record<string, string> } | { result: Extract<ApiResult<never>, { success: false }> | null }> {
   const headers: Record<string, string> = { Accept: accept, ...options.headers };
   if (!options.anonymous) {
     let token: string | null;
