@@ -1,5 +1,6 @@
 import type { IntegrationCheckId } from "@vigil/contract";
 import { clockSkew, databaseRoundTrip, dataFolderDisk, migrationsCurrent } from "./database-checks.js";
+import { findingDeliveries } from "./delivery-checks.js";
 import type { IntegrationCheck } from "./integration-check.js";
 import { mailTransport, oidcDiscovery } from "./peer-checks.js";
 import { signingKeys, tokenIssuerJwks } from "./token-checks.js";
@@ -7,7 +8,8 @@ import { signingKeys, tokenIssuerJwks } from "./token-checks.js";
 /**
  * The live self-checks of a deployment, one file per kind of peer: the database (database-checks.ts), the tokens
  * this server signs and publishes (token-checks.ts), the SMTP server and the upstream OpenID provider
- * (peer-checks.ts); what a check is and returns is in integration-check.ts.
+ * (peer-checks.ts), the critical findings' message queue (delivery-checks.ts); what a check is and returns is in
+ * integration-check.ts.
  */
 
 /** In the contract's order, which is the order the page lists them. */
@@ -20,4 +22,5 @@ export const integrationChecks: Record<IntegrationCheckId, IntegrationCheck> = {
   "clock-skew": clockSkew,
   "data-folder-disk": dataFolderDisk,
   "oidc-discovery": oidcDiscovery,
+  "finding-deliveries": findingDeliveries,
 };

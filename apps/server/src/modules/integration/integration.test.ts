@@ -160,6 +160,7 @@ describe("a healthy deployment", () => {
       "clock-skew": "pass",
       "data-folder-disk": embedded ? "pass" : "skipped",
       "oidc-discovery": "pass",
+      "finding-deliveries": "pass",
     });
     for (const entry of results) {
       expect(entry.durationMs).toBeLessThan(5000);
