@@ -1,5 +1,6 @@
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
+import DialogActions from "@mui/material/DialogActions";
 import Stack from "@mui/material/Stack";
 import { Link as RouterLink } from "react-router";
 
@@ -39,5 +40,41 @@ export function FormActions({
         </Button>
       )}
     </Stack>
+  );
+}
+
+/**
+ * A dialog's last row: Cancel, then its submit button ("Save groups", "Send report"). Both are disabled while it
+ * is sent, and the submit button shows a spinner then; `disabled` holds the submit back besides (nothing changed).
+ */
+export function DialogFormActions({
+  submitLabel,
+  pending,
+  disabled = false,
+  onCancel,
+  onSubmit,
+}: {
+  submitLabel: string;
+  pending: boolean;
+  disabled?: boolean;
+  onCancel: () => void;
+  /** For a dialog without a form element around its fields: what the submit button does. */
+  onSubmit?: () => void;
+}) {
+  return (
+    <DialogActions>
+      <Button onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button
+        type={onSubmit ? "button" : "submit"}
+        variant="contained"
+        onClick={onSubmit}
+        disabled={pending || disabled}
+        startIcon={pending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : null}
+      >
+        {submitLabel}
+      </Button>
+    </DialogActions>
   );
 }

@@ -2,8 +2,6 @@ import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import Stack from "@mui/material/Stack";
@@ -21,6 +19,7 @@ import { useWatch } from "react-hook-form";
 import { z } from "zod";
 import { Dialog } from "../../../components/feedback/dialog";
 import { apiErrorOf, currentFromDetails, serverFieldErrors } from "../../../components/forms/field-messages";
+import { DialogFormActions } from "../../../components/forms/form-actions";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { fetchBillingMonths } from "../api/list-billing-months";
@@ -234,19 +233,7 @@ export function SetRateDialog({ clientId, clientName, timeZone, currency, row, o
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={pending}
-            startIcon={pending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}
-          >
-            {pending ? "Saving…" : "Save rate"}
-          </Button>
-        </DialogActions>
+        <DialogFormActions submitLabel={pending ? "Saving…" : "Save rate"} pending={pending} onCancel={onClose} />
       </Box>
     </Dialog>
   );

@@ -1,7 +1,4 @@
 import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
@@ -20,6 +17,7 @@ import { useId, useMemo, useState } from "react";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { Dialog } from "../../../components/feedback/dialog";
 import { apiErrorOf, serverFieldErrors } from "../../../components/forms/field-messages";
+import { DialogFormActions } from "../../../components/forms/form-actions";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { FormSelectField, optionsOf } from "../../../components/forms/select-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
@@ -166,19 +164,7 @@ export function BugReportDialog({ open, onClose }: BugReportDialogProps) {
               </Alert>
             ) : null}
           </DialogContent>
-          <DialogActions>
-            <Button onClick={requestClose} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={create.isPending}
-              startIcon={create.isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : null}
-            >
-              Send report
-            </Button>
-          </DialogActions>
+          <DialogFormActions submitLabel="Send report" pending={create.isPending} onCancel={requestClose} />
         </form>
       </Dialog>
       <ConfirmDialog

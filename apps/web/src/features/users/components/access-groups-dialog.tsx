@@ -1,12 +1,10 @@
 import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import { accessGroupsRequestSchema, type User, userSchema } from "@vigil/contract";
 import { useId, useState } from "react";
 import { Dialog } from "../../../components/feedback/dialog";
+import { DialogFormActions } from "../../../components/forms/form-actions";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useSetUserAccessGroups } from "../api/set-user-access-groups";
 import { errorBodyOf } from "../server-errors";
@@ -69,19 +67,13 @@ export function AccessGroupsDialog({
           </Alert>
         ) : null}
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          onClick={() => void submit()}
-          disabled={save.isPending || !dirty}
-          startIcon={save.isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : null}
-        >
-          Save groups
-        </Button>
-      </DialogActions>
+      <DialogFormActions
+        submitLabel="Save groups"
+        pending={save.isPending}
+        disabled={!dirty}
+        onCancel={onClose}
+        onSubmit={() => void submit()}
+      />
     </Dialog>
   );
 }

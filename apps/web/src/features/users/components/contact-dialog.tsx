@@ -1,7 +1,4 @@
 import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
@@ -9,6 +6,7 @@ import Stack from "@mui/material/Stack";
 import { type User, userContactRequestSchema, userSchema } from "@vigil/contract";
 import { useId, useState } from "react";
 import { Dialog } from "../../../components/feedback/dialog";
+import { DialogFormActions } from "../../../components/forms/form-actions";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { useSetUserContact } from "../api/set-user-contact";
@@ -108,19 +106,12 @@ export function ContactDialog({
             </Alert>
           ) : null}
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={save.isPending || !form.formState.isDirty}
-            startIcon={save.isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : null}
-          >
-            Save contact details
-          </Button>
-        </DialogActions>
+        <DialogFormActions
+          submitLabel="Save contact details"
+          pending={save.isPending}
+          disabled={!form.formState.isDirty}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -1,6 +1,5 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
@@ -9,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import { type AccessGroup, type CreatedUser, createUserRequestSchema } from "@vigil/contract";
 import { useId } from "react";
 import { Dialog } from "../../../components/feedback/dialog";
+import { DialogFormActions } from "../../../components/forms/form-actions";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { useCreateUser } from "../api/create-user";
@@ -128,19 +128,7 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
               </Alert>
             ) : null}
           </DialogContent>
-          <DialogActions>
-            <Button onClick={close} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={create.isPending}
-              startIcon={create.isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : null}
-            >
-              Create user
-            </Button>
-          </DialogActions>
+          <DialogFormActions submitLabel="Create user" pending={create.isPending} onCancel={close} />
         </form>
       )}
     </Dialog>
