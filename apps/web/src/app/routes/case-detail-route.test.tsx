@@ -1,6 +1,6 @@
 import { ThemeProvider } from "@mui/material/styles";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import type { Case } from "@vigil/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
@@ -82,5 +82,28 @@ describe("case detail route", { timeout: 20_000 }, () => {
     expect(findings.compareDocumentPosition(caseFields) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(await screen.findByText("No critical findings on this case.")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Raise critical finding" })).toBeTruthy();
+  });
+
+  it("shows the case's reports below its interpretations", async () => {
+    const item = testCase({ stage: "preview" });
+    const casePath = `/api/continuous-monitoring/cases`;
+    renderCaseRoute(`/continuous-monitoring/cases/preview/${caseId}/interpretations`, item, {
+      [`GET ${casePath}/preview/${caseId}/interpretations`]: () =>
+        envelope({
+          caseId,
+          stage: "preview",
+          write: { allowed: false, reason: "Only reviewers interpret.", reasonRequired: false },
+          items: [],
+          total: 0,
+          limit: 50,
+          offset: 0,
+          summary: { signed: false, canSign: false },
+        }),
+      [`GET ${casePath}/${caseId}/reports`]: () =>
+        envelope({ caseId, caseNumber: item.caseNumber, items: [], recipients: [], canSend: false }),
+    });
+    expect(await screen.findByRole("tab", { name: "Interpretations", selected: true })).toBeTruthy();
+    const reports = await screen.findByRole("region", { name: "Reports" });
+    await waitFor(() => expect(reports.textContent).toContain("No signed report yet."));
   });
 });

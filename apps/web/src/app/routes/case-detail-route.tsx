@@ -15,10 +15,22 @@ const CaseRecordTab = lazy(() =>
   })),
 );
 
+// The signed reports made from the interpretations, below them on the same tab (the case's tabs are the server's).
+const CaseReports = lazy(() =>
+  import("../../features/reports/components/case-reports").then((module) => ({ default: module.CaseReports })),
+);
+
 const renderRecordTab: RecordTabRenderer = (tab, caseItem) => (
-  <Suspense fallback={<LoadingScreen label="Loading the records…" />}>
-    <CaseRecordTab tab={tab} caseItem={caseItem} />
-  </Suspense>
+  <>
+    <Suspense fallback={<LoadingScreen label="Loading the records…" />}>
+      <CaseRecordTab tab={tab} caseItem={caseItem} />
+    </Suspense>
+    {tab === "interpretations" ? (
+      <Suspense fallback={<LoadingScreen label="Loading the reports…" />}>
+        <CaseReports caseItem={caseItem} />
+      </Suspense>
+    ) : null}
+  </>
 );
 
 // The critical findings lead the overview: what must reach the hospital now comes before the case's fields.
@@ -34,8 +46,9 @@ const renderOverviewLead: OverviewLeadRenderer = (caseItem: Case) => (
 );
 
 /**
- * The case detail routes: the cases feature's screen with the case-records feature's tabs and the critical-findings
- * feature's panel composed in here, in the app layer, so no feature imports another.
+ * The case detail routes: the cases feature's screen with the case-records feature's tabs, the reports feature's
+ * section under the interpretations and the critical-findings feature's panel composed in here, in the app layer, so
+ * no feature imports another.
  */
 export function CaseDetailRoutePage() {
   return <CaseDetailPage renderRecordTab={renderRecordTab} renderOverviewLead={renderOverviewLead} />;
