@@ -156,6 +156,19 @@ const configSchema = z.object({
   FINDING_WORKER_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   /** Whether finding messages name the patient (name and MRN); off by default: SMS and e-mail leave the building. */
   FINDING_MESSAGES_INCLUDE_PATIENT: booleanFromEnv.default(false),
+  /**
+   * Signed reports: how long a report's download link works (hours; decimals allowed, at least a minute). Each link
+   * works once; staff re-send for a new one.
+   */
+  REPORT_LINK_HOURS: z.coerce
+    .number()
+    .min(1 / 60, "REPORT_LINK_HOURS must be at least one minute (0.017)")
+    .max(24 * 30)
+    .default(72),
+  /** The monitoring company as every report names it at its head (and as the FHIR performer). */
+  REPORT_COMPANY_NAME: z.string().trim().min(1).max(200).default("Vigil Neurodiagnostics"),
+  /** A line under the company's name on reports: address, phone (optional). */
+  REPORT_COMPANY_DETAILS: z.string().trim().max(500).default(""),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see config-federation.ts. */
@@ -211,6 +224,8 @@ export type Config = {
     workerSeconds: number;
     messagesIncludePatient: boolean;
   };
+  /** Signed reports: the download links' lifetime and the company that issues them (REPORT_*). */
+  reports: { linkHours: number; companyName: string; companyDetails: string };
   trustProxy: boolean | number | string[];
   /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
   requestTimeoutMs: number;
@@ -291,6 +306,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deliveryAttempts: value.FINDING_DELIVERY_ATTEMPTS,
       workerSeconds: value.FINDING_WORKER_SECONDS,
       messagesIncludePatient: value.FINDING_MESSAGES_INCLUDE_PATIENT,
+    },
+    reports: {
+      linkHours: value.REPORT_LINK_HOURS,
+      companyName: value.REPORT_COMPANY_NAME,
+      companyDetails: value.REPORT_COMPANY_DETAILS,
     },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,

@@ -7,6 +7,7 @@
  */
 
 export * from "./tables/audit-and-outbox-tables.js";
+export * from "./tables/billing-figure-tables.js";
 export * from "./tables/billing-tables.js";
 export * from "./tables/bug-tables.js";
 export * from "./tables/case-tables.js";
@@ -14,4 +15,5 @@ export * from "./tables/client-tables.js";
 export * from "./tables/finding-tables.js";
 export * from "./tables/identity-tables.js";
 export * from "./tables/record-tables.js";
+export * from "./tables/report-tables.js";
 export * from "./tables/watch-tables.js";

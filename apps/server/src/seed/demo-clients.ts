@@ -87,7 +87,10 @@ export const demoTransferForm: ProtocolContent["transferForm"] = {
 };
 
 export type DemoClientExtras = {
-  protocol: Omit<ProtocolContent, "transferForm" | "criticalNotification"> & { notify: string; withinMinutes: number };
+  protocol: Omit<ProtocolContent, "transferForm" | "criticalNotification" | "reportRecipients"> & {
+    notify: string;
+    withinMinutes: number;
+  };
   contacts: {
     name: string;
     role: string;

@@ -100,6 +100,11 @@ export const protocolRevisions = pgTable(
     criticalNotify: text("critical_notify").notNull().default(""),
     criticalNotifyWithinMinutes: integer("critical_notify_within_minutes").notNull(),
     transferForm: jsonb("transfer_form").notNull().$type<ProtocolRevision["transferForm"]>(),
+    // Revisions written before reports were delivered name nobody.
+    reportRecipients: jsonb("report_recipients")
+      .notNull()
+      .$type<ProtocolRevision["reportRecipients"]>()
+      .default({ contactIds: [] }),
     changeNote: text("change_note"),
     authorSub: uuid("author_sub"),
     authorUsername: text("author_username").notNull(),

@@ -13,6 +13,7 @@ import { AppError } from "../../errors/app-error.js";
 import { getUserByUsername } from "../../identity/user-directory.js";
 import { recordClientProtocolChange } from "../watch/watch-service.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
+import { findContactsOfClient } from "./contacts-repository.js";
 import {
   findLatestProtocolRevision,
   findProtocolRevisionById,
@@ -35,6 +36,7 @@ export function toProtocolRevision(row: ProtocolRevisionRow): ProtocolRevision {
     reviewTurnaroundHours: row.reviewTurnaroundHours,
     statAcknowledgeMinutes: row.statAcknowledgeMinutes,
     criticalNotification: { notify: row.criticalNotify, withinMinutes: row.criticalNotifyWithinMinutes },
+    reportRecipients: row.reportRecipients,
     transferForm: row.transferForm,
     changeNote: row.changeNote,
     author: { sub: row.authorSub, username: row.authorUsername, name: row.authorName },
@@ -78,6 +80,20 @@ async function authorName(db: Db, username: string): Promise<string | null> {
   }
 }
 
+/** Report recipients must be the client's own live contacts: a 400 naming each one that is not. */
+async function assertOwnContacts(tx: Db, clientId: string, contactIds: readonly string[]): Promise<void> {
+  if (contactIds.length === 0) return;
+  const own = new Set((await findContactsOfClient(tx, clientId)).map((contact) => contact.id));
+  const issues = contactIds.flatMap((id, index) =>
+    own.has(id) ? [] : [{ path: `body.reportRecipients.contactIds.${index}`, message: "is not a contact of this client" }],
+  );
+  if (issues.length > 0) {
+    throw new AppError("bad_request", `Invalid request: ${issues.map((issue) => `${issue.path} ${issue.message}`).join("; ")}`, {
+      issues,
+    });
+  }
+}
+
 /**
  * Appends revision N+1 when the caller based its changes on N (null for the first). Nothing is overwritten:
  * a stale base is a 409, and when two appends on the same base race, the unique (client, revision) index lets
@@ -97,6 +113,7 @@ export async function createProtocolRevision(
       await requireWritableClient(tx, clientId, "share");
       const latest = await findLatestProtocolRevision(tx, clientId);
       if (input.baseRevision !== (latest?.revision ?? null)) throw staleBase(input.baseRevision, latest);
+      await assertOwnContacts(tx, clientId, input.reportRecipients.contactIds);
       const row = await insertProtocolRevision(tx, {
         clientId,
         revision: (latest?.revision ?? 0) + 1,
@@ -108,6 +125,7 @@ export async function createProtocolRevision(
         criticalNotify: input.criticalNotification.notify,
         criticalNotifyWithinMinutes: input.criticalNotification.withinMinutes,
         transferForm: input.transferForm,
+        reportRecipients: input.reportRecipients,
         changeNote: input.changeNote ?? null,
         authorSub: actor.sub,
         authorUsername: actor.username,
@@ -125,6 +143,7 @@ export async function createProtocolRevision(
             changeNote: row.changeNote,
             impedanceThresholdKohm: Number(row.impedanceThresholdKohm),
             transferFieldCount: input.transferForm.fields.length,
+            reportRecipientCount: input.reportRecipients.contactIds.length,
           },
         ),
       );
