@@ -30,7 +30,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   "unit-tests": () =>
     import("../features/bugs/components/unit-tests-address").then((module) => module.UnitTestsAddress),
   users: () => import("./routes/users").then((module) => module.UsersPage),
-  "watch-board": () => import("../features/watch/components/watch-board-page").then((module) => module.WatchBoardPage),
+  // The board with the critical-findings feature's raise in each row, composed in app/ (features never import each other).
+  "watch-board": () => import("./routes/watch-board-route").then((module) => module.WatchBoardRoutePage),
   account: () => import("./routes/account").then((module) => module.AccountPage),
   audit: () => import("../features/audit/components/audit-log-page").then((module) => module.AuditLogPage),
   billing: () => import("../features/billing/components/billing-landing").then((module) => module.BillingPage),
