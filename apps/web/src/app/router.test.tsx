@@ -129,3 +129,49 @@ describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () =>
     expect(stored.filter((entry) => entry.includes(token))).toEqual([]);
   });
 });
+
+describe("the report download page", { timeout: 20_000 }, () => {
+  const token = `${"b".repeat(32)}.r3p0rt.c2lnbmF0dXJlLXNpZ25hdHVyZQ`;
+
+  it("is a public page of the base layout", () => {
+    expect(layoutRoutes().base).toContain("/report/:token");
+    expect(pages["report-download"].access).toBe("public");
+  });
+
+  it("opens signed out without the sign-in redirect, and the token travels only in the request's body", async () => {
+    window.location.hash = `#/report/${token}`;
+    const bodies: unknown[] = [];
+    const { calls } = installFetch({
+      "GET /api/config": () => envelope(testConfig),
+      "POST /api/report-links/lookup": async ({ text }) => {
+        bodies.push(JSON.parse(await text()));
+        return envelope({
+          companyName: "Vigil Neurodiagnostics",
+          clientName: "Pacific Neurology Institute",
+          caseNumber: "CM-2026-000123",
+          title: "EEG report — daily, 2026-11-21 to 2026-11-22",
+          version: 1,
+          kind: "signed",
+          signedAt: "2026-11-22T15:30:00.000Z",
+          recipientName: "Dr. Nia Neuro",
+          linkExpiresAt: "2026-11-29T15:30:00.000Z",
+        });
+      },
+    });
+    render(<App router={createAppRouter()} queryClient={createQueryClient()} />);
+
+    expect(await screen.findByRole("heading", { name: "EEG report" })).toBeInstanceOf(HTMLElement);
+    expect(await screen.findByText("CM-2026-000123")).toBeInstanceOf(HTMLElement);
+    expect(screen.getByRole("button", { name: "Download PDF" })).toBeInstanceOf(HTMLButtonElement);
+    expect(decodeURIComponent(window.location.hash)).toBe(`#/report/${token}`);
+    await waitFor(() => expect(document.title).toBe("Download an EEG report – Vigil"));
+    expect(bodies).toEqual([{ token }]);
+    const lookup = calls.find((call) => call.path.startsWith("/api/report-links"));
+    expect(lookup).toEqual({ method: "POST", path: "/api/report-links/lookup", authorization: null });
+    expect(calls.some((call) => call.path.includes(token))).toBe(false);
+    const stored = [window.localStorage, window.sessionStorage].flatMap((storage) =>
+      Object.keys(storage).map((key) => `${key}=${storage.getItem(key)}`),
+    );
+    expect(stored.filter((entry) => entry.includes(token))).toEqual([]);
+  });
+});

@@ -23,6 +23,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     import("../features/critical-findings/components/finding-acknowledgement-page").then(
       (module) => module.FindingAcknowledgementPage,
     ),
+  "report-download": () =>
+    import("../features/reports/components/report-download-page").then((module) => module.ReportDownloadPage),
   unauthorized: () => import("./routes/unauthorized").then((module) => module.UnauthorizedPage),
   bugs: () => import("../features/bugs/components/bugs-page").then((module) => module.BugsPage),
   "integration-testing": () =>
@@ -34,6 +36,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   "watch-board": () => import("./routes/watch-board-route").then((module) => module.WatchBoardRoutePage),
   account: () => import("./routes/account").then((module) => module.AccountPage),
   audit: () => import("../features/audit/components/audit-log-page").then((module) => module.AuditLogPage),
+  "audit-disclosures": () =>
+    import("../features/audit/components/disclosures-page").then((module) => module.DisclosuresPage),
   billing: () => import("../features/billing/components/billing-landing").then((module) => module.BillingPage),
   "billing-overview": () =>
     import("../features/billing/components/billing-overview").then((module) => module.BillingOverviewPage),

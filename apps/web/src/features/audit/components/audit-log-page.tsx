@@ -1,8 +1,9 @@
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import type { AuditEvent } from "@vigil/contract";
+import { type AuditEvent, pages } from "@vigil/contract";
 import { useMemo } from "react";
+import { Link as RouterLink } from "react-router";
 import { useClientIds } from "../../../api/list-client-ids";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
@@ -123,6 +124,12 @@ export function AuditLogPage() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         Who did what, when, from where and how it ended; newest first. Times are in your browser's time zone, {timeZone}
         , each with the offset it had then.
+      </Typography>
+      <Typography sx={{ mb: 2 }}>
+        <Link component={RouterLink} to={pages["audit-disclosures"].href()}>
+          Accounting of disclosures
+        </Link>{" "}
+        — every time one patient's EEG report left Vigil.
       </Typography>
       <AuditFilters
         view={view}
