@@ -1,5 +1,6 @@
-import { type ErrorBody, errorIssueSchema } from "@vigil/contract";
+import { type ErrorBody, errorIssueSchema, type User, userSchema } from "@vigil/contract";
 import { z } from "zod";
+import { currentFromDetails } from "../../components/forms/field-messages";
 import { ApiRequestError } from "../../lib/api-client";
 
 const issuesSchema = z.object({ issues: z.array(errorIssueSchema) });
@@ -24,4 +25,13 @@ export function fieldErrorsOf(error: ErrorBody | null): Record<string, string> {
     if (location === "body" && field && !fields[field]) fields[field] = issue.message;
   }
   return fields;
+}
+
+/**
+ * The user as they are now, when a change was refused because someone changed them first (412, `details.current`):
+ * the dialogs show it instead of the user they opened with. Undefined for any other failure.
+ */
+export function currentUserOf(error: unknown): User | undefined {
+  const current = userSchema.safeParse(currentFromDetails(error));
+  return current.success ? current.data : undefined;
 }

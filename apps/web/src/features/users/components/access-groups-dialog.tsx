@@ -1,13 +1,13 @@
 import Alert from "@mui/material/Alert";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
-import { accessGroupsRequestSchema, type User, userSchema } from "@vigil/contract";
+import { accessGroupsRequestSchema, type User } from "@vigil/contract";
 import { useId, useState } from "react";
 import { Dialog } from "../../../components/feedback/dialog";
 import { DialogFormActions } from "../../../components/forms/form-actions";
 import { useContractForm } from "../../../components/forms/use-contract-form";
 import { useSetUserAccessGroups } from "../api/set-user-access-groups";
-import { errorBodyOf } from "../server-errors";
+import { currentUserOf, errorBodyOf } from "../server-errors";
 import { AccessGroupCheckboxes, inGroupOrder } from "./access-group-checkboxes";
 
 /**
@@ -42,10 +42,10 @@ export function AccessGroupsDialog({
       {
         onSuccess: onSaved,
         onError: (error) => {
-          const current = userSchema.safeParse((errorBodyOf(error)?.details as { current?: unknown })?.current);
-          if (errorBodyOf(error)?.status === 412 && current.success) {
-            setUser(current.data);
-            form.reset({ groups: inGroupOrder(current.data.groups) });
+          const current = currentUserOf(error);
+          if (errorBodyOf(error)?.status === 412 && current) {
+            setUser(current);
+            form.reset({ groups: inGroupOrder(current.groups) });
             setNotice("These are the groups as they are now. Make your change again and save.");
           }
         },

@@ -3,14 +3,14 @@ import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
 import Stack from "@mui/material/Stack";
-import { type User, userContactRequestSchema, userSchema } from "@vigil/contract";
+import { type User, userContactRequestSchema } from "@vigil/contract";
 import { useId, useState } from "react";
 import { Dialog } from "../../../components/feedback/dialog";
 import { DialogFormActions } from "../../../components/forms/form-actions";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { useSetUserContact } from "../api/set-user-contact";
-import { errorBodyOf, fieldErrorsOf } from "../server-errors";
+import { currentUserOf, errorBodyOf, fieldErrorsOf } from "../server-errors";
 
 type Values = { email: string; phoneNumber: string };
 
@@ -53,10 +53,10 @@ export function ContactDialog({
         onSuccess: onSaved,
         onError: (error) => {
           const body = errorBodyOf(error);
-          const current = userSchema.safeParse((body?.details as { current?: unknown })?.current);
-          if (body?.status === 412 && current.success) {
-            setUser(current.data);
-            form.reset(valuesOf(current.data));
+          const current = currentUserOf(error);
+          if (body?.status === 412 && current) {
+            setUser(current);
+            form.reset(valuesOf(current));
             return;
           }
           showServerErrors(form.setError, fieldErrorsOf(body));

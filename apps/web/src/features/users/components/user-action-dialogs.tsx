@@ -1,11 +1,11 @@
-import { type User, userSchema } from "@vigil/contract";
+import type { User } from "@vigil/contract";
 import { useState } from "react";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { useResetUserMfa } from "../api/reset-user-mfa";
 import { useResetUserPassword } from "../api/reset-user-password";
 import { useSetUserSmsMfa } from "../api/set-user-sms-mfa";
 import { useToggleUser } from "../api/toggle-user";
-import { errorBodyOf } from "../server-errors";
+import { currentUserOf, errorBodyOf } from "../server-errors";
 
 type ActionDialogProps = { user: User; onClose: () => void; onDone: (message: string) => void };
 
@@ -31,8 +31,8 @@ export function ToggleUserDialog({ user: initialUser, onClose, onDone }: ActionD
             onSuccess: (updated) =>
               onDone(updated.isEnabled ? `${updated.username} is enabled.` : `${updated.username} is disabled.`),
             onError: (error) => {
-              const current = userSchema.safeParse((errorBodyOf(error)?.details as { current?: unknown })?.current);
-              if (current.success) setUser(current.data);
+              const current = currentUserOf(error);
+              if (current) setUser(current);
             },
           },
         )
