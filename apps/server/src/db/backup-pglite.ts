@@ -13,6 +13,7 @@ import {
   type RestoreResult,
 } from "./backup-format.js";
 import { checkMigrationsCurrent, countTables, newerReleaseError, notVigilBackup } from "./backup-migrations.js";
+import { recomputeBillableFiguresIfMissing } from "./billable-figures.js";
 import { type Db, migrationsFolder, pgliteExtensions } from "./client.js";
 import { acquireFolderLock } from "./folder-lock.js";
 import { appliedMigrations, compareMigrations } from "./migration-status.js";
@@ -133,6 +134,8 @@ async function loadPgliteBackup(
     });
     const after = compareMigrations((await appliedMigrations(db)) ?? []);
     checkMigrationsCurrent(after);
+    // A backup whose logs came without their billable figures (a bulk load) gets them now, before anyone bills.
+    await recomputeBillableFiguresIfMissing(db);
     await client.query("checkpoint");
     return {
       engine: "pglite",

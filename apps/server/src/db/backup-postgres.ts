@@ -11,6 +11,7 @@ import {
   type RestoreResult,
 } from "./backup-format.js";
 import { checkMigrationsCurrent, countTables, newerReleaseError, notVigilBackup } from "./backup-migrations.js";
+import { recomputeBillableFiguresIfMissing } from "./billable-figures.js";
 import { openDatabase } from "./client.js";
 import { type AppliedMigration, appliedMigrations, compareMigrations } from "./migration-status.js";
 
@@ -263,6 +264,8 @@ export async function restorePostgres(url: string, file: string, force: boolean)
   try {
     const after = compareMigrations((await appliedMigrations(database.db)) ?? []);
     checkMigrationsCurrent(after);
+    // A backup whose logs came without their billable figures (a bulk load) gets them now, before anyone bills.
+    await recomputeBillableFiguresIfMissing(database.db);
     return {
       engine: "postgres",
       file,

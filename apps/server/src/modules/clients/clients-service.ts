@@ -2,6 +2,7 @@ import type { Client, clientInputSchema, clientListQuerySchema } from "@vigil/co
 import type { z } from "zod";
 import { type Actor, auditedWrite, changesBetween } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
+import { recomputeBillableFigures } from "../../db/billable-figures.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
@@ -174,6 +175,8 @@ export async function updateClient(
       assertVersion(expectedVersions, before, () => toClient(before, openCaseCount));
       const values = toValues(input);
       const after = (await updateClientRow(tx, id, values)) as ClientRow;
+      // The kept billable figures are days of the client's calendar: a new zone moves every one of them.
+      if (after.timezone !== before.timezone) await recomputeBillableFigures(tx, id);
       await recordAudit(
         tx,
         auditedWrite(

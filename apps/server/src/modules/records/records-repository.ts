@@ -1,5 +1,6 @@
 import type { Author, CaseStage, RecordKind, TimeLogData } from "@vigil/contract";
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { keepBillableFigures } from "../../db/billable-figures.js";
 import type { Db } from "../../db/client.js";
 import { caseRecordRevisions, caseRecords, cases, caseTimeLogs } from "../../db/schema.js";
 
@@ -129,10 +130,16 @@ export async function findRevisions(db: Db, recordId: string): Promise<RevisionR
     .orderBy(asc(caseRecordRevisions.revision));
 }
 
-/** Writes the time log's typed projection (its current state), in the transaction of the revision. */
+/**
+ * Writes the time log's typed projection (its current state), in the transaction of the revision, and moves the
+ * billable figures kept from it (db/billable-figures.ts) from the old row to the new one. Every time-log write —
+ * create, revision, delete, restore, import — comes through here, so the figures can never miss one.
+ */
 export async function saveTimeLog(db: Db, values: TimeLogValues): Promise<void> {
   const { recordId: _key, ...changes } = values;
+  const [before] = await db.select().from(caseTimeLogs).where(eq(caseTimeLogs.recordId, values.recordId));
   await db.insert(caseTimeLogs).values(values).onConflictDoUpdate({ target: caseTimeLogs.recordId, set: changes });
+  await keepBillableFigures(db, before, values);
 }
 
 /** The case's time logs that are not deleted. */
