@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../config.js";
+import { compareBillableFigures } from "../db/billable-figures.js";
 import { type Database, type Db, openDatabase, queryRows } from "../db/client.js";
 import { createUser } from "../identity/user-directory.js";
 import { findFreePort } from "../testing/free-port.js";
@@ -434,6 +435,7 @@ describe(`crash recovery on ${engine}`, () => {
     const database = await (store as Store).open();
     try {
       expect(await halfWrittenRows(database.db)).toEqual([]);
+      expect(await compareBillableFigures(database.db)).toEqual([]);
       const count = async (query: string) =>
         Number((await queryRows<{ n: number }>(database.db, sql.raw(query)))[0]?.n);
       // At least what was acknowledged; more only by writes whose answer the kill cut off, each at most once.

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { compareBillableFigures } from "../db/billable-figures.js";
 import { injectStreamHead, type StreamHead } from "../events/event-stream-reader.js";
 import {
   buildFuzzWorld,
@@ -474,6 +475,12 @@ describe("hostile text in every free-text field", () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().__type).toBe("InvalidParameterException");
     }
+  });
+});
+
+describe("what the fuzzed writes left behind", () => {
+  it("left the billable figures kept on write equal to a recomputation from the time logs", async () => {
+    expect(await compareBillableFigures(harness.database.db)).toEqual([]);
   });
 });
 

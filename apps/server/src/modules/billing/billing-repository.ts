@@ -4,6 +4,14 @@ import type { Db } from "../../db/client.js";
 import { queryRows } from "../../db/client.js";
 import { billingRateChanges, billingRates, caseRecords, cases, caseTimeLogs, clients } from "../../db/schema.js";
 import { startedWithinReach } from "../../db/time-log-overlaps.js";
+import {
+  type ClientWindow,
+  clientsWithKeptTime,
+  type ReportSeconds,
+  type WindowCaseSeconds,
+} from "./billing-figures-repository.js";
+
+export type { ClientWindow, ReportSeconds, WindowCaseSeconds };
 
 /**
  * Billing reads the time logs' typed projection (`case_time_logs`), the cases and the clients directly: hours are
@@ -22,9 +30,6 @@ export type RateValues = typeof billingRates.$inferInsert;
 export type RateChangeRow = typeof billingRateChanges.$inferSelect;
 export type RateChangeValues = typeof billingRateChanges.$inferInsert;
 export type TimeLogRow = typeof caseTimeLogs.$inferSelect;
-
-/** A half-open window [start, end) of one client, named by `key` (a month, day or week key). */
-export type ClientWindow = { clientId: string; key: string; start: Date; end: Date };
 
 export type BillingClientRow = { id: string; name: string; timezone: string };
 
@@ -84,17 +89,10 @@ function wholeSeconds(now: Date): SQL {
   return sql`sum(floor(extract(epoch from ${part.end} - ${part.start})))::float8`;
 }
 
-export type WindowCaseSeconds = {
-  clientId: string;
-  key: string;
-  caseId: string;
-  stage: CaseStage;
-  seconds: number;
-  logCount: number;
-  running: boolean;
-};
-
-/** Whole billable seconds per (window, case), with the number of logs and whether one of them still runs. */
+/**
+ * Whole billable seconds per (window, case), with the number of logs and whether one of them still runs, summed
+ * over the logs: the reference the kept figures (billing-figures-repository.ts, what billing reads) must equal.
+ */
 export async function sumBillableSecondsByCase(
   db: Db,
   windows: readonly ClientWindow[],
@@ -119,8 +117,6 @@ export async function sumBillableSecondsByCase(
   );
   return rows.map((row) => ({ ...row, seconds: Number(row.seconds), logCount: Number(row.logCount) }));
 }
-
-export type ReportSeconds = { key: string; label: string | null; seconds: number; caseCount: number; logCount: number };
 
 /**
  * Whole billable seconds grouped by the window's key, or by technologist (username), with the distinct cases and
@@ -198,15 +194,17 @@ export async function findBillingClients(
   const technologist = filter.technologist
     ? sql`and lower(l.technologist_username) = lower(${filter.technologist})`
     : sql``;
-  // The clients with time, found once from the logs of the period (materialized: a correlated `exists` per client
-  // would hash each client's cases again, 50 times over on the benchmark's data).
-  const billed = sql`select distinct c.client_id from ${caseTimeLogs} l join ${cases} c on c.id = l.case_id
+  // The clients with time, found once (materialized: a correlated `exists` per client would hash each client's
+  // cases again, 50 times over on the benchmark's data): from the kept figures, or for one technologist's time
+  // (which the figures do not keep apart) from the logs of the period.
+  const fromLogs = sql`select distinct c.client_id from ${caseTimeLogs} l join ${cases} c on c.id = l.case_id
       where c.archived_at is null and l.billable and not l.deleted
         and l.started_at < ${filter.until.toISOString()}::timestamptz
         and ${startedWithinReach(sql`l.started_at`, filter.since, filter.now)}
         and coalesce(l.ended_at, ${filter.now.toISOString()}::timestamptz) > ${filter.since.toISOString()}::timestamptz
         ${filter.clientId ? sql`and c.client_id = ${filter.clientId}` : sql``}
         ${technologist}`;
+  const billed = filter.technologist ? fromLogs : clientsWithKeptTime(filter);
   const hasTime = sql`k.id in (select client_id from billed)`;
   // Asked for by id, a client's months are shown whatever its status (its page lists them all).
   if (filter.includeActive && !filter.clientId) {

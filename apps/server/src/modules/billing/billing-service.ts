@@ -13,6 +13,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { addMonths, currentMonth, monthsBetween, monthWindow } from "./billing-calendar.js";
+import { sumKeptSecondsByCase } from "./billing-figures-repository.js";
 import { amountFor, hoursFromSeconds, rateForMonth, sumDecimals } from "./billing-money.js";
 import {
   type BillingCaseRow,
@@ -22,7 +23,6 @@ import {
   findBillingClients,
   findRatesOfClients,
   type RateRow,
-  sumBillableSecondsByCase,
   type WindowCaseSeconds,
 } from "./billing-repository.js";
 import { findStatementNumbers } from "./billing-statements-repository.js";
@@ -166,7 +166,7 @@ export async function listBillingMonths(
   );
   const clientIds = clients.map((client) => client.id);
   const [seconds, rates, statements] = await Promise.all([
-    sumBillableSecondsByCase(db, windows, now),
+    sumKeptSecondsByCase(db, windows, now),
     findRatesOfClients(db, clientIds),
     findStatementNumbers(db, clientIds, { from, to }),
   ]);

@@ -15,8 +15,9 @@ import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { monthWindow } from "./billing-calendar.js";
 import { suggestCptForCases } from "./billing-cpt-service.js";
+import { sumKeptSecondsByCase } from "./billing-figures-repository.js";
 import { differenceOf, rateForMonth, roundingNote, sumDecimals } from "./billing-money.js";
-import { findBillingCases, findRatesOfClients, sumBillableSecondsByCase } from "./billing-repository.js";
+import { findBillingCases, findRatesOfClients } from "./billing-repository.js";
 import {
   type BillingActor,
   type BillingSettings,
@@ -76,7 +77,7 @@ async function computeLiveStatement(
 ): Promise<LiveStatement> {
   const client = await requireBillingClient(db, clientId);
   const period = monthWindow(month, client.timezone);
-  const lines = await sumBillableSecondsByCase(db, [{ clientId, key: month, ...period }], now);
+  const lines = await sumKeptSecondsByCase(db, [{ clientId, key: month, ...period }], now);
   const rates = await findRatesOfClients(db, [clientId]);
   const caseIds = lines.map((line) => line.caseId);
   const caseRows = await findBillingCases(db, caseIds);

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { type Bucket, dayBuckets, monthBuckets, periodWindow, weekBuckets } from "./billing-calendar.js";
+import { countKeptInPeriods, sumKeptSecondsForReport } from "./billing-figures-repository.js";
 import { hoursFromSeconds, sumDecimals } from "./billing-money.js";
 import {
   type ClientWindow,
@@ -74,9 +75,13 @@ export async function getBillableHoursReport(
         })),
       )
     : periods;
+  // The kept figures have no technologist: one technologist's hours, or hours by technologist, sum the logs.
+  const fromLogs = technologist !== undefined || groupBy === "technologist";
   const [sums, totals] = await Promise.all([
-    sumBillableSecondsForReport(db, windows, now, { technologist, byTechnologist: groupBy === "technologist" }),
-    countBillableInWindows(db, periods, now, technologist),
+    fromLogs
+      ? sumBillableSecondsForReport(db, windows, now, { technologist, byTechnologist: groupBy === "technologist" })
+      : sumKeptSecondsForReport(db, windows, now),
+    fromLogs ? countBillableInWindows(db, periods, now, technologist) : countKeptInPeriods(db, periods, now),
   ]);
 
   const toRow = (key: string, label: string, found: (typeof sums)[number] | undefined): BillableHoursRow => ({
