@@ -3,7 +3,7 @@ import { useClientIds } from "../../api/list-client-ids";
 import { useReviewers } from "../../api/list-reviewers";
 import { useTechnologists } from "../../api/list-technologists";
 import { useAccess } from "../access/access-context";
-import { clientOptions, personOptions, SelectField } from "./select-field";
+import { clientOptions, personOptions, SelectField, type SelectFieldProps } from "./select-field";
 
 /** A list filter held by its page (usually in the URL): the chosen id, "" for all. */
 type FilterFieldProps = {
@@ -14,21 +14,17 @@ type FilterFieldProps = {
 
 /**
  * The "Client" filter of a list: every active client as "Name (CODE)", read (once, by its shared query key) only
- * for users who may read clients; others see just "All clients", as the server would refuse the list.
+ * for users who may read clients; others see just the empty choice, as the server would refuse the list. A page may
+ * add choices after the empty one (`children`) and its own message under the box.
  */
-export function ClientFilterField({ value, onChange, sx }: FilterFieldProps) {
+export function ClientFilterField({
+  emptyLabel = "All clients",
+  ...props
+}: FilterFieldProps & Pick<SelectFieldProps, "error" | "helperText" | "children"> & { emptyLabel?: string }) {
   const { can } = useAccess();
   const clients = useClientIds({ enabled: can("clients:read") });
   return (
-    <SelectField
-      label="Client"
-      size="small"
-      value={value}
-      onChange={onChange}
-      emptyLabel="All clients"
-      options={clientOptions(clients.data)}
-      sx={sx}
-    />
+    <SelectField label="Client" size="small" emptyLabel={emptyLabel} options={clientOptions(clients.data)} {...props} />
   );
 }
 

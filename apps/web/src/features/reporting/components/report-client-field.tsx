@@ -1,6 +1,6 @@
 import type { SxProps, Theme } from "@mui/material/styles";
 import { useClientIds } from "../../../api/list-client-ids";
-import { clientOptions, SelectField } from "../../../components/forms/select-field";
+import { ClientFilterField } from "../../../components/forms/filter-fields";
 
 /**
  * A report's "Client" picker: every active client, and the client a link names even when the list does not have
@@ -9,11 +9,9 @@ import { clientOptions, SelectField } from "../../../components/forms/select-fie
  */
 export function ReportClientField({
   value,
-  onChange,
-  emptyLabel,
   error,
   helperText,
-  sx,
+  ...props
 }: {
   value: string;
   onChange: (clientId: string) => void;
@@ -23,23 +21,19 @@ export function ReportClientField({
   helperText?: string;
   sx?: SxProps<Theme>;
 }) {
+  // The same read as the field's own (one query key), for what the list lacks and whether it failed.
   const clients = useClientIds();
   const listed = clients.data?.some((client) => client.id === value);
   return (
-    <SelectField
-      label="Client"
-      size="small"
+    <ClientFilterField
       value={value}
-      onChange={onChange}
       helperText={helperText ?? (clients.isError ? "The clients could not be loaded" : undefined)}
       error={error ?? clients.isError}
-      sx={sx}
-      emptyLabel={emptyLabel}
-      options={clientOptions(clients.data)}
+      {...props}
     >
       {value && !listed ? (
         <option value={value}>{clients.isPending ? "Loading clients…" : "The client in the link (not active)"}</option>
       ) : null}
-    </SelectField>
+    </ClientFilterField>
   );
 }
