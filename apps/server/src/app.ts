@@ -32,6 +32,8 @@ import { registerNotificationRoutes } from "./modules/notifications/notification
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
 import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { hasSignedInterpretation } from "./modules/records/records-service.js";
+import { registerReportRoutes } from "./modules/reports/reports-routes.js";
+import { type ReportsContext, reportIssuer } from "./modules/reports/reports-service.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
 import { registerServiceLevelRoutes } from "./modules/watch/service-level-routes.js";
@@ -184,7 +186,17 @@ export async function buildApp({
   registerPatientDataAudit(app, database.db);
   registerClientRoutes(app, database.db);
   registerCaseRoutes(app, database.db, caseDependenciesOf(config));
-  registerRecordRoutes(app, database.db, config);
+  // Reports sit above records: records hands each signing and addendum to them through this hook.
+  const reports: ReportsContext = {
+    db: database.db,
+    messages,
+    publicUrl: config.publicUrl,
+    linkHours: config.reports.linkHours,
+    company: { name: config.reports.companyName, details: config.reports.companyDetails },
+    caps: config.technologistCaps,
+  };
+  registerRecordRoutes(app, database.db, config, { onInterpretationSigned: reportIssuer(reports) });
+  registerReportRoutes(app, reports);
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);

@@ -17,15 +17,23 @@ export type RouteInput<R extends RouteDefinition> = {
   reply: FastifyReply;
 };
 
-/** An event-stream route answers with the stream of its frames, already formatted (modules/events). */
+/** A file answer (`pdf`, `csv`): its bytes or text and the name a browser saves it under. */
+export type FileAnswer = { body: Buffer | string; fileName: string; disposition?: "inline" | "attachment" };
+
+/**
+ * An event-stream route answers with the stream of its frames, already formatted (modules/events); a `pdf` or `csv`
+ * route with a file; a `fhir-json` route with the resource (sent as `application/fhir+json`, no envelope).
+ */
 export type RouteHandler<R extends RouteDefinition> = (
   input: RouteInput<R>,
 ) => Promise<
   R extends { responseKind: "event-stream" }
     ? Readable
-    : R["response"] extends z.ZodType
-      ? z.input<R["response"]>
-      : null
+    : R extends { responseKind: "pdf" | "csv" }
+      ? FileAnswer
+      : R["response"] extends z.ZodType
+        ? z.input<R["response"]>
+        : null
 >;
 
 export type Authenticate = (request: FastifyRequest) => Promise<Principal | undefined>;
@@ -37,10 +45,28 @@ export type PatientDataAuditor = (
   statusCode: number,
 ) => Promise<void>;
 
-/** The OpenAPI/serializer entry of a 2xx: the envelope around `response`, or the event stream's frames as they are. */
+/** The media type of each answer sent outside the envelope. */
+const mediaTypes = {
+  "event-stream": "text/event-stream",
+  pdf: "application/pdf",
+  "fhir-json": "application/fhir+json",
+  csv: "text/csv",
+} as const;
+
+/**
+ * The OpenAPI/serializer entry of a 2xx: the envelope around `response`, or, for the kinds sent as they are (event
+ * stream, PDF, FHIR JSON, CSV), `response` under its own media type.
+ */
 function successSchemaOf(definition: RouteDefinition, response: z.ZodType): unknown {
-  if (definition.responseKind !== "event-stream") return successEnvelope(response);
-  return { description: definition.summary, content: { "text/event-stream": { schema: response } } };
+  const kind = definition.responseKind ?? "json";
+  if (kind === "json") return successEnvelope(response);
+  return { description: definition.summary, content: { [mediaTypes[kind]]: { schema: response } } };
+}
+
+/** `attachment; filename="…"` with the name's non-ASCII characters in `filename*` (RFC 6266). */
+function contentDisposition(answer: FileAnswer): string {
+  const ascii = answer.fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `${answer.disposition ?? "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(answer.fileName)}`;
 }
 
 /**
@@ -131,7 +157,20 @@ export function registerRoute<R extends RouteDefinition>(
       } as RouteInput<R>);
       const status = definition.successStatus ?? 200;
       reply.status(status);
-      if (definition.responseKind === "event-stream") return reply.type("text/event-stream; charset=utf-8").send(data);
+      switch (definition.responseKind) {
+        case "event-stream":
+          return reply.type("text/event-stream; charset=utf-8").send(data);
+        case "pdf":
+        case "csv": {
+          const file = data as FileAnswer;
+          reply.header("content-disposition", contentDisposition(file));
+          const type = definition.responseKind === "pdf" ? "application/pdf" : "text/csv; charset=utf-8";
+          return reply.type(type).send(file.body);
+        }
+        case "fhir-json":
+          // A string, so Fastify sends it as it is rather than through the envelope's serializer.
+          return reply.type("application/fhir+json; charset=utf-8").send(JSON.stringify(data));
+      }
       if (status === 204) return reply.send();
       return { enoch: app.enoch, data };
     },

@@ -294,7 +294,13 @@ export type SetRateRequest = z.input<typeof setRateRequestSchema>;
 // The billing check of reviewed → closed
 // ---------------------------------------------------------------------------------------------------------------
 
-export const billingCheckItemIds = ["no-running-time-log", "rate-known", "cpt-warnings-acknowledged"] as const;
+/** `report-signed`: a signed report is stored for the case (a closed case is billed for a report that exists). */
+export const billingCheckItemIds = [
+  "no-running-time-log",
+  "rate-known",
+  "cpt-warnings-acknowledged",
+  "report-signed",
+] as const;
 
 export const billingCheckSchema = z.object({
   caseId: idSchema,

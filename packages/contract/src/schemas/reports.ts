@@ -62,7 +62,7 @@ export const reportVersionSchema = z.object({
   version: z.number().int().min(1),
   kind: reportVersionKindSchema,
   reportType: z.enum(["daily", "summary"]),
-  /** "EEG report — daily, 2026-11-05 to 2026-11-06" as the PDF's heading and the FHIR attachment's title. */
+  /** "EEG report (24-hour), Nov 5, 2026 to Nov 6, 2026": the PDF's heading and the FHIR attachment's title. */
   title: z.string(),
   periodFrom: isoDateTimeSchema,
   periodTo: isoDateTimeSchema,

@@ -8,6 +8,7 @@ import {
 import { Temporal } from "temporal-polyfill";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
+import { hasSignedReport } from "../reports/reports-service.js";
 import { splitByMonth } from "./billing-calendar.js";
 import { suggestCptForCases } from "./billing-cpt-service.js";
 import { hoursFromSeconds, rateForMonth } from "./billing-money.js";
@@ -28,6 +29,7 @@ const checkLabels = {
   "no-running-time-log": "No time log of the case is still running",
   "rate-known": "A rate is known for every month the case's billable time falls in",
   "cpt-warnings-acknowledged": "Every CPT warning is acknowledged in a billing note",
+  "report-signed": "A signed report is stored for the case",
 } as const;
 
 /** "2026-11-20 05:00 America/New_York": an instant as the client's staff read it, zone named. */
@@ -40,7 +42,8 @@ function localTime(instant: Date, timeZone: string): string {
  * The billing check of one case (`billing-check-passed`, reviewed → closed), in the caller's transaction when
  * there is one: (1) no time log of the case is still running, billable or not (its hours are final); (2) every
  * client month its billable time touches has a rate, own or inherited; (3) every CPT warning of the case is
- * acknowledged in a live billing note.
+ * acknowledged in a live billing note; (4) a signed report is stored (the same fact the case's Reports list shows:
+ * the professional component is billed for a report that exists and can be delivered).
  */
 export async function checkCaseBilling(
   db: Db,
@@ -48,11 +51,12 @@ export async function checkCaseBilling(
   now: Date,
   settings: BillingSettings,
 ): Promise<BillingCheck> {
-  const [client, logs, rates, acknowledgedIds] = await Promise.all([
+  const [client, logs, rates, acknowledgedIds, reportSigned] = await Promise.all([
     requireBillingClient(db, subject.clientId),
     findLiveTimeLogs(db, [subject.id]),
     findRatesOfClients(db, [subject.clientId]),
     findAcknowledgedWarnings(db, subject.id),
+    hasSignedReport(db, subject.id),
   ]);
   const cpt = (await suggestCptForCases(db, [subject.id], settings, now, client.timezone, logs)).get(
     subject.id,
@@ -89,10 +93,14 @@ export async function checkCaseBilling(
       : `CPT warnings not acknowledged in a billing note: ${unacknowledged
           .map((warning) => `${cptWarningLabels[warning.id as CptWarningId]} (${warning.id})`)
           .join("; ")}`;
+  const reportMessage = reportSigned
+    ? null
+    : `No signed report is stored for ${subject.caseNumber}; sign its interpretation (a report signed before reports were stored is stored when the case's Reports list is opened)`;
   const checks = [
     { id: "no-running-time-log" as const, message: runningMessage },
     { id: "rate-known" as const, message: rateMessage },
     { id: "cpt-warnings-acknowledged" as const, message: cptMessage },
+    { id: "report-signed" as const, message: reportMessage },
   ].map((check) => ({ ...check, label: checkLabels[check.id], passed: check.message === null }));
   return {
     caseId: subject.id,

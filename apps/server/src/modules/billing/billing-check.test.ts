@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientIn, logTime, monitoredCase, putInStage, setRate } from "../../testing/kits/billing-kit.js";
 import { type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
 import { collectionOf, createItem, itemPath, minutesAgo, sampleBillingNote } from "../../testing/kits/records-kit.js";
+import { storeSignedReport } from "../../testing/kits/reports-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
@@ -36,7 +37,7 @@ describe("the billing check of reviewed → closed", () => {
 
     const first = await checkOf(subject.id);
     expect(first.passed).toBe(false);
-    expect(failing(first)).toEqual(["no-running-time-log", "rate-known", "cpt-warnings-acknowledged"]);
+    expect(failing(first)).toEqual(["no-running-time-log", "rate-known", "cpt-warnings-acknowledged", "report-signed"]);
     const messages = Object.fromEntries(first.checks.map((item) => [item.id, item.message]));
     expect(messages["no-running-time-log"]).toMatch(
       /^2 time logs are still running \(.*monitoring log since .* Australia\/Sydney/,
@@ -47,6 +48,7 @@ describe("the billing check of reviewed → closed", () => {
     expect(messages["cpt-warnings-acknowledged"]).toMatch(
       /^CPT warnings not acknowledged in a billing note: .*review-check-gap/,
     );
+    expect(messages["report-signed"]).toMatch(/^No signed report is stored for CM-/);
     expect(first.cpt.warnings.map((warning) => warning.id)).toEqual(["review-check-gap"]);
     expect(first.months.every((entry) => entry.rate === null)).toBe(true);
     expect(first.acknowledgedWarnings).toEqual([]);
@@ -69,12 +71,12 @@ describe("the billing check of reviewed → closed", () => {
       expect(stopped.statusCode, stopped.body).toBe(201);
     }
     await putInStage(harness, subject.id, "reviewed");
-    expect(failing(await checkOf(subject.id))).toEqual(["rate-known", "cpt-warnings-acknowledged"]);
+    expect(failing(await checkOf(subject.id))).toEqual(["rate-known", "cpt-warnings-acknowledged", "report-signed"]);
 
     // (2) A rate on the first month the log touches, inherited by any later one.
     expect((await setRate(team.billing, client.id, months[0] as string, "180")).statusCode).toBe(200);
     const priced = await checkOf(subject.id);
-    expect(failing(priced)).toEqual(["cpt-warnings-acknowledged"]);
+    expect(failing(priced)).toEqual(["cpt-warnings-acknowledged", "report-signed"]);
     expect(priced.months[0]?.rate).toMatchObject({ hourlyRate: "180.00", inherited: false });
 
     // (3) A billing note acknowledging another warning does not do; a deleted one does not count.
@@ -95,7 +97,7 @@ describe("the billing check of reviewed → closed", () => {
     });
     expect(removal.statusCode, removal.body).toBe(201);
     const partly = await checkOf(subject.id);
-    expect(failing(partly)).toEqual(["cpt-warnings-acknowledged"]);
+    expect(failing(partly)).toEqual(["cpt-warnings-acknowledged", "report-signed"]);
     expect(partly.acknowledgedWarnings).toEqual(["under-2-hours"]);
 
     await createItem(
@@ -104,6 +106,10 @@ describe("the billing check of reviewed → closed", () => {
       subject.id,
       sampleBillingNote({ body: "Reviewed the gaps with the lab.", acknowledgedWarnings: ["review-check-gap"] }),
     );
+    expect(failing(await checkOf(subject.id))).toEqual(["report-signed"]);
+
+    // (4) A signed report stored for the case: the same fact its Reports list shows.
+    await storeSignedReport(harness, team, subject.id);
     const passed = await checkOf(subject.id);
     expect(passed).toMatchObject({ caseId: subject.id, passed: true });
     expect(passed.checks.every((item) => item.message === null)).toBe(true);
@@ -127,7 +133,7 @@ describe("the billing check of reviewed → closed", () => {
     expect((await setRate(team.billing, client.id, "2026-06", "150")).statusCode).toBe(200);
     await putInStage(harness, subject.id, "reviewed");
     const check = await checkOf(subject.id);
-    expect(failing(check)).toEqual(["cpt-warnings-acknowledged"]);
+    expect(failing(check)).toEqual(["cpt-warnings-acknowledged", "report-signed"]);
     expect(check.cpt.warnings.map((warning) => warning.id)).toEqual(["technologist-cap-exceeded"]);
     expect(check.months).toEqual([
       { month: "2026-06", hours: "4.00", rate: { hourlyRate: "150.00", fromMonth: "2026-06", inherited: false } },

@@ -26,6 +26,7 @@ import {
   sampleInterpretation,
   sampleTimeLog,
 } from "../../testing/kits/records-kit.js";
+import { storeSignedReport } from "../../testing/kits/reports-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let harness: TestApp;
@@ -44,9 +45,11 @@ const unpassableChecks: string[] = [];
 
 /**
  * Satisfies `billing-check-passed` for a case made by `caseIn` (no time logs): nothing runs, no month needs a rate,
- * and the one CPT warning (no billable time, under 2 hours) is acknowledged in a billing note.
+ * the one CPT warning (no billable time, under 2 hours) is acknowledged in a billing note, and a signed report is
+ * stored.
  */
 async function passBillingCheck(caseId: string): Promise<void> {
+  await storeSignedReport(harness, team, caseId);
   await createItem(
     team.billing,
     "billing-note",
@@ -195,6 +198,7 @@ describe("named preconditions", () => {
     expect(second.json().error.message).not.toMatch(/still running|No rate/);
     expect(second.json().error.message).toMatch(/CPT warnings not acknowledged in a billing note: .*review-check-gap/);
 
+    await storeSignedReport(harness, team, subject.id);
     const warnings = (await team.billing("GET", `/cases/${subject.id}/billing-check`)).json().data.cpt.warnings;
     await createItem(
       team.billing,

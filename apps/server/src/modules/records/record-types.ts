@@ -1,9 +1,35 @@
-import type { Permission, RecordKind } from "@vigil/contract";
+import type { Author, InterpretationData, Permission, RecordKind } from "@vigil/contract";
 import type { Actor } from "../../audit/audited-write.js";
 import type { Db } from "../../db/client.js";
 import type { TechnologistCaps } from "./time-log-rules.js";
 
-export type RecordsContext = { db: Db; caps: TechnologistCaps };
+/**
+ * An interpretation just signed, or given an addendum, in the writer's transaction: what the modules above records
+ * (reports) need to issue that version of the report. Handed in by app.ts, so records never imports them.
+ */
+export type SignedInterpretation = {
+  caseId: string;
+  interpretationId: string;
+  /** The interpretation's revision that was just written. */
+  revision: number;
+  change: "sign" | "addendum";
+  data: InterpretationData;
+  signedBy: Author;
+  signedAt: string;
+  addenda: { revision: number; text: string; author: Author; createdAt: string }[];
+  at: Date;
+};
+
+/**
+ * Called in the transaction that signs an interpretation or appends an addendum; what it writes commits or rolls back
+ * with the signature. What it returns runs after the commit (sending mail must not hold the transaction open).
+ */
+export type InterpretationSignedHook = (
+  tx: Db,
+  signed: SignedInterpretation,
+) => Promise<(() => Promise<void>) | undefined>;
+
+export type RecordsContext = { db: Db; caps: TechnologistCaps; onInterpretationSigned?: InterpretationSignedHook };
 
 /** Who reads: enough to say what they may write. */
 export type RecordReader = { username: string; permissions: ReadonlySet<Permission> };

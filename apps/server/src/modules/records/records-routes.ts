@@ -6,7 +6,7 @@ import type { Db } from "../../db/client.js";
 import { actorOf } from "../../http/actor.js";
 import type { Principal } from "../../http/principal.js";
 import { registerRoute } from "../../http/register-route.js";
-import type { RecordListQuery, RecordsContext, RevisionRequest } from "./record-types.js";
+import type { InterpretationSignedHook, RecordListQuery, RecordsContext, RevisionRequest } from "./record-types.js";
 import { createRecord, getRecordHistory, listRecords, recordUserOf, reviseRecord } from "./records-service.js";
 
 type Names = { list: RecordRouteName; create: RecordRouteName; revise: RecordRouteName; history: RecordRouteName };
@@ -51,10 +51,15 @@ type ItemParams = { id: string; itemId: string };
  * Per-case records (PRODUCT.md §4): the four calls of each kind plus clock-out through `time-logs/latest`. The six
  * kinds share one service, so their routes are registered from one list; the contract's schemas have already
  * validated params, query and body (the casts only name what they promise). Patient details are the cases
- * module's (cases-routes.ts).
+ * module's (cases-routes.ts). `onInterpretationSigned` (reports) runs in every signing's and addendum's transaction.
  */
-export function registerRecordRoutes(app: FastifyInstance, db: Db, config: Config): void {
-  const ctx: RecordsContext = { db, caps: config.technologistCaps };
+export function registerRecordRoutes(
+  app: FastifyInstance,
+  db: Db,
+  config: Config,
+  hooks: { onInterpretationSigned?: InterpretationSignedHook } = {},
+): void {
+  const ctx: RecordsContext = { db, caps: config.technologistCaps, ...hooks };
   const table = recordRoutesTable as Record<RecordRouteName, RouteDefinition & { response: z.ZodType }>;
   const writer = (principal: Principal, request: FastifyRequest) =>
     recordUserOf(db, actorOf(principal, request), principal.permissions);

@@ -19,6 +19,7 @@ import { conflict, findTarget, planRevision, staleBase } from "./record-revision
 import { summaryOf } from "./record-summaries.js";
 import {
   authorFields,
+  type InterpretationSignedHook,
   type RecordListQuery,
   type RecordReader,
   type RecordsContext,
@@ -26,6 +27,7 @@ import {
   type RevisionRequest,
   type RevisionTarget,
   recordLabels,
+  type SignedInterpretation,
 } from "./record-types.js";
 import {
   assertNoOverlap,
@@ -48,6 +50,9 @@ import {
   timeLogProjection,
   updateRecordRow,
 } from "./records-repository.js";
+import { signedInterpretationOf } from "./signed-interpretation.js";
+
+export type { InterpretationSignedHook, SignedInterpretation };
 
 /**
  * Per-case records (PRODUCT.md §4): items with append-only revisions. Every write runs in one
@@ -172,6 +177,7 @@ export async function reviseRecord(
   user: RecordUser,
 ): Promise<RecordItem> {
   const now = new Date();
+  let afterCommit: (() => Promise<void>) | undefined;
   try {
     const { row, state } = await ctx.db.transaction(async (tx) => {
       const state = await requireCaseState(tx, caseId, "update");
@@ -236,8 +242,15 @@ export async function reviseRecord(
         await saveTimeLog(tx, timeLogProjection(row, plan.data as TimeLogData, plan.deleted, technologist));
       }
       await auditRecordWrite(tx, user, state, { kind, itemId: row.id, revision, change: plan.change });
+      if (kind === "interpretation" && (plan.change === "sign" || plan.change === "addendum")) {
+        afterCommit = await ctx.onInterpretationSigned?.(
+          tx,
+          signedInterpretationOf(caseId, row.id, revision, plan, now),
+        );
+      }
       return { row, state };
     });
+    await afterCommit?.();
     return await toRecordItem(kind, row, { ...ctx, state, now });
   } catch (error) {
     // The item lock makes this unreachable in practice; the unique index is the last line of defence.

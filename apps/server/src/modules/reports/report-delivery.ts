@@ -1,0 +1,162 @@
+import { formatInstantInZone, pages } from "@vigil/contract";
+import type { Actor } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
+import type { Db } from "../../db/client.js";
+import { loadServerSecret } from "../../identity/server-secrets-repository.js";
+import { signLink } from "../../links/signed-links.js";
+import { type MessageService, maskDestination } from "../../messaging/message-service.js";
+import type { ReportInputs } from "./report-inputs.js";
+import {
+  findDeliveriesByIds,
+  findReportVersionSummary,
+  insertDeliveries,
+  insertDisclosure,
+  type ReportDeliveryRow,
+  type ReportVersionSummaryRow,
+  settleDelivery,
+} from "./reports-repository.js";
+
+/** What delivering reports needs: where links point, how long they work, who issues them, how mail leaves. */
+export type ReportDeliveryContext = {
+  db: Db;
+  messages: MessageService;
+  publicUrl: string;
+  linkHours: number;
+};
+
+/** One server secret keys every report link (the same on every instance; see links/signed-links.ts). */
+const secretName = "report-links";
+const secrets = new WeakMap<Db, Promise<Buffer>>();
+
+export function reportLinkSecret(db: Db): Promise<Buffer> {
+  let secret = secrets.get(db);
+  if (!secret) {
+    secret = loadServerSecret(db, secretName);
+    secrets.set(db, secret);
+    // A failed load (the database was briefly away) is not remembered.
+    secret.catch(() => secrets.delete(db));
+  }
+  return secret;
+}
+
+export type Recipient = { contactId: string; name: string; email: string };
+
+/** "Dr. Ada Lee <a***e@example.org>": a recipient as lists and the accounting of disclosures name them. */
+export function recipientLabel(delivery: Pick<ReportDeliveryRow, "recipientName" | "recipientEmail">): string {
+  return `${delivery.recipientName} <${maskDestination("email", delivery.recipientEmail)}>`;
+}
+
+/** Pending deliveries (one link each) to `recipients`, in the caller's transaction; sent after it commits. */
+export async function createDeliveries(
+  tx: Db,
+  context: { linkHours: number },
+  version: ReportVersionSummaryRow,
+  recipients: readonly Recipient[],
+  now: Date,
+  sentBy?: Actor & { name: string | null },
+): Promise<ReportDeliveryRow[]> {
+  // Whole seconds: the link carries its expiry in seconds, and the row must say the same instant.
+  const expiresAt = new Date(Math.floor((now.getTime() + context.linkHours * 3_600_000) / 1000) * 1000);
+  return insertDeliveries(
+    tx,
+    recipients.map((recipient) => ({
+      reportId: version.id,
+      caseId: version.caseId,
+      contactId: recipient.contactId,
+      recipientName: recipient.name,
+      recipientEmail: recipient.email,
+      linkExpiresAt: expiresAt,
+      sentBySub: sentBy?.sub ?? null,
+      sentByUsername: sentBy?.username ?? null,
+      sentByName: sentBy?.name ?? null,
+    })),
+  );
+}
+
+function messageOf(inputs: ReportInputs, link: string, expiresAt: Date) {
+  const zone = inputs.client.timeZone;
+  const what = inputs.report.kind === "addendum" ? `an addendum (version ${inputs.report.version}) to` : "";
+  // No patient name or MRN: the e-mail leaves the building; the PDF behind the link names the patient.
+  return {
+    subject: `EEG report ready: ${inputs.case.number}${inputs.report.kind === "addendum" ? " (addendum)" : ""}`,
+    body: [
+      `${inputs.company.name} has signed ${what ? `${what} ` : ""}the ${inputs.report.title} for ${inputs.client.name}, case ${inputs.case.number}.`,
+      "",
+      `Download the PDF here (the link works once, until ${formatInstantInZone(expiresAt, zone)}):`,
+      link,
+      "",
+      `If the link has expired or was already used, ask ${inputs.company.name} to send the report again.`,
+    ].join("\n"),
+  };
+}
+
+/**
+ * Sends each pending delivery outside any transaction (SMTP must not hold one open; PGlite has one connection), then
+ * records its outcome: `sent` with a `report-delivered` disclosure, or `failed` with the transport's error. A failure
+ * never undoes the signing: the list shows it and staff re-send.
+ */
+export async function sendDeliveries(context: ReportDeliveryContext, deliveryIds: readonly string[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  const { db } = context;
+  const secret = await reportLinkSecret(db);
+  const deliveries = await findDeliveriesByIds(db, deliveryIds);
+  const versions = new Map<string, ReportVersionSummaryRow | undefined>();
+  for (const delivery of deliveries) {
+    if (delivery.status !== "pending") continue;
+    if (!versions.has(delivery.reportId)) {
+      versions.set(delivery.reportId, await findReportVersionSummary(db, delivery.reportId));
+    }
+    const version = versions.get(delivery.reportId) as ReportVersionSummaryRow;
+    const inputs = version.inputs as unknown as ReportInputs;
+    const token = signLink(secret, { id: delivery.id, expiresAt: delivery.linkExpiresAt });
+    const link = `${context.publicUrl}/#${pages["report-download"].href({ token })}`;
+    const message = messageOf(inputs, link, delivery.linkExpiresAt);
+    let failure: string | undefined;
+    try {
+      await context.messages.send({ channel: "email", to: delivery.recipientEmail, ...message });
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    const by = delivery.sentByUsername
+      ? { sub: delivery.sentBySub, username: delivery.sentByUsername }
+      : { sub: null, username: null };
+    await db.transaction(async (tx) => {
+      const settled = await settleDelivery(
+        tx,
+        delivery.id,
+        failure === undefined ? { status: "sent", sentAt: new Date() } : { status: "failed", lastError: failure },
+      );
+      if (!settled) return;
+      if (failure === undefined) {
+        await insertDisclosure(tx, {
+          kind: "report-delivered",
+          patientMrn: version.patientMrn,
+          patientName: version.patientName,
+          caseId: version.caseId,
+          clientId: version.clientId,
+          reportId: version.id,
+          deliveryId: delivery.id,
+          recipient: recipientLabel(delivery),
+          bySub: delivery.sentBySub,
+          byUsername: delivery.sentByUsername,
+          byName: delivery.sentByName,
+        });
+      }
+      await recordAudit(tx, {
+        action: "report.delivery",
+        outcome: failure === undefined ? "success" : "failure",
+        actor: by,
+        target: { type: "case", id: version.caseId },
+        details: {
+          caseId: version.caseId,
+          clientId: version.clientId,
+          reportId: version.id,
+          version: version.version,
+          deliveryId: delivery.id,
+          recipient: recipientLabel(delivery),
+          ...(failure === undefined ? {} : { error: failure }),
+        },
+      });
+    });
+  }
+}

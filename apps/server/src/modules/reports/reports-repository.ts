@@ -1,0 +1,211 @@
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import {
+  cases,
+  clients,
+  criticalFindings,
+  findingRecipients,
+  reportDeliveries,
+  reportDisclosures,
+  reportVersions,
+} from "../../db/schema.js";
+
+export type ReportVersionRow = typeof reportVersions.$inferSelect;
+/** A version without its PDF's bytes (lists never carry them). */
+export type ReportVersionSummaryRow = Omit<ReportVersionRow, "pdf">;
+export type ReportDeliveryRow = typeof reportDeliveries.$inferSelect;
+export type ReportDisclosureRow = typeof reportDisclosures.$inferSelect;
+
+const { pdf: _pdf, ...summaryColumns } = getTableColumns(reportVersions);
+
+export async function insertReportVersion(
+  db: Db,
+  values: typeof reportVersions.$inferInsert,
+): Promise<ReportVersionSummaryRow> {
+  const [row] = await db.insert(reportVersions).values(values).returning(summaryColumns);
+  return row as ReportVersionSummaryRow;
+}
+
+/** The versions of an interpretation already stored (their numbers). */
+export async function findStoredVersionNumbers(db: Db, interpretationId: string): Promise<number[]> {
+  const rows = await db
+    .select({ version: reportVersions.version })
+    .from(reportVersions)
+    .where(eq(reportVersions.interpretationId, interpretationId));
+  return rows.map((row) => row.version);
+}
+
+/** Every version of the case's reports, newest first, without the PDFs. */
+export async function findReportVersionsOfCase(db: Db, caseId: string): Promise<ReportVersionSummaryRow[]> {
+  return db
+    .select(summaryColumns)
+    .from(reportVersions)
+    .where(eq(reportVersions.caseId, caseId))
+    .orderBy(desc(reportVersions.issuedAt), desc(reportVersions.version));
+}
+
+/** One version with its PDF; with `caseId`, only when it belongs to that case. */
+export async function findReportVersion(db: Db, id: string, caseId?: string): Promise<ReportVersionRow | undefined> {
+  const conditions: SQL[] = [eq(reportVersions.id, id)];
+  if (caseId) conditions.push(eq(reportVersions.caseId, caseId));
+  const [row] = await db
+    .select()
+    .from(reportVersions)
+    .where(and(...conditions))
+    .limit(1);
+  return row;
+}
+
+export async function findReportVersionSummary(db: Db, id: string): Promise<ReportVersionSummaryRow | undefined> {
+  const [row] = await db.select(summaryColumns).from(reportVersions).where(eq(reportVersions.id, id)).limit(1);
+  return row;
+}
+
+/** A stored signed report (version 1 of any interpretation) exists for the case. */
+export async function existsSignedReport(db: Db, caseId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: reportVersions.id })
+    .from(reportVersions)
+    .where(and(eq(reportVersions.caseId, caseId), eq(reportVersions.kind, "signed")))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertDeliveries(
+  db: Db,
+  values: (typeof reportDeliveries.$inferInsert)[],
+): Promise<ReportDeliveryRow[]> {
+  if (values.length === 0) return [];
+  return db.insert(reportDeliveries).values(values).returning();
+}
+
+export async function findDeliveriesOfReports(db: Db, reportIds: readonly string[]): Promise<ReportDeliveryRow[]> {
+  if (reportIds.length === 0) return [];
+  return db
+    .select()
+    .from(reportDeliveries)
+    .where(inArray(reportDeliveries.reportId, [...reportIds]))
+    .orderBy(asc(reportDeliveries.createdAt), asc(reportDeliveries.recipientName));
+}
+
+export async function findDeliveriesByIds(db: Db, ids: readonly string[]): Promise<ReportDeliveryRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(reportDeliveries)
+    .where(inArray(reportDeliveries.id, [...ids]));
+}
+
+export async function findDelivery(db: Db, id: string): Promise<ReportDeliveryRow | undefined> {
+  const [row] = await db.select().from(reportDeliveries).where(eq(reportDeliveries.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Marks a pending delivery sent or failed. Only a pending row changes, so of two instances finishing the same
+ * delivery (a resumed start-up sweep and the request that made it) one outcome is kept.
+ */
+export async function settleDelivery(
+  db: Db,
+  id: string,
+  outcome: { status: "sent"; sentAt: Date } | { status: "failed"; lastError: string },
+): Promise<ReportDeliveryRow | undefined> {
+  const [row] = await db
+    .update(reportDeliveries)
+    .set(outcome)
+    .where(and(eq(reportDeliveries.id, id), eq(reportDeliveries.status, "pending")))
+    .returning();
+  return row;
+}
+
+/** Spends a link: sets `opened_at` once. Undefined when it was already spent (the caller answers 410). */
+export async function spendDelivery(db: Db, id: string, at: Date): Promise<ReportDeliveryRow | undefined> {
+  const [row] = await db
+    .update(reportDeliveries)
+    .set({ openedAt: at })
+    .where(and(eq(reportDeliveries.id, id), isNull(reportDeliveries.openedAt)))
+    .returning();
+  return row;
+}
+
+export async function insertDisclosure(db: Db, values: typeof reportDisclosures.$inferInsert): Promise<void> {
+  await db.insert(reportDisclosures).values(values);
+}
+
+export type DisclosureFilter = { mrn: string; clientId?: string; from?: Date; toExclusive?: Date };
+export type DisclosureListRow = ReportDisclosureRow & {
+  caseNumber: string;
+  clientName: string;
+  reportTitle: string | null;
+  reportVersion: number | null;
+};
+
+function disclosureConditions(filter: DisclosureFilter): SQL[] {
+  const conditions: SQL[] = [eq(reportDisclosures.patientMrn, filter.mrn)];
+  if (filter.clientId) conditions.push(eq(reportDisclosures.clientId, filter.clientId));
+  if (filter.from) conditions.push(gte(reportDisclosures.at, filter.from));
+  if (filter.toExclusive) conditions.push(lt(reportDisclosures.at, filter.toExclusive));
+  return conditions;
+}
+
+/** One patient's disclosures, newest first, with the case number, client name and report they concern. */
+export async function findDisclosures(
+  db: Db,
+  filter: DisclosureFilter,
+  page?: { limit: number; offset: number },
+): Promise<DisclosureListRow[]> {
+  const query = db
+    .select({
+      ...getTableColumns(reportDisclosures),
+      caseNumber: cases.caseNumber,
+      clientName: clients.name,
+      reportTitle: reportVersions.title,
+      reportVersion: reportVersions.version,
+    })
+    .from(reportDisclosures)
+    .innerJoin(cases, eq(cases.id, reportDisclosures.caseId))
+    .innerJoin(clients, eq(clients.id, reportDisclosures.clientId))
+    .leftJoin(reportVersions, eq(reportVersions.id, reportDisclosures.reportId))
+    .where(and(...disclosureConditions(filter)))
+    .orderBy(desc(reportDisclosures.at), desc(reportDisclosures.id));
+  return page ? query.limit(page.limit).offset(page.offset) : query;
+}
+
+export async function countDisclosures(db: Db, filter: DisclosureFilter): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(reportDisclosures)
+    .where(and(...disclosureConditions(filter)));
+  return Number(row?.total ?? 0);
+}
+
+export type CaseFindingRow = typeof criticalFindings.$inferSelect;
+export type FindingRecipientRow = typeof findingRecipients.$inferSelect;
+
+/** The case's critical findings raised up to `until`, oldest first, with everyone each was sent to. */
+export async function findCriticalFindingsOfCase(
+  db: Db,
+  caseId: string,
+  until: Date,
+): Promise<{ finding: CaseFindingRow; recipients: FindingRecipientRow[] }[]> {
+  const findings = await db
+    .select()
+    .from(criticalFindings)
+    .where(and(eq(criticalFindings.caseId, caseId), sql`${criticalFindings.raisedAt} <= ${until.toISOString()}`))
+    .orderBy(asc(criticalFindings.raisedAt));
+  if (findings.length === 0) return [];
+  const recipients = await db
+    .select()
+    .from(findingRecipients)
+    .where(
+      inArray(
+        findingRecipients.findingId,
+        findings.map((finding) => finding.id),
+      ),
+    )
+    .orderBy(asc(findingRecipients.notifiedAt), asc(findingRecipients.name));
+  return findings.map((finding) => ({
+    finding,
+    recipients: recipients.filter((recipient) => recipient.findingId === finding.id),
+  }));
+}
