@@ -63,6 +63,34 @@ export class CaseApi {
     return found.id;
   }
 
+  /**
+   * A new revision of the client's protocol, the current one with the critical-finding window changed: cases that
+   * start monitoring afterwards pin it.
+   */
+  async setCriticalFindingWindow(clientCode: string, withinMinutes: number): Promise<void> {
+    const clientId = await this.clientIdByCode(clientCode);
+    const protocol = await this.call<{ current: Record<string, unknown> & { revision: number } }>(
+      "GET",
+      `/clients/${clientId}/protocol`,
+    );
+    const {
+      id: _id,
+      clientId: _client,
+      revision,
+      changeNote: _note,
+      author: _author,
+      createdAt: _at,
+      ...content
+    } = protocol.data.current;
+    const critical = content.criticalNotification as { notify: string; withinMinutes: number };
+    await this.call("POST", `/clients/${clientId}/protocol/revisions`, {
+      ...content,
+      criticalNotification: { ...critical, withinMinutes },
+      baseRevision: revision,
+      changeNote: `Critical findings must be acknowledged within ${withinMinutes} min`,
+    });
+  }
+
   /** A new case for the client, with a technologist assigned and monitoring started (recording from an hour ago). */
   async caseInMonitoring(input: {
     clientCode: string;

@@ -197,7 +197,7 @@ function newestSourceTime(): number {
   return newest;
 }
 
-function readDemoCredentials(file: string): Record<string, Credential> {
+export function readDemoCredentials(file: string): Record<string, Credential> {
   if (!existsSync(file)) throw new Error(`The seed wrote no ${file}.`);
   const users: Record<string, Credential> = {};
   for (const line of readFileSync(file, "utf8").split("\n")) {

@@ -1,0 +1,39 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
+/**
+ * axe-core as the journeys run it: WCAG 2.1 A and AA rules, plus "label in name" (2.5.3), which axe keeps out of its
+ * defaults; only serious and critical findings count, listed by where, rule and element.
+ */
+export type AccessibilityFinding = { where: string; rule: string; impact: string; help: string; targets: string[] };
+
+const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const failingImpacts = new Set(["serious", "critical"]);
+
+/** The serious and critical findings on the page as it is now (or inside `include`, a dialog). */
+export async function scanAccessibility(page: Page, where: string, include?: string): Promise<AccessibilityFinding[]> {
+  let builder = new AxeBuilder({ page }).withTags(wcagTags).options({
+    rules: { "label-content-name-mismatch": { enabled: true } },
+  });
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((violation) => failingImpacts.has(violation.impact ?? ""))
+    .map((violation) => ({
+      where,
+      rule: violation.id,
+      impact: violation.impact ?? "",
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(" ")),
+    }));
+}
+
+/** The findings as an assertion message: one line each, its elements under it. */
+export function reportAccessibility(findings: AccessibilityFinding[]): string {
+  return findings
+    .map(
+      (finding) =>
+        `${finding.where}: ${finding.rule} (${finding.impact}) ${finding.help}\n    ${finding.targets.join("\n    ")}`,
+    )
+    .join("\n");
+}
