@@ -31,11 +31,15 @@ function linkView(overrides: Partial<FindingLinkView> = {}): FindingLinkView {
   };
 }
 
-function gone(reason: "used" | "expired" | "closed", at: string | null): Response {
+function gone(
+  reason: "used" | "expired" | "closed",
+  at: string | null,
+  message = "This link cannot be used.",
+): Response {
   return Response.json(
     {
       enoch: "release-1",
-      error: { status: 410, code: "gone", message: "This link cannot be used.", details: { reason, at } },
+      error: { status: 410, code: "gone", message, details: { reason, at } },
     },
     { status: 410 },
   );
@@ -58,7 +62,7 @@ function openLink(routes: Record<string, Handler>) {
   return network;
 }
 
-describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () => {
+describe("the critical-finding acknowledgement page", { timeout: 30_000 }, () => {
   it("shows the finding in the client's zone and acknowledges it with the name given, then confirms with the time", async () => {
     const user = userEvent.setup();
     const sent: unknown[] = [];
@@ -87,8 +91,10 @@ describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () =>
     expect(screen.getByText("Your name is required")).toBeTruthy();
     expect(sent).toEqual([]);
 
-    await user.type(name, "Nurse Ana");
-    await user.type(screen.getByRole("textbox", { name: "Read-back or note (optional)" }), "Seizure, right temporal");
+    await user.click(name);
+    await user.paste("Nurse Ana");
+    await user.click(screen.getByRole("textbox", { name: "Read-back or note (optional)" }));
+    await user.paste("Seizure, right temporal");
     await user.click(screen.getByRole("button", { name: "Acknowledge" }));
 
     const confirmation = await screen.findByRole("status");
@@ -150,12 +156,19 @@ describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () =>
     const user = userEvent.setup();
     openLink({
       "POST /api/finding-links/lookup": () => envelope(linkView()),
-      "POST /api/finding-links/acknowledgement": () => gone("closed", "2026-11-22T14:15:00.000Z"),
+      "POST /api/finding-links/acknowledgement": () =>
+        gone(
+          "closed",
+          "2026-11-22T14:15:00.000Z",
+          "This finding was already acknowledged by Dr. Lee at Nov 22, 2026, 06:15 PST (America/Los_Angeles); nothing more is needed.",
+        ),
     });
-    await user.type(await screen.findByRole("textbox", { name: "Your name" }), "Nurse Ana");
+    await user.click(await screen.findByRole("textbox", { name: "Your name" }));
+    await user.paste("Nurse Ana");
     await user.click(screen.getByRole("button", { name: "Acknowledge" }));
     const alert = await screen.findByRole("alert");
     expect(within(alert).getByText("This finding no longer needs to be acknowledged.")).toBeTruthy();
+    expect(alert.textContent).toContain("already acknowledged by Dr. Lee at Nov 22, 2026, 06:15 PST");
     expect(screen.queryByRole("button")).toBeNull();
   });
 });

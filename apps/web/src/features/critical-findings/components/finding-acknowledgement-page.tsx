@@ -58,10 +58,8 @@ export function refusalText(error: unknown): { title: string; detail: string } |
     };
   }
   if (reason === "closed") {
-    return {
-      title: "This finding no longer needs to be acknowledged.",
-      detail: `Someone else acknowledged it, or the monitoring team closed it${at}.`,
-    };
+    // The server says who acknowledged it and when, or that it was withdrawn.
+    return { title: "This finding no longer needs to be acknowledged.", detail: body.message };
   }
   return { title: "This link has expired.", detail: callTheTeam };
 }
