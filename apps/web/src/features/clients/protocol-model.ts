@@ -42,6 +42,7 @@ export type ProtocolFormValues = {
   reviewTurnaroundHours: string;
   statAcknowledgeMinutes: string;
   criticalNotification: { notify: string; withinMinutes: string };
+  reportRecipients: { contactIds: string[] };
   transferForm: { title: string; instructions: string; fields: TransferFieldValues[] };
 };
 
@@ -81,6 +82,7 @@ export function protocolFormValues(
       notify: source.criticalNotification.notify,
       withinMinutes: String(source.criticalNotification.withinMinutes),
     },
+    reportRecipients: { contactIds: [...source.reportRecipients.contactIds] },
     transferForm: {
       title: source.transferForm.title,
       instructions: source.transferForm.instructions,
@@ -115,6 +117,7 @@ export function toProtocolInput(values: ProtocolFormValues): CreateProtocolRevis
       notify: values.criticalNotification.notify,
       withinMinutes: numberFrom(values.criticalNotification.withinMinutes),
     },
+    reportRecipients: { contactIds: values.reportRecipients.contactIds },
     transferForm: {
       title: values.transferForm.title,
       instructions: values.transferForm.instructions,
@@ -154,14 +157,32 @@ export function describeTransferField(field: TransferFieldValues): string {
   return lines.join("\n");
 }
 
+/** A contact's name by id, for the report recipients a protocol names by id. */
+export type ContactNames = ReadonlyMap<string, string>;
+
+/** The report recipients as a reader compares them: one name a line, in the order they were picked. */
+export function describeRecipients(contactIds: readonly string[], names: ContactNames): string {
+  return contactIds.map((contactId) => names.get(contactId) ?? "A removed contact").join("\n");
+}
+
 /** Two protocol versions (revisions, or a revision and a draft) field by field, transfer-form fields by key. */
-export function protocolValueRows(left: ProtocolFormValues, right: ProtocolFormValues): CompareRow[] {
+export function protocolValueRows(
+  left: ProtocolFormValues,
+  right: ProtocolFormValues,
+  contactNames: ContactNames = new Map(),
+): CompareRow[] {
   const rows: CompareRow[] = protocolScalarFields.map(([path, label]) => ({
     key: path,
     label,
     left: String(get(left, path) ?? ""),
     right: String(get(right, path) ?? ""),
   }));
+  rows.push({
+    key: "reportRecipients.contactIds",
+    label: "Report recipients",
+    left: describeRecipients(left.reportRecipients.contactIds, contactNames),
+    right: describeRecipients(right.reportRecipients.contactIds, contactNames),
+  });
   const leftFields = new Map(left.transferForm.fields.map((field) => [field.key, field]));
   const rightFields = new Map(right.transferForm.fields.map((field) => [field.key, field]));
   const keys = [...new Set([...leftFields.keys(), ...rightFields.keys()])];
@@ -186,13 +207,21 @@ export function protocolValueRows(left: ProtocolFormValues, right: ProtocolFormV
   return rows;
 }
 
-export function protocolCompareRows(left: ProtocolContent, right: ProtocolContent): CompareRow[] {
-  return protocolValueRows(protocolFormValues(left), protocolFormValues(right));
+export function protocolCompareRows(
+  left: ProtocolContent,
+  right: ProtocolContent,
+  contactNames?: ContactNames,
+): CompareRow[] {
+  return protocolValueRows(protocolFormValues(left), protocolFormValues(right), contactNames);
 }
 
-/** What a rebase may take from the other revision: each setting, and the transfer-form field list as a whole. */
+/**
+ * What a rebase may take from the other revision: each setting, the report recipients and the transfer-form field
+ * list, each as a whole.
+ */
 const rebasePaths: readonly (readonly [string, string])[] = [
   ...protocolScalarFields,
+  ["reportRecipients.contactIds", "Report recipients"],
   ["transferForm.fields", "Transfer form fields"],
 ];
 
@@ -206,7 +235,10 @@ export type RebaseResult = {
   conflicts: RebaseConflict[];
 };
 
-function shown(value: unknown): string {
+function shown(path: string, value: unknown, contactNames: ContactNames): string {
+  if (path === "reportRecipients.contactIds") {
+    return describeRecipients(value as string[], contactNames).replaceAll("\n", ", ");
+  }
   if (Array.isArray(value)) return (value as TransferFieldValues[]).map(describeTransferField).join("\n\n");
   return String(value ?? "");
 }
@@ -221,6 +253,7 @@ export function rebaseProtocolDraft(
   mine: ProtocolFormValues,
   theirs: ProtocolFormValues,
   theirRevision: number,
+  contactNames: ContactNames = new Map(),
 ): RebaseResult {
   // A deep copy: `set` writes in place, and `mine` may be the form's own values.
   const values: ProtocolFormValues = structuredClone({ ...mine, baseRevision: theirRevision });
@@ -237,7 +270,12 @@ export function rebaseProtocolDraft(
         taken.push(label);
       }
     } else if (!same(theirValue, before) && !same(theirValue, mineValue)) {
-      conflicts.push({ path, label, theirs: shown(theirValue), mine: shown(mineValue) });
+      conflicts.push({
+        path,
+        label,
+        theirs: shown(path, theirValue, contactNames),
+        mine: shown(path, mineValue, contactNames),
+      });
     }
   }
   return { values, taken, conflicts };

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { envelope } from "../../../test/fake-server";
 import { protocolFormValues, rebaseProtocolDraft } from "../protocol-model";
-import { clientId, renderClientScreen, testClient, testRevision } from "../testing/render-client-screen";
+import { clientId, renderClientScreen, testClient, testContact, testRevision } from "../testing/render-client-screen";
 
 const protocolPath = `/continuous-monitoring/clients/${clientId}/protocol`;
 const api = `/api/continuous-monitoring/clients/${clientId}`;
@@ -22,11 +22,29 @@ const second = testRevision(2, {
 });
 const protocol = { clientId, current: second, history: [second, first] };
 
+const jordan = testContact();
+const nia = testContact({
+  _id: "5c3e8f1a-1111-4a2b-9c3d-000000000002",
+  name: "Dr. Nia Neuro",
+  role: "Neurologist",
+  email: "nia@smrmc.example",
+});
+const sam = testContact({
+  _id: "5c3e8f1a-1111-4a2b-9c3d-000000000003",
+  name: "Sam Porter",
+  role: "Porter",
+  email: null,
+});
+const removedContactId = "5c3e8f1a-1111-4a2b-9c3d-0000000000ff";
+const contactsRoute = { [`GET ${api}/contacts`]: () => envelope([jordan, nia, sam]) };
+
 function rowOf(table: HTMLElement, name: RegExp): HTMLElement {
   return within(table).getByRole("rowheader", { name }).closest("tr") as HTMLElement;
 }
 
-describe("client protocol", { timeout: 20_000 }, () => {
+// The editor tests type into the whole protocol form (some 20 fields and the contacts): on a loaded 2-core machine
+// one takes half a minute.
+describe("client protocol", { timeout: 45_000 }, () => {
   it("shows the current revision and a side-by-side diff of two picked revisions", async () => {
     const user = userEvent.setup();
     const { location } = renderClientScreen(protocolPath, {
@@ -69,6 +87,7 @@ describe("client protocol", { timeout: 20_000 }, () => {
     const posted: Record<string, unknown>[] = [];
     renderClientScreen(`${protocolPath}?view=new`, {
       routes: {
+        ...contactsRoute,
         [`GET ${api}`]: () => envelope(testClient()),
         [`GET ${api}/protocol`]: () => envelope(protocol),
         [`POST ${api}/protocol/revisions`]: async ({ text }) => {
@@ -136,6 +155,7 @@ describe("client protocol", { timeout: 20_000 }, () => {
     const posted: Record<string, unknown>[] = [];
     renderClientScreen(`${protocolPath}?view=new`, {
       routes: {
+        ...contactsRoute,
         [`GET ${api}`]: () => envelope(testClient()),
         [`GET ${api}/protocol`]: () => envelope(protocol),
         [`POST ${api}/protocol/revisions`]: async ({ text }) => {
@@ -209,6 +229,84 @@ describe("client protocol", { timeout: 20_000 }, () => {
     expect(await screen.findByRole("heading", { name: "Current protocol: revision 2" })).toBeTruthy();
     expect(screen.queryByRole("button", { name: "New revision" })).toBeNull();
     expect(screen.getByRole("button", { name: "Compare revisions" })).toBeTruthy();
+  });
+});
+
+describe("the protocol's report recipients", { timeout: 45_000 }, () => {
+  const withRecipients = testRevision(2, { reportRecipients: { contactIds: [nia._id, removedContactId] } });
+
+  it("shows whom signed reports are e-mailed to, by name and address, and a contact removed since", async () => {
+    renderClientScreen(protocolPath, {
+      routes: {
+        ...contactsRoute,
+        [`GET ${api}`]: () => envelope(testClient()),
+        [`GET ${api}/protocol`]: () =>
+          envelope({ clientId, current: withRecipients, history: [withRecipients, first] }),
+      },
+    });
+    await screen.findByRole("heading", { name: "Current protocol: revision 2" });
+    const setting = screen.getByText("Report recipients");
+    await waitFor(() =>
+      expect(setting.nextElementSibling?.textContent).toBe("Dr. Nia Neuro (nia@smrmc.example)A removed contact"),
+    );
+  });
+
+  it("says a protocol names nobody, without reading the contacts", async () => {
+    const { calls } = renderClientScreen(protocolPath, {
+      routes: {
+        [`GET ${api}`]: () => envelope(testClient()),
+        [`GET ${api}/protocol`]: () => envelope(protocol),
+      },
+    });
+    await screen.findByRole("heading", { name: "Current protocol: revision 2" });
+    expect(screen.getByText("Report recipients").nextElementSibling?.textContent).toBe(
+      "Nobody: signed reports are not e-mailed",
+    );
+    expect(calls.some((call) => call.path.endsWith("/contacts"))).toBe(false);
+  });
+
+  it("picks the recipients of a new revision among the client's contacts and sends their ids", async () => {
+    const user = userEvent.setup();
+    const posted: Record<string, unknown>[] = [];
+    renderClientScreen(`${protocolPath}?view=new`, {
+      routes: {
+        ...contactsRoute,
+        [`GET ${api}`]: () => envelope(testClient()),
+        [`GET ${api}/protocol`]: () =>
+          envelope({ clientId, current: withRecipients, history: [withRecipients, first] }),
+        [`POST ${api}/protocol/revisions`]: async ({ text }) => {
+          posted.push(JSON.parse(await text()) as Record<string, unknown>);
+          return envelope({ ...withRecipients, revision: 3 }, { status: 201 });
+        },
+      },
+    });
+    const group = await screen.findByRole("group", { name: "Report recipients" });
+    expect((within(group).getByRole("checkbox", { name: /Dr\. Nia Neuro/ }) as HTMLInputElement).checked).toBe(true);
+    expect(
+      within(group)
+        .getByRole("checkbox", { name: /Sam Porter/ })
+        .closest("label")?.textContent,
+    ).toContain("No e-mail address: no link can reach them");
+    // The contact removed since is still there, picked, so it can be taken out.
+    await user.click(within(group).getByRole("checkbox", { name: /A removed contact/ }));
+    await user.click(within(group).getByRole("checkbox", { name: /Jordan Nurse/ }));
+    await user.click(screen.getByRole("button", { name: "Save revision" }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ baseRevision: 2, reportRecipients: { contactIds: [nia._id, jordan._id] } });
+  });
+
+  it("compares two revisions' recipients by name", async () => {
+    renderClientScreen(`${protocolPath}?view=compare&from=1&to=2`, {
+      routes: {
+        ...contactsRoute,
+        [`GET ${api}`]: () => envelope(testClient()),
+        [`GET ${api}/protocol`]: () =>
+          envelope({ clientId, current: withRecipients, history: [withRecipients, first] }),
+      },
+    });
+    const diff = await screen.findByRole("table", { name: "Revision 1 compared with revision 2" });
+    await waitFor(() => expect(rowOf(diff, /Report recipients/).textContent).toContain("Dr. Nia Neuro"));
+    expect(rowOf(diff, /Report recipients/).textContent).toContain("A removed contact");
   });
 });
 

@@ -4,6 +4,7 @@ import { formatInstantInZone } from "@vigil/contract";
 import { SideBySideCompare } from "../../../components/compare/side-by-side-compare";
 import { SelectField } from "../../../components/forms/select-field";
 import { protocolCompareRows } from "../protocol-model";
+import { useContactNames } from "./protocol-recipients";
 
 export type ProtocolCompareProps = {
   client: Client;
@@ -22,6 +23,7 @@ function revisionTitle(revision: ProtocolRevision, timeZone: string): string {
 export function ProtocolCompare({ client, history, from, to, onChange }: ProtocolCompareProps) {
   const left = history.find((revision) => revision.revision === from);
   const right = history.find((revision) => revision.revision === to);
+  const contactNames = useContactNames(client.id);
   const picker = (label: string, value: number, pick: (revision: number) => void) => (
     <SelectField
       label={label}
@@ -46,7 +48,7 @@ export function ProtocolCompare({ client, history, from, to, onChange }: Protoco
           label={`Revision ${left.revision} compared with revision ${right.revision}`}
           leftTitle={revisionTitle(left, client.timezone)}
           rightTitle={revisionTitle(right, client.timezone)}
-          rows={protocolCompareRows(left, right)}
+          rows={protocolCompareRows(left, right, contactNames)}
           changedOnly
         />
       ) : null}

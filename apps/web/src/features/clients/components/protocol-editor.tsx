@@ -29,6 +29,7 @@ import {
   rebaseProtocolDraft,
   toProtocolInput,
 } from "../protocol-model";
+import { ReportRecipientsField, useContactNames } from "./protocol-recipients";
 import { authorName } from "./protocol-revision-view";
 import { type ProtocolForm, TransferFieldsEditor } from "./transfer-fields-editor";
 
@@ -40,14 +41,23 @@ type NumberField =
   | "criticalNotification.withinMinutes";
 
 /** The newer revision next to the edits as they are now (kept current while the user goes on typing). */
-function EditsComparedWith({ newer, control }: { newer: ProtocolRevision; control: ProtocolForm["control"] }) {
+function EditsComparedWith({
+  newer,
+  control,
+  clientId,
+}: {
+  newer: ProtocolRevision;
+  control: ProtocolForm["control"];
+  clientId: string;
+}) {
   const values = useWatch({ control }) as ProtocolFormValues;
+  const contactNames = useContactNames(clientId);
   return (
     <SideBySideCompare
       label={`Revision ${newer.revision} compared with your edits`}
       leftTitle={`Revision ${newer.revision}`}
       rightTitle="Your edits"
-      rows={protocolValueRows(protocolFormValues(newer), values)}
+      rows={protocolValueRows(protocolFormValues(newer), values, contactNames)}
       changedOnly
     />
   );
@@ -75,6 +85,7 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
   const [comparing, setComparing] = useState(false);
   const [rebased, setRebased] = useState<(RebaseResult & { revision: number }) | null>(null);
   const failure = apiErrorOf(create.error);
+  const contactNames = useContactNames(client.id);
 
   const submit = form.handleSubmit((input) => {
     create.mutate(
@@ -105,7 +116,7 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
 
   const rebase = (theirs: ProtocolRevision) => {
     const theirValues = protocolFormValues(theirs, theirs.revision);
-    const result = rebaseProtocolDraft(base, form.getValues(), theirValues, theirs.revision);
+    const result = rebaseProtocolDraft(base, form.getValues(), theirValues, theirs.revision, contactNames);
     // The edits stay unsaved edits: compared with the revision they started from, not reset to a clean form.
     form.reset(result.values, { keepDefaultValues: true });
     setBase(theirValues);
@@ -164,7 +175,7 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
             </Alert>
             {newer && comparing ? (
               <Box sx={{ mt: 2 }}>
-                <EditsComparedWith newer={newer} control={control} />
+                <EditsComparedWith newer={newer} control={control} clientId={client.id} />
               </Box>
             ) : null}
           </Box>
@@ -249,6 +260,7 @@ export function ProtocolEditor({ client, current, onDone }: ProtocolEditorProps)
               </Grid>
             </Grid>
           </Box>
+          <ReportRecipientsField form={form} clientId={client.id} />
           <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
             <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
               Transfer form

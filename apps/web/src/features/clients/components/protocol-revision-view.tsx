@@ -9,6 +9,7 @@ import type { Client, ProtocolRevision } from "@vigil/contract";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { DetailList, DetailRow } from "../../../components/layouts/detail-list";
 import { transferFieldTypeLabels } from "../protocol-model";
+import { ReportRecipientsList } from "./protocol-recipients";
 
 export function authorName(author: ProtocolRevision["author"]): string {
   return author.name || author.username;
@@ -35,6 +36,9 @@ export function ProtocolRevisionView({ revision, client }: { revision: ProtocolR
         <DetailRow label="STAT cases taken by a reviewer within">{`${revision.statAcknowledgeMinutes} min`}</DetailRow>
         <DetailRow label="Critical findings: who to notify">{criticalNotification.notify}</DetailRow>
         <DetailRow label="Critical findings: notify within">{`${criticalNotification.withinMinutes} min`}</DetailRow>
+        <DetailRow label="Report recipients">
+          <ReportRecipientsList clientId={client.id} contactIds={revision.reportRecipients.contactIds} />
+        </DetailRow>
         <DetailRow label="Transfer form title">{transferForm.title}</DetailRow>
         <DetailRow label="Transfer form instructions">{transferForm.instructions}</DetailRow>
       </DetailList>

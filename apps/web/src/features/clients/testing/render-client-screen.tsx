@@ -54,6 +54,7 @@ export function testProtocolContent(overrides: Partial<ProtocolContent> = {}): P
     reviewTurnaroundHours: 24,
     statAcknowledgeMinutes: 60,
     criticalNotification: { notify: "Attending neurologist", withinMinutes: 30 },
+    reportRecipients: { contactIds: [] },
     transferForm: {
       title: "Transfer into continuous EEG monitoring",
       instructions: "Fax to the monitoring unit.",
