@@ -2,7 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
-import { startCaseEventHub } from "./events/case-event-hub.js";
+import { createCaseEventHub } from "./events/case-event-hub.js";
+import { caseEventsChannel } from "./events/case-events.js";
+import { startNotificationListener } from "./events/notification-listener.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
@@ -162,6 +164,9 @@ export async function buildApp({
 
   const tokens = new TokenService(database.db, config);
   await tokens.ensureSigningKey();
+  // One LISTEN connection per instance, whatever listens through it.
+  const listener = await startNotificationListener(database, [caseEventsChannel], app.log);
+  app.addHook("onClose", () => listener.close());
   app.decorate("authenticate", createAuthenticator(database.db, tokens));
   app.decorateRequest("principal", undefined);
 
@@ -204,7 +209,7 @@ export async function buildApp({
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
   registerServiceLevelRoutes(app, database.db);
-  registerEventRoutes(app, database.db, await startCaseEventHub(database, app.log));
+  registerEventRoutes(app, database.db, createCaseEventHub(listener, app.log));
   registerNotificationRoutes(app, database.db);
   const findings = await createFindingsContext(database.db, config, messages);
   app.decorate("findings", findings);

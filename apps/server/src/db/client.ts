@@ -21,11 +21,16 @@ export type Database = {
   engine: "postgres" | "pglite";
   close: () => Promise<void>;
   /**
-   * Calls `onNotify` with each payload NOTIFYed on `channel` (after the sender's commit); resolves to a stop function.
-   * PostgreSQL: a connection of its own, outside the pool (LISTEN holds it); `onLost` says it dropped, and the caller
-   * listens again (events/case-event-hub.ts). PGlite: its in-process listen, which cannot drop.
+   * Calls `onNotify` with each payload NOTIFYed on `channels` (after the sender's commit), and the channel it came
+   * on; resolves to a stop function. PostgreSQL: one connection of its own for all the channels, outside the pool
+   * (LISTEN holds it); `onLost` says it dropped, and the caller listens again (events/notification-listener.ts).
+   * PGlite: its in-process listen, which cannot drop.
    */
-  listen: (channel: string, onNotify: (payload: string) => void, onLost: (error: Error) => void) => Promise<Unlisten>;
+  listen: (
+    channels: string | readonly string[],
+    onNotify: (payload: string, channel: string) => void,
+    onLost: (error: Error) => void,
+  ) => Promise<Unlisten>;
 };
 
 export type Unlisten = () => Promise<void>;
@@ -85,10 +90,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 
 async function listenPostgres(
   url: string,
-  channel: string,
-  onNotify: (payload: string) => void,
+  channels: string | readonly string[],
+  onNotify: (payload: string, channel: string) => void,
   onLost: (error: Error) => void,
 ): Promise<Unlisten> {
+  const heard = new Set([channels].flat());
   const client = new pg.Client({ connectionString: url });
   let stopped = false;
   const lost = (error: Error) => {
@@ -100,11 +106,12 @@ async function listenPostgres(
   client.on("error", lost);
   client.on("end", () => lost(new Error("the listening connection ended")));
   client.on("notification", (message) => {
-    if (message.channel === channel) onNotify(message.payload ?? "");
+    if (heard.has(message.channel)) onNotify(message.payload ?? "", message.channel);
   });
   try {
     await client.connect();
-    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+    // One statement, so the connection shows as `listen …` in pg_stat_activity (operators and tests find it so).
+    await client.query([...heard].map((channel) => `listen ${client.escapeIdentifier(channel)}`).join("; "));
   } catch (error) {
     stopped = true;
     await client.end().catch(() => undefined);
@@ -158,7 +165,14 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   return {
     db,
     engine: "pglite",
-    listen: (channel, onNotify) => client.listen(channel, onNotify),
+    listen: async (channels, onNotify) => {
+      const stops = await Promise.all(
+        [channels].flat().map((channel) => client.listen(channel, (payload) => onNotify(payload, channel))),
+      );
+      return async () => {
+        for (const stop of stops) await stop();
+      };
+    },
     close: async () => {
       await client.close();
       lock?.release();

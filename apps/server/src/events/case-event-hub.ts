@@ -1,6 +1,7 @@
 import { type CaseEvent, caseEventSchema } from "@vigil/contract";
-import type { Database, Unlisten } from "../db/client.js";
+import type { Database } from "../db/client.js";
 import { caseEventsChannel } from "./case-events.js";
+import { type ListenerOptions, type NotificationListener, startNotificationListener } from "./notification-listener.js";
 
 /** What a subscriber hears: a committed case event, or that events may have been missed (re-read everything). */
 export type HubMessage = { kind: "case"; event: CaseEvent } | { kind: "gap" };
@@ -15,8 +16,6 @@ export type CaseEventHub = {
   close: () => Promise<void>;
 };
 
-export type HubOptions = { firstRetryMs?: number; maxRetryMs?: number };
-
 /** The payload `publishCaseEvent` sends; `at` comes as PostgreSQL's JSON timestamp, normalised to ISO here. */
 export function parseCaseEventPayload(payload: string): CaseEvent | undefined {
   try {
@@ -29,55 +28,24 @@ export function parseCaseEventPayload(payload: string): CaseEvent | undefined {
 }
 
 /**
- * One per app instance: LISTENs on the case-event channel and fans each notification out to the instance's open
- * streams, so N browsers cost one database connection, not N. On PostgreSQL the listening connection can drop
- * (restart, failover, a terminated backend); NOTIFYs sent meanwhile are lost to it, so after listening again every
- * subscriber is told `gap` and makes its client re-read, and retries back off from 1 s to 30 s while the database is
- * away. Resolves once the first LISTEN holds, so a write made after the app is ready is never missed.
+ * One per app instance: hears the case-event channel on the instance's notification listener and fans each event out
+ * to the instance's open streams, so N browsers cost nothing more on the database. When the listener has been away,
+ * NOTIFYs sent meanwhile are lost, so once it listens again every subscriber is told `gap` and makes its client
+ * re-read. Closing the hub leaves the listener to its owner.
  */
-export async function startCaseEventHub(database: Pick<Database, "listen">, log: Log, options: HubOptions = {}) {
-  const firstRetryMs = options.firstRetryMs ?? 1000;
-  const maxRetryMs = options.maxRetryMs ?? 30_000;
+export function createCaseEventHub(listener: NotificationListener, log: Log): CaseEventHub {
   const subscribers = new Set<HubSubscriber>();
-  let unlisten: Unlisten | undefined;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let closed = false;
-
   const broadcast = (message: HubMessage) => {
     for (const subscriber of subscribers) subscriber(message);
   };
-  const onNotify = (payload: string) => {
+  const stopEvents = listener.onNotify(caseEventsChannel, (payload) => {
     const event = parseCaseEventPayload(payload);
     if (event) broadcast({ kind: "case", event });
     else log.warn({ payload }, "ignored a malformed case event notification");
-  };
-  const onLost = (error: Error) => {
-    unlisten = undefined;
-    if (closed) return;
-    log.warn({ err: error }, "the case event listener lost its database connection; listening again");
-    scheduleRetry(firstRetryMs);
-  };
-  const scheduleRetry = (delayMs: number) => {
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      if (closed) return;
-      database.listen(caseEventsChannel, onNotify, onLost).then(
-        async (stop) => {
-          if (closed) return stop();
-          unlisten = stop;
-          log.info({}, "the case event listener is listening again; streams re-read");
-          broadcast({ kind: "gap" });
-        },
-        (error: unknown) => {
-          log.warn({ err: error, retryInMs: Math.min(delayMs * 2, maxRetryMs) }, "case event listener: cannot listen");
-          scheduleRetry(Math.min(delayMs * 2, maxRetryMs));
-        },
-      );
-    }, delayMs);
-  };
-
-  unlisten = await database.listen(caseEventsChannel, onNotify, onLost);
-
+  });
+  const stopStates = listener.onStateChange((state) => {
+    if (state === "listening") broadcast({ kind: "gap" });
+  });
   return {
     subscribe: (subscriber) => {
       subscribers.add(subscriber);
@@ -85,11 +53,29 @@ export async function startCaseEventHub(database: Pick<Database, "listen">, log:
     },
     subscriberCount: () => subscribers.size,
     close: async () => {
-      closed = true;
-      clearTimeout(retryTimer);
+      stopEvents();
+      stopStates();
       subscribers.clear();
-      await unlisten?.();
-      unlisten = undefined;
     },
-  } satisfies CaseEventHub;
+  };
+}
+
+/**
+ * A hub with a listener of its own on the case-event channel alone (tests of the event stream); closing the hub
+ * closes that listener too. Resolves once the first LISTEN holds.
+ */
+export async function startCaseEventHub(
+  database: Pick<Database, "listen">,
+  log: Log,
+  options: ListenerOptions = {},
+): Promise<CaseEventHub> {
+  const listener = await startNotificationListener(database, [caseEventsChannel], log, options);
+  const hub = createCaseEventHub(listener, log);
+  return {
+    ...hub,
+    close: async () => {
+      await hub.close();
+      await listener.close();
+    },
+  };
 }
