@@ -13,6 +13,8 @@ import { CognitoService } from "./identity/cognito-service.js";
 import { hostedUiConnectSources } from "./identity/federation/hosted-ui-policy.js";
 import { hostedUiRoutes, registerHostedUiRoutes } from "./identity/federation/hosted-ui-routes.js";
 import { registerIdentityRoutes } from "./identity/identity-routes.js";
+import { connectSessionCache } from "./identity/session-cache.js";
+import { sessionChangesChannel } from "./identity/session-changes.js";
 import { TokenService } from "./identity/token-service.js";
 import { MessageService } from "./messaging/message-service.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
@@ -164,10 +166,12 @@ export async function buildApp({
 
   const tokens = new TokenService(database.db, config);
   await tokens.ensureSigningKey();
-  // One LISTEN connection per instance, whatever listens through it.
-  const listener = await startNotificationListener(database, [caseEventsChannel], app.log);
+  // One LISTEN connection per instance, for the live case events and for the session cache behind every API call.
+  const listener = await startNotificationListener(database, [caseEventsChannel, sessionChangesChannel], app.log);
   app.addHook("onClose", () => listener.close());
-  app.decorate("authenticate", createAuthenticator(database.db, tokens));
+  const sessions = connectSessionCache(listener, app.log);
+  app.addHook("onClose", async () => sessions.close());
+  app.decorate("authenticate", createAuthenticator(database.db, tokens, sessions));
   app.decorateRequest("principal", undefined);
 
   registerEnvelope(app);

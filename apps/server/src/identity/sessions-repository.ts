@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, ne } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { authChallenges, authSessions, users } from "../db/schema.js";
+import { notifySessionChange } from "./session-changes.js";
 
 export type AuthSessionRow = typeof authSessions.$inferSelect;
 export type AuthChallengeRow = typeof authChallenges.$inferSelect;
@@ -22,7 +23,12 @@ export async function findAuthSessionByRefreshHash(
   return row;
 }
 
-/** The check behind every API call: the sign-in the token came from is live and its user enabled. */
+/**
+ * The check behind every API call: the sign-in the token came from is live and its user enabled. Its answer is kept
+ * in memory per instance (session-cache.ts): every write to what it reads (`auth_sessions.revoked_at`,
+ * `users.enabled`, `users.groups`) must call `notifySessionChange` in its transaction, as the writes here and
+ * `updateUser` do.
+ */
 export async function findLiveSessionUser(
   db: Db,
   originJti: string,
@@ -59,29 +65,42 @@ export async function findSessionAccount(
   return row;
 }
 
+/**
+ * Revokes one sign-in. Like every write the check above depends on, it tells the instances' session caches in the
+ * same transaction (identity/session-changes.ts), so no instance answers from memory for it once it commits.
+ */
 export async function revokeAuthSession(db: Db, originJti: string, at: Date): Promise<boolean> {
-  const rows = await db
-    .update(authSessions)
-    .set({ revokedAt: at })
-    .where(and(eq(authSessions.originJti, originJti), isNull(authSessions.revokedAt)))
-    .returning({ originJti: authSessions.originJti });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(authSessions)
+      .set({ revokedAt: at })
+      .where(and(eq(authSessions.originJti, originJti), isNull(authSessions.revokedAt)))
+      .returning({ originJti: authSessions.originJti });
+    if (rows.length > 0) await notifySessionChange(tx, { originJti });
+    return rows.length > 0;
+  });
 }
 
-/** Revokes every live sign-in of a user, except `keepOriginJti` (the caller's own, after ChangePassword). */
+/**
+ * Revokes every live sign-in of a user, except `keepOriginJti` (the caller's own, after ChangePassword), and tells
+ * the session caches in the same transaction.
+ */
 export async function revokeUserSessions(db: Db, userSub: string, at: Date, keepOriginJti?: string): Promise<number> {
-  const rows = await db
-    .update(authSessions)
-    .set({ revokedAt: at })
-    .where(
-      and(
-        eq(authSessions.userSub, userSub),
-        isNull(authSessions.revokedAt),
-        keepOriginJti ? ne(authSessions.originJti, keepOriginJti) : undefined,
-      ),
-    )
-    .returning({ originJti: authSessions.originJti });
-  return rows.length;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(authSessions)
+      .set({ revokedAt: at })
+      .where(
+        and(
+          eq(authSessions.userSub, userSub),
+          isNull(authSessions.revokedAt),
+          keepOriginJti ? ne(authSessions.originJti, keepOriginJti) : undefined,
+        ),
+      )
+      .returning({ originJti: authSessions.originJti });
+    if (rows.length > 0) await notifySessionChange(tx, { sub: userSub });
+    return rows.length;
+  });
 }
 
 export async function insertAuthChallenge(db: Db, row: typeof authChallenges.$inferInsert): Promise<void> {

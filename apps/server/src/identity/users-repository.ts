@@ -1,6 +1,7 @@
 import { and, arrayContains, asc, desc, eq, ilike, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { users } from "../db/schema.js";
+import { notifySessionChange } from "./session-changes.js";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -31,17 +32,27 @@ export async function insertUser(db: Db, row: Omit<typeof users.$inferInsert, "u
   return inserted as UserRow;
 }
 
-export async function updateUser(
-  db: Db,
-  sub: string,
-  changes: Partial<Omit<typeof users.$inferInsert, "sub" | "username" | "usernameKey">>,
-): Promise<UserRow | undefined> {
-  const [row] = await db
-    .update(users)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(users.sub, sub))
-    .returning();
-  return row;
+type UserChanges = Partial<Omit<typeof users.$inferInsert, "sub" | "username" | "usernameKey">>;
+
+/**
+ * Changes a user (never their name). A change of `enabled` or `groups` alters what every API call of theirs is
+ * answered with, so it tells the instances' session caches in the same transaction (identity/session-changes.ts).
+ */
+export async function updateUser(db: Db, sub: string, changes: UserChanges): Promise<UserRow | undefined> {
+  const write = async (tx: Db) => {
+    const [row] = await tx
+      .update(users)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(users.sub, sub))
+      .returning();
+    return row;
+  };
+  if (changes.enabled === undefined && changes.groups === undefined) return write(db);
+  return db.transaction(async (tx) => {
+    const row = await write(tx);
+    if (row) await notifySessionChange(tx, { sub });
+    return row;
+  });
 }
 
 export type UserFilter = {
