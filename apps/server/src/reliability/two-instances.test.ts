@@ -33,6 +33,8 @@ const users: Record<string, { groups: AccessGroup[]; password: string }> = Objec
       ["ti-disabled", ["coordinator"]],
       ["ti-locked", ["coordinator"]],
       ["ti-rotation", ["coordinator"]],
+      ["ti-warm", ["coordinator"]],
+      ["ti-cut", ["coordinator"]],
     ] as const
   ).map(([username, groups]) => [username, { groups: [...groups], password: password(username) }]),
 );
@@ -190,6 +192,96 @@ describe.skipIf(!postgresUrl)(
           });
         }
       });
+    });
+
+    describe("the session check answered from memory (identity/session-cache.ts)", () => {
+      /** Calls enough for B to answer from memory (its first call reads the database, the rest need not). */
+      const warm = async (server: ServerProcess, token: string) => {
+        for (let index = 0; index < 5; index += 1) {
+          const answer = await listClients(server, token);
+          expect(answer.status, `warming ${server.label}: ${answer.body}`).toBe(200);
+        }
+      };
+      const groupsOf = async (token: string, username: string, groups: AccessGroup[]) => {
+        const user = await a.request("GET", `/api/users/${username}`, { token });
+        const changed = await a.request("PUT", `/api/users/${username}/access-groups`, {
+          token,
+          ifMatch: `"${user.json().data.updatedAt}"`,
+          body: { groups },
+        });
+        expect(changed.status, changed.body).toBe(200);
+      };
+      /** The backends LISTENing for the instances (one each), as an operator would find them. */
+      const listeners = async () =>
+        (
+          await adminQuery<{ pid: number }>(
+            postgresUrl as string,
+            "select pid from pg_stat_activity where datname = $1 and query ilike 'listen %'",
+            [databaseName],
+          )
+        ).map((row) => row.pid);
+
+      it("refuses at B's very next call a sign-in B was answering from memory, once A revokes it", async () => {
+        const tokens = await a.signIn("ti-warm", passwordOf("ti-warm"), newAddress());
+        const other = await a.signIn("ti-warm", passwordOf("ti-warm"), newAddress());
+        await warm(b, tokens.idToken);
+        await warm(b, other.idToken);
+        const revoke = await a.cognito(
+          "RevokeToken",
+          { ClientId: testClientId, Token: tokens.refreshToken },
+          newAddress(),
+        );
+        expect(revoke.status, revoke.body).toBe(200);
+        expect((await listClients(b, tokens.idToken)).status).toBe(401);
+        expect((await listClients(b, other.idToken)).status, "the user's other sign-in stays live on B").toBe(200);
+      });
+
+      it("applies at B's very next call a group change made on A, both ways", async () => {
+        const admin = (await a.signIn("ti-admin", passwordOf("ti-admin"), newAddress())).idToken;
+        const { idToken } = await b.signIn("ti-warm", passwordOf("ti-warm"), newAddress());
+        await warm(b, idToken);
+        await groupsOf(admin, "ti-warm", ["developer"]);
+        expect((await listClients(b, idToken)).status, "clients:read taken away").toBe(403);
+        await groupsOf(admin, "ti-warm", ["coordinator"]);
+        expect((await listClients(b, idToken)).status, "and given back").toBe(200);
+      });
+
+      it("reads the database while its listener is cut, so a revocation B could not hear is refused all the same", async () => {
+        const tokens = await a.signIn("ti-cut", passwordOf("ti-cut"), newAddress());
+        await warm(b, tokens.idToken);
+        const before = await listeners();
+        expect(before, "one listening connection per instance").toHaveLength(2);
+        // A restart or failover of the database looks the same to the instances.
+        await adminQuery(postgresUrl as string, "select pg_terminate_backend(pid) from unnest($1::int[]) as pid", [
+          before,
+        ]);
+        for (let waited = 0; (await listeners()).some((pid) => before.includes(pid)); waited += 1) {
+          expect(waited, "the listening backends ended").toBeLessThan(100);
+          await sleep(20);
+        }
+        const revoke = await a.cognito(
+          "RevokeToken",
+          { ClientId: testClientId, Token: tokens.refreshToken },
+          newAddress(),
+        );
+        expect(revoke.status, revoke.body).toBe(200);
+        expect((await listClients(b, tokens.idToken)).status).toBe(401);
+
+        // Listening again (1 s back-off), B answers from memory again and hears revocations again.
+        for (let waited = 0; (await listeners()).length < 2; waited += 1) {
+          expect(waited, "both instances listen again").toBeLessThan(250);
+          await sleep(20);
+        }
+        const again = await a.signIn("ti-cut", passwordOf("ti-cut"), newAddress());
+        await warm(b, again.idToken);
+        const second = await a.cognito(
+          "RevokeToken",
+          { ClientId: testClientId, Token: again.refreshToken },
+          newAddress(),
+        );
+        expect(second.status, second.body).toBe(200);
+        expect((await listClients(b, again.idToken)).status).toBe(401);
+      }, 30_000);
     });
 
     it("counts failed passwords alternated between the instances towards one lockout", async () => {
