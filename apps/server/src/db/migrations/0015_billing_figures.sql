@@ -22,8 +22,8 @@ ALTER TABLE "billable_second_carries" ADD CONSTRAINT "billable_second_carries_ca
 ALTER TABLE "billable_second_carries" ADD CONSTRAINT "billable_second_carries_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "billable_seconds_daily" ADD CONSTRAINT "billable_seconds_daily_case_id_cases_id_fk" FOREIGN KEY ("case_id") REFERENCES "public"."cases"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "billable_seconds_daily" ADD CONSTRAINT "billable_seconds_daily_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "billable_second_carries_client_idx" ON "billable_second_carries" USING btree ("client_id","last_day");--> statement-breakpoint
-CREATE INDEX "billable_seconds_daily_client_idx" ON "billable_seconds_daily" USING btree ("client_id","day");--> statement-breakpoint
+CREATE INDEX "billable_second_carries_client_idx" ON "billable_second_carries" USING btree ("client_id","last_day","first_day","case_id","counted_alone");--> statement-breakpoint
+CREATE INDEX "billable_seconds_daily_client_idx" ON "billable_seconds_daily" USING btree ("client_id","day","case_id","seconds","log_count","continued_count");--> statement-breakpoint
 -- The figures of the logs already written (db/billable-figures.ts keeps them from here on; same split).
 INSERT INTO "billable_seconds_daily" ("case_id", "client_id", "day", "seconds", "log_count", "continued_count")
 SELECT case_id, client_id, day, sum(seconds)::int, count(*)::int, count(*) FILTER (WHERE continued)::int

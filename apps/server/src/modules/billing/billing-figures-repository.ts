@@ -43,25 +43,35 @@ function windowsWithDays(windows: readonly ClientWindow[]): SQL {
 
 /**
  * Per (window, case): whole seconds, distinct logs with a whole second, and whether one of them runs. Reads the
- * kept days, the carried seconds and the running logs; the case join leaves archived cases out.
+ * kept days and the carried seconds one window at a time through the (client, day) indexes (a lateral subquery,
+ * which the planner cannot turn into a hash join pairing every kept row with each of its client's windows), and
+ * the running logs. Archived cases are left out: a few lines (a statement) look their case up by key; many lines
+ * (an overview's months) hash the cases once, which is cheaper than a probe per line.
  */
 function secondsByCase(windows: readonly ClientWindow[], now: Date, caseId?: string): SQL {
   const nowAt = sql`${now.toISOString()}::timestamptz`;
   const ofCase = (column: SQL) => (caseId ? sql`and ${column} = ${caseId}` : sql``);
+  const caseOf =
+    windows.length > manyWindows
+      ? sql`join (select c.id, c.stage from cases c where c.archived_at is null offset 0) c on c.id = s."caseId"`
+      : sql`cross join lateral (select c.stage from cases c where c.id = s."caseId" and c.archived_at is null offset 0) c`;
   return sql`with w as materialized (${windowsWithDays(windows)}),
     parts as (
-      select w.client_id, w.key, f.case_id, sum(f.seconds)::float8 as seconds,
-          (sum(f.log_count) - coalesce(sum(f.continued_count) filter (where f.day > w.first_day), 0))::int as logs,
-          false as running
-        from w join billable_seconds_daily f
-          on f.client_id = w.client_id and f.day >= w.first_day and f.day <= w.last_day ${ofCase(sql`f.case_id`)}
-        group by w.client_id, w.key, f.case_id
+      select w.client_id, w.key, d.case_id, d.seconds, d.logs, false as running
+        from w cross join lateral (
+          select f.case_id, sum(f.seconds)::float8 as seconds,
+              (sum(f.log_count) - coalesce(sum(f.continued_count) filter (where f.day > w.first_day), 0))::int as logs
+            from billable_seconds_daily f
+            where f.client_id = w.client_id and f.day >= w.first_day and f.day <= w.last_day ${ofCase(sql`f.case_id`)}
+            group by f.case_id) d
       union all
-      select w.client_id, w.key, r.case_id, count(*)::float8, (count(*) filter (where r.counted_alone))::int, false
-        from w join billable_second_carries r
-          on r.client_id = w.client_id and r.last_day <= w.last_day and r.first_day >= w.first_day
-            ${ofCase(sql`r.case_id`)}
-        group by w.client_id, w.key, r.case_id
+      select w.client_id, w.key, r.case_id, r.seconds, r.logs, false
+        from w cross join lateral (
+          select r.case_id, count(*)::float8 as seconds, (count(*) filter (where r.counted_alone))::int as logs
+            from billable_second_carries r
+            where r.client_id = w.client_id and r.last_day >= w.first_day and r.last_day <= w.last_day
+              and r.first_day >= w.first_day ${ofCase(sql`r.case_id`)}
+            group by r.case_id) r
       union all
       select w.client_id, w.key, l.case_id,
           floor(extract(epoch from least(${nowAt}, w.end_at) - greatest(l.started_at, w.start_at)))::float8, 1, true
@@ -70,12 +80,15 @@ function secondsByCase(windows: readonly ClientWindow[], now: Date, caseId?: str
           and l.started_at < w.end_at and ${nowAt} > w.start_at
           and least(${nowAt}, w.end_at) - greatest(l.started_at, w.start_at) >= interval '1 second'
     )
-    select p.client_id as "clientId", p.key, p.case_id as "caseId", c.stage, sum(p.seconds)::float8 as seconds,
-        sum(p.logs)::int as "logCount", bool_or(p.running) as running
-      from parts p join cases c on c.id = p.case_id and c.archived_at is null
-      group by p.client_id, p.key, p.case_id, c.stage
-      having sum(p.logs) > 0`;
+    select s.*, c.stage
+      from (select p.client_id as "clientId", p.key, p.case_id as "caseId", sum(p.seconds)::float8 as seconds,
+          sum(p.logs)::int as "logCount", bool_or(p.running) as running
+        from parts p group by p.client_id, p.key, p.case_id having sum(p.logs) > 0) s
+      ${caseOf}`;
 }
+
+/** Beyond this many windows (a year of every client's months) the lines are many: the cases are hashed once. */
+const manyWindows = 200;
 
 type CaseSecondsRow = Omit<WindowCaseSeconds, "seconds" | "logCount"> & {
   seconds: number | string;
