@@ -4,6 +4,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { recomputeBillableFigures } from "../apps/server/src/db/billable-figures.js";
 import { openDatabase } from "../apps/server/src/db/client.js";
 import { hashPassword } from "../apps/server/src/identity/passwords.js";
 import { rebuildCaseClocks } from "../apps/server/src/modules/watch/watch-service.js";
@@ -188,6 +189,9 @@ async function postgresTarget(label: string, name: string, url: string, adminUrl
       // COPY bypassed the services that keep the board's clocks: derive them once, as a restore's start would.
       const services = await openDatabase({ kind: "postgres", url, poolSize: 1 });
       log(`${label}: kept clocks of ${await rebuildCaseClocks(services.db)} open cases`);
+      // Nor did the billable figures each time-log write keeps: one recomputation from the logs.
+      await recomputeBillableFigures(services.db);
+      log(`${label}: billable figures recomputed from the time logs`);
       await services.close();
       log(`${label}: vacuum analyze`);
       await client.query("vacuum analyze");
@@ -247,6 +251,8 @@ async function pgliteTarget(label: string, dataDir: string): Promise<Target> {
       for (const index of indexes) await client.exec(index.definition);
       await client.query(`select setval('case_number_seq', ${summary.caseNumberSequence})`);
       log(`${label}: kept clocks of ${await rebuildCaseClocks(database.db)} open cases`);
+      await recomputeBillableFigures(database.db);
+      log(`${label}: billable figures recomputed from the time logs`);
       log(`${label}: vacuum analyze`);
       await client.exec("vacuum analyze");
       await database.close();

@@ -5,8 +5,8 @@ import { generatePostgresDataset } from "./generate-data.js";
 
 /*
  * Every list and detail read the server makes, explained on a database of 100,000 cases and 1,000,000 time logs
- * (the benchmark's data set, generated afresh): none may read `cases`, `case_time_logs`, `case_records` or
- * `audit_events` sequentially. A full scan costs nothing on a test database of a few rows, so only a data set of
+ * (the benchmark's data set, generated afresh): none may read `cases`, `case_time_logs`, `case_records`,
+ * `audit_events` or the kept billable figures sequentially. A full scan costs nothing on a test database of a few rows, so only a data set of
  * production size shows a missing index or a condition no index can serve. PostgreSQL only (the plans are its
  * planner's); without DATABASE_URL the check is skipped.
  */
