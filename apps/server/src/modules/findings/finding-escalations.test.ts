@@ -81,7 +81,7 @@ describe("escalating an unacknowledged finding", () => {
     expect(levelNames(after, 2)[0]).toBe("Cy Third");
     expect(levelNames(after, 3)).toEqual(["escalate-coordinator Tester", "escalate-coordinator2 Tester"]);
     const audits = await auditRows(harness, "critical-finding.escalate", caseId);
-    expect(audits.map((row) => row.details?.level)).toEqual([1, 2, 3]);
+    expect(audits.map((row) => (row.details as { level?: number } | null)?.level)).toEqual([1, 2, 3]);
     expect(audits.every((row) => row.actorUsername === null)).toBe(true);
   });
 
