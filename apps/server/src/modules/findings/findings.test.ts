@@ -307,6 +307,31 @@ describe("the acknowledgement link", () => {
   });
 });
 
+describe("links pressed at the same moment", () => {
+  it("acknowledge once: of one link pressed twice, and of two recipients' links, one wins and the other hears why", async () => {
+    const subject = await monitoredCase(harness, team, clientId, { reviewer: team.reviewer });
+    const finding = await raiseFinding(team.technologist, subject.id);
+    await workAt(harness);
+    const contact = await tokenFrom(charge.email as string, finding.recipients[0]?.id);
+    const reviewer = await tokenFrom(`${team.reviewer.username}@vigil.test`, finding.recipients[1]?.id);
+    const answers = await Promise.all([
+      linkCall(harness, "acknowledgement", { token: contact, name: "Dr. One" }),
+      linkCall(harness, "acknowledgement", { token: contact, name: "Dr. One Again" }),
+      linkCall(harness, "acknowledgement", { token: reviewer, name: "Dr. Two" }),
+    ]);
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 410)).toHaveLength(2);
+    const reasons = answers.filter((answer) => answer.statusCode === 410).map((a) => a.json().error.details.reason);
+    expect(reasons.every((reason) => reason === "used" || reason === "closed")).toBe(true);
+    const after = await findingOf(team.coordinator, subject.id, finding.id);
+    expect(after.status).toBe("acknowledged");
+    expect(after.recipients.filter((recipient) => recipient.linkUsedAt !== null)).toHaveLength(1);
+    const acknowledgements = await auditRows(harness, "critical-finding.acknowledge", subject.id);
+    expect(acknowledgements.filter((row) => row.outcome === "success")).toHaveLength(1);
+  });
+});
+
 describe("staff handling a finding", () => {
   it("records an acknowledgement taken by phone, with who recorded it, and leaves waiting messages unsent", async () => {
     const subject = await monitoredCase(harness, team, clientId, { reviewer: team.reviewer });
