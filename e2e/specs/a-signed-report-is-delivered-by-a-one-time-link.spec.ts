@@ -57,7 +57,7 @@ async function signedInPage(browser: Browser, baseURL: string, user: Credential,
 }
 
 test.describe("signed reports", () => {
-  test("a reviewer's signed interpretation becomes a report e-mailed to the protocol's recipient, whose link downloads the PDF once, signed out", async ({
+  test("a reviewer's signed interpretation becomes a report e-mailed to the protocol's recipient, whose link downloads the PDF once, signed out; staff see the download and send a new link", async ({
     browser,
   }) => {
     test.setTimeout(420_000);
@@ -156,13 +156,33 @@ test.describe("signed reports", () => {
         await context.close();
       });
 
-      await test.step("the reviewer sees when the recipient downloaded it", async () => {
+      await test.step("the reviewer sees when it was downloaded, and sends a new link", async () => {
         await page.reload();
-        const delivery = reports
-          .getByRole("region", { name: /, version 1 \(the signed report\)$/ })
-          .getByRole("row")
-          .filter({ hasText: recipient.name });
-        await expect(delivery).not.toContainText("Not yet");
+        const version = reports.getByRole("region", { name: /, version 1 \(the signed report\)$/ });
+        const first = version.getByRole("row").filter({ hasText: "On signing" });
+        await expect(first).toContainText(recipient.name);
+        await expect(first).not.toContainText("Not yet");
+        const sections = await scanAccessibility(page, "interpretations › Reports");
+        expect(sections, reportAccessibility(sections)).toEqual([]);
+
+        await version.getByRole("button", { name: "Send again: version 1" }).click();
+        const dialog = page.getByRole("dialog", { name: "Send version 1 again" });
+        // The protocol's recipient is picked to begin with.
+        await expect(dialog.getByRole("checkbox", { name: new RegExp(recipient.name) })).toBeChecked();
+        const inDialog = await scanAccessibility(page, "Send version 1 again", '[role="dialog"]');
+        expect(inDialog, reportAccessibility(inDialog)).toEqual([]);
+        await dialog.getByRole("button", { name: "Send" }).click();
+        await expect(page.getByRole("status").filter({ hasText: "A new link to version 1" })).toContainText(
+          `is on its way to ${recipient.name}.`,
+        );
+        const resent = version.getByRole("row").filter({ hasText: displayNames.reviewer });
+        await expect(resent).toContainText("Sent", { timeout: 30_000 });
+        await expect(resent).toContainText("Not yet");
+        const again = await mail.waitFor(
+          (caught) => caught.to.includes(recipient.email) && downloadLinkIn(caught) !== link,
+          60_000,
+        );
+        expect(again.subject).toBe(`EEG report ready: ${studied.caseNumber}`);
         await page.context().close();
       });
 
@@ -171,8 +191,10 @@ test.describe("signed reports", () => {
         await admin.goto(`/#/audit/disclosures?mrn=${patient.mrn}`);
         const table = admin.getByRole("table", { name: "Disclosures" });
         await expect(table.getByRole("row").filter({ hasText: "Report downloaded with a link" })).toHaveCount(1);
-        await expect(table.getByRole("row").filter({ hasText: "Report link e-mailed" })).toHaveCount(1);
         await expect(admin.getByText(`${patient.lastName}, ${patient.firstName}, MRN ${patient.mrn}`)).toBeVisible();
+        await expect(table.getByRole("row").filter({ hasText: "Report link e-mailed" })).toHaveCount(2);
+        const findings = await scanAccessibility(admin, "/audit/disclosures?mrn=…");
+        expect(findings, reportAccessibility(findings)).toEqual([]);
         await admin.context().close();
       });
     } finally {

@@ -143,7 +143,7 @@ describe("a case's reports", { timeout: 20_000 }, () => {
       },
     });
 
-    await user.click(await screen.findByRole("button", { name: "Send version 1 again" }));
+    await user.click(await screen.findByRole("button", { name: "Send again: version 1" }));
     const dialog = await screen.findByRole("dialog", { name: "Send version 1 again" });
     const niaBox = await within(dialog).findByRole("checkbox", { name: /Dr\. Nia Neuro/ });
     expect((niaBox as HTMLInputElement).checked).toBe(true);
@@ -171,7 +171,7 @@ describe("a case's reports", { timeout: 20_000 }, () => {
       [`GET ${reportsPath}`]: () => envelope(reportList()),
       [`GET ${contactsPath}`]: () => envelope(contacts),
     });
-    await user.click(await screen.findByRole("button", { name: "Send version 1 again" }));
+    await user.click(await screen.findByRole("button", { name: "Send again: version 1" }));
     const dialog = await screen.findByRole("dialog");
     await user.click(await within(dialog).findByRole("checkbox", { name: /Dr\. Nia Neuro/ }));
     await user.click(within(dialog).getByRole("button", { name: "Send" }));

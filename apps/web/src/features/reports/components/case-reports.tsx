@@ -143,7 +143,7 @@ function VersionCard({
             size="small"
             startIcon={<ForwardToInbox />}
             onClick={() => onResend(version)}
-            aria-label={`Send version ${version.version} again`}
+            aria-label={`Send again: version ${version.version}`}
           >
             Send again
           </Button>
