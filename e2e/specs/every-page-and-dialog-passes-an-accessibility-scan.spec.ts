@@ -1,6 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { caseStages, caseTabs, clientTabs, pageList } from "@vigil/contract";
+import {
+  type AccessibilityFinding as Finding,
+  reportAccessibility as report,
+  scanAccessibility as scan,
+} from "../support/accessibility-scan.js";
 import { accountButton, displayNames, expect, seededUser, signInToHome, test } from "../support/fixtures.js";
 import { signInThroughApi } from "../support/identity-api.js";
 
@@ -9,37 +13,6 @@ import { signInThroughApi } from "../support/identity-api.js";
  * may open every page) on the demo data. WCAG 2.1 A and AA rules, plus "label in name" (2.5.3), which axe keeps
  * out of its defaults; any serious or critical finding fails, listed by page, rule and element.
  */
-
-type Finding = { where: string; rule: string; impact: string; help: string; targets: string[] };
-
-const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-const failingImpacts = new Set(["serious", "critical"]);
-
-async function scan(page: Page, where: string, include?: string): Promise<Finding[]> {
-  let builder = new AxeBuilder({ page }).withTags(wcagTags).options({
-    rules: { "label-content-name-mismatch": { enabled: true } },
-  });
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((violation) => failingImpacts.has(violation.impact ?? ""))
-    .map((violation) => ({
-      where,
-      rule: violation.id,
-      impact: violation.impact ?? "",
-      help: violation.help,
-      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(" ")),
-    }));
-}
-
-function report(findings: Finding[]): string {
-  return findings
-    .map(
-      (finding) =>
-        `${finding.where}: ${finding.rule} (${finding.impact}) ${finding.help}\n    ${finding.targets.join("\n    ")}`,
-    )
-    .join("\n");
-}
 
 /** The page has drawn its content: its heading is there and nothing is loading any more. */
 async function settled(page: Page): Promise<void> {
@@ -138,6 +111,10 @@ test.describe("accessibility", () => {
         url: `/continuous-monitoring/cases/monitoring/${parameters.cases.monitoring}/${tab}`,
         open: (page: Page) => page.getByRole("button", { name: /^Add / }).click(),
       })),
+      {
+        url: `/continuous-monitoring/cases/monitoring/${parameters.cases.monitoring}/overview`,
+        open: (page) => page.getByRole("button", { name: "Raise critical finding" }).click(),
+      },
     ];
     for (const dialog of dialogs) {
       await test.step(`a dialog on ${dialog.url}`, async () => {
