@@ -16,6 +16,15 @@ describe("reload guard", () => {
     expect(window.sessionStorage.getItem("vigil:reload:/billing")).toBe("42000");
   });
 
+  it("keeps a one-time link's token out of storage: its page's claim is stored under the page's pattern", () => {
+    const token = "0123456789abcdef0123456789abcdef.tfa1bc.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmUtc2ln";
+    expect(claimReload(`/acknowledge/${token}`, 50_000)).toBe(true);
+    expect(claimReload(`/acknowledge/${token}`, 55_000)).toBe(false);
+    const stored = Object.keys(window.sessionStorage).filter((key) => key.startsWith("vigil:reload:"));
+    expect(stored).toContain("vigil:reload:/acknowledge/:token");
+    expect(stored.some((key) => key.includes(token))).toBe(false);
+  });
+
   it("reloads the page once and then refuses for the same path", () => {
     const reload = vi.spyOn(pageReloader, "reload").mockImplementation(() => {});
     expect(reloadOnce("/reporting")).toBe(true);

@@ -1,3 +1,4 @@
+import { findPage } from "@vigil/contract";
 import { reloadGuardWindowMs } from "../config/constants";
 
 const keyPrefix = "vigil:reload:";
@@ -8,7 +9,7 @@ const keyPrefix = "vigil:reload:";
  * of reloading forever.
  */
 export function claimReload(path: string, now: number = Date.now(), storage: Storage = window.sessionStorage): boolean {
-  const key = `${keyPrefix}${path}`;
+  const key = `${keyPrefix}${storageKeyOf(path)}`;
   try {
     const last = Number(storage.getItem(key));
     if (Number.isFinite(last) && last > 0 && now - last < reloadGuardWindowMs) return false;
@@ -18,6 +19,15 @@ export function claimReload(path: string, now: number = Date.now(), storage: Sto
     // Storage can be unavailable (privacy modes); without a guard a reload loop is possible, so do not reload.
     return false;
   }
+}
+
+/**
+ * What the claim is stored under: the path itself, except on a page whose address carries a one-time link's token
+ * (`/acknowledge/:token`, `/report/:token`), which is stored under its pattern so the token never reaches storage.
+ */
+function storageKeyOf(path: string): string {
+  const found = findPage(path);
+  return found && "token" in found.params ? found.page.path : path;
 }
 
 /** The route path inside the hash (`#/bugs?x=1` → `/bugs`), which is what "per path" means in a hash-routed app. */
