@@ -6,6 +6,7 @@ import {
   disclosurePageSchema,
   disclosureQuerySchema,
   fhirDiagnosticReportSchema,
+  reportDocumentSchema,
   reportLinkInputSchema,
   reportLinkViewSchema,
   reportListSchema,
@@ -19,8 +20,8 @@ const base = "/api/continuous-monitoring/cases/:id/reports";
 const tags = ["reports"];
 
 /**
- * The signed report leaving Vigil: a case's report versions with their deliveries, the stored PDF and the FHIR R4
- * DiagnosticReport (each fetch is a disclosure), re-sending, the one-time download link's two public calls (the
+ * The signed report leaving Vigil: a case's report versions with their deliveries, the stored PDF, the FHIR R4
+ * DiagnosticReport and the printable page's content (each fetch is a disclosure), re-sending, the one-time download link's two public calls (the
  * token in the body, never in a logged URL), and the administrators' accounting of disclosures per patient.
  */
 export const reportRoutes = {
@@ -55,6 +56,16 @@ export const reportRoutes = {
     params: reportParamsSchema,
     response: fhirDiagnosticReportSchema,
     responseKind: "fhir-json",
+  }),
+  getReportDocument: route({
+    method: "GET",
+    path: `${base}/:reportId/document`,
+    summary: "The version's content in reading order, as its PDF says it, for the printable page (a disclosure)",
+    tags,
+    access: "cases:read",
+    patientData: true,
+    params: reportParamsSchema,
+    response: reportDocumentSchema,
   }),
   resendReport: route({
     method: "POST",

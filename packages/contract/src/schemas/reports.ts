@@ -138,6 +138,8 @@ export const reportLinkViewSchema = z.object({
   version: z.number().int().min(1),
   kind: reportVersionKindSchema,
   signedAt: isoDateTimeSchema,
+  /** The signer's name as the report names them (their username when no name was recorded). */
+  signedBy: z.string(),
   recipientName: z.string(),
   linkExpiresAt: isoDateTimeSchema,
 });
@@ -149,6 +151,64 @@ export const reportLinkRefusalSchema = z.object({
   at: isoDateTimeSchema.nullable(),
 });
 export type ReportLinkRefusal = z.infer<typeof reportLinkRefusalSchema>;
+
+/**
+ * One label/value line of the report ("MRN: MRN-0042"), a paragraph of prose (line breaks kept as written), or a
+ * list of separate statements (the ACNS findings, the critical findings).
+ */
+export const reportDocumentBlockSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("fields"), rows: z.array(z.object({ label: z.string(), value: z.string() })) }),
+  z.object({ kind: z.literal("paragraph"), text: z.string() }),
+  z.object({ kind: z.literal("list"), items: z.array(z.string()) }),
+]);
+export type ReportDocumentBlock = z.infer<typeof reportDocumentBlockSchema>;
+
+export const reportDocumentSectionIds = [
+  "patient-and-study",
+  "clinical-history",
+  "technical-description",
+  "background",
+  "findings",
+  "seizures",
+  "critical-findings",
+  "impression",
+  "clinical-correlation",
+] as const;
+
+/**
+ * `GET …/reports/{reportId}/document`: the version's content in reading order, made from the inputs stored when it
+ * was signed, exactly what its PDF says (the PDF is rendered from this same description), for the printable page.
+ * Every instant is already written in the client's time zone.
+ */
+export const reportDocumentSchema = z.object({
+  id: idSchema,
+  caseId: idSchema,
+  version: z.number().int().min(1),
+  kind: reportVersionKindSchema,
+  company: z.object({ name: z.string(), details: z.string() }),
+  /** "Prepared for Mercy General Hospital", then the client's address and phone lines. */
+  preparedFor: z.string(),
+  clientLines: z.array(z.string()),
+  title: z.string(),
+  /** "Final report (version 1)", or for an addendum version the "ADDENDUM (version n): …" notice. */
+  status: z.string(),
+  /** The line every printed page carries: the patient's name, MRN and case number (and the addendum's version). */
+  runningHeader: z.string(),
+  patient: z.object({ name: z.string(), mrn: z.string() }),
+  caseNumber: z.string(),
+  sections: z.array(
+    z.object({
+      id: z.enum(reportDocumentSectionIds),
+      heading: z.string(),
+      blocks: z.array(reportDocumentBlockSchema),
+    }),
+  ),
+  /** "Electronically signed by … on …": the original signing, also on an addendum version. */
+  signature: z.string(),
+  /** Every addendum up to this version, oldest first, after the signature. */
+  addenda: z.array(z.object({ heading: z.string(), text: z.string() })),
+});
+export type ReportDocument = z.infer<typeof reportDocumentSchema>;
 
 /** The PDF's bytes (`application/pdf`), sent as they were stored when the version was signed. */
 export const reportPdfSchema = z.string().meta({ format: "binary", description: "The PDF document" });
@@ -191,9 +251,16 @@ export type FhirDiagnosticReport = z.infer<typeof fhirDiagnosticReportSchema>;
 /**
  * The accounting of disclosures (HIPAA §164.528): every time a patient's report left Vigil or was taken out of it —
  * e-mailed to a client's contact (`report-delivered`: the link, not the PDF), downloaded with that link
- * (`report-downloaded`), or fetched by staff as PDF or FHIR (`pdf-exported`, `fhir-exported`).
+ * (`report-downloaded`), or fetched by staff as PDF, FHIR or the printable page (`pdf-exported`, `fhir-exported`,
+ * `page-exported`: the page holds the same content and prints it).
  */
-export const disclosureKinds = ["report-delivered", "report-downloaded", "pdf-exported", "fhir-exported"] as const;
+export const disclosureKinds = [
+  "report-delivered",
+  "report-downloaded",
+  "pdf-exported",
+  "fhir-exported",
+  "page-exported",
+] as const;
 export const disclosureKindSchema = z.enum(disclosureKinds);
 export type DisclosureKind = z.infer<typeof disclosureKindSchema>;
 
@@ -202,6 +269,7 @@ export const disclosureKindLabels: Record<DisclosureKind, string> = {
   "report-downloaded": "Report downloaded with a link",
   "pdf-exported": "PDF fetched by staff",
   "fhir-exported": "FHIR DiagnosticReport fetched by staff",
+  "page-exported": "Printable page opened by staff",
 };
 
 export const disclosureSchema = z.object({

@@ -103,6 +103,7 @@ export async function lookUpReportLink(db: Db, token: string, caller: LinkCaller
     version: version.version,
     kind: version.kind,
     signedAt: inputs.signedAt,
+    signedBy: inputs.signedBy.name || inputs.signedBy.username,
     recipientName: delivery.recipientName,
     linkExpiresAt: delivery.linkExpiresAt.toISOString(),
   };

@@ -40,6 +40,7 @@ describe("a report's one-time download link", () => {
       title: report.title,
       version: 1,
       kind: "signed",
+      signedBy: report.signedBy.name,
       recipientName: "Dr. Nia Neuro",
     });
     // Before the download the page shows no patient data: that is in the PDF.

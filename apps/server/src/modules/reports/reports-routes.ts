@@ -4,13 +4,20 @@ import { actorOf } from "../../http/actor.js";
 import { registerRoute } from "../../http/register-route.js";
 import { exportDisclosuresCsv, listDisclosures } from "./disclosures-service.js";
 import { downloadReportLink, type LinkCaller, lookUpReportLink } from "./report-links-service.js";
-import { getReportFhir, getReportPdf, listCaseReports, type ReportsContext, resendReport } from "./reports-service.js";
+import {
+  getReportDocument,
+  getReportFhir,
+  getReportPdf,
+  listCaseReports,
+  type ReportsContext,
+  resendReport,
+} from "./reports-service.js";
 
 function callerOf(request: FastifyRequest): LinkCaller {
   return { ip: request.ip, userAgent: request.headers["user-agent"] };
 }
 
-/** A case's signed reports, their PDF and FHIR forms, re-sending, the download link's calls and the disclosures. */
+/** A case's signed reports, their PDF, FHIR and printable-page forms, re-sending, the download link's calls and the disclosures. */
 export function registerReportRoutes(app: FastifyInstance, ctx: ReportsContext): void {
   const { db } = ctx;
   registerRoute(app, "listCaseReports", reportRoutes.listCaseReports, ({ params, principal }) =>
@@ -22,6 +29,9 @@ export function registerReportRoutes(app: FastifyInstance, ctx: ReportsContext):
   });
   registerRoute(app, "getReportFhir", reportRoutes.getReportFhir, ({ params, principal, request }) =>
     getReportFhir(db, params.id, params.reportId, actorOf(principal, request)),
+  );
+  registerRoute(app, "getReportDocument", reportRoutes.getReportDocument, ({ params, principal, request }) =>
+    getReportDocument(db, params.id, params.reportId, actorOf(principal, request)),
   );
   registerRoute(app, "resendReport", reportRoutes.resendReport, ({ params, body, principal, request }) =>
     resendReport(ctx, params.id, params.reportId, body.contactIds, actorOf(principal, request)),

@@ -3,6 +3,7 @@ import type {
   InterpretationItem,
   Permission,
   ReportDelivery,
+  ReportDocument,
   ReportList,
   ReportVersion,
 } from "@vigil/contract";
@@ -24,6 +25,7 @@ import {
   recipientLabel,
   sendDeliveries,
 } from "./report-delivery.js";
+import { buildReportDocument } from "./report-document.js";
 import { buildDiagnosticReport } from "./report-fhir.js";
 import type { ReportInputs } from "./report-inputs.js";
 import { missingVersions, type ReportCompany, storeReportVersion, type VersionToIssue } from "./report-issue.js";
@@ -41,7 +43,8 @@ import {
 /**
  * Signed reports leaving Vigil: each signing and addendum issues a version (PDF rendered and stored in the signing
  * transaction, deliveries to the protocol's named contacts created beside it and sent after the commit); staff read
- * the versions, fetch the stored PDF or the FHIR resource (each a disclosure of the patient's data), and re-send.
+ * the versions, fetch the stored PDF, the FHIR resource or the printable page's document (each a disclosure of the
+ * patient's data), and re-send.
  */
 
 export type ReportsContext = ReportDeliveryContext & {
@@ -239,7 +242,7 @@ async function requireVersion(db: Db, caseId: string, reportId: string): Promise
 async function discloseToStaff(
   db: Db,
   row: ReportVersionRow,
-  kind: "pdf-exported" | "fhir-exported",
+  kind: "pdf-exported" | "fhir-exported" | "page-exported",
   actor: Actor,
 ): Promise<void> {
   const user = await findUserById(db, actor.sub);
@@ -282,6 +285,21 @@ export async function getReportFhir(
   const row = await requireVersion(db, caseId, reportId);
   await discloseToStaff(db, row, "fhir-exported", actor);
   return buildDiagnosticReport({ id: row.id, inputs: row.inputs as unknown as ReportInputs, pdf: row.pdf });
+}
+
+/**
+ * `GET …/reports/{reportId}/document`: what the version's PDF says, for the printable page; recorded as a disclosure
+ * like the PDF, since the page prints the same content.
+ */
+export async function getReportDocument(
+  db: Db,
+  caseId: string,
+  reportId: string,
+  actor: Actor,
+): Promise<ReportDocument> {
+  const row = await requireVersion(db, caseId, reportId);
+  await discloseToStaff(db, row, "page-exported", actor);
+  return { id: row.id, ...buildReportDocument(row.inputs as unknown as ReportInputs) };
 }
 
 /**

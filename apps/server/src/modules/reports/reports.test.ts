@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { clientInputSchema, type ReportList, type ReportVersion } from "@vigil/contract";
+import { clientInputSchema, type ReportDocument, type ReportList, type ReportVersion } from "@vigil/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportDisclosures } from "../../db/schema.js";
@@ -127,6 +127,50 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
     const missing = await team.reviewer("GET", `/cases/${caseId}/reports/${unknownId}/pdf`);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe("not_found");
+  });
+
+  it("answers the printable page's document, which says what the stored PDF says, audited, uncached and a disclosure", async () => {
+    const { caseId } = await signedCase(harness, team, clientId);
+    const [report] = (await reportsOf(caseId)).items as [ReportVersion];
+    const caseRow = (await team.coordinator("GET", `/cases/${caseId}`)).json().data;
+
+    const response = await team.reviewer("GET", `/cases/${caseId}/reports/${report.id}/document`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers["cache-control"]).toBe("no-store");
+    const document: ReportDocument = response.json().data;
+    expect(document).toMatchObject({
+      id: report.id,
+      caseId,
+      version: 1,
+      kind: "signed",
+      title: report.title,
+      caseNumber: caseRow.caseNumber,
+      patient: { mrn: caseRow.patient.mrn },
+      status: "Final report (version 1)",
+    });
+    expect(document.runningHeader).toContain(`MRN ${caseRow.patient.mrn} · ${caseRow.caseNumber}`);
+    const impression = document.sections.find((section) => section.id === "impression");
+    expect(impression?.blocks).toEqual([{ kind: "paragraph", text: sampleInterpretation().impression }]);
+
+    const pdf = await team.reviewer("GET", `/cases/${caseId}/reports/${report.id}/pdf`);
+    // Compared without white space: the PDF wraps lines after a "/" or a dash too.
+    const bare = (text: string) => text.replace(/\s+/g, "");
+    const text = bare((await pdfPagesText(pdf.rawPayload)).join("\n"));
+    expect(text).toContain(bare(document.signature));
+    expect(text).toContain(bare(document.title));
+
+    const kinds = (await disclosuresOf(caseId)).filter((row) => row.kind !== "report-delivered");
+    expect(kinds.map((row) => [row.kind, row.byUsername]).sort()).toEqual([
+      ["page-exported", team.reviewer.username],
+      ["pdf-exported", team.reviewer.username],
+    ]);
+    const reads = (await auditRows(harness, "patient-data.read", caseId)).map(
+      (row) => (row.details as { route?: string } | null)?.route,
+    );
+    expect(reads).toContain("getReportDocument");
+
+    expect((await team.reviewer("GET", `/cases/${caseId}/reports/${unknownId}/document`)).statusCode).toBe(404);
+    expect((await team.reviewer("GET", `/cases/${unknownId}/reports/${report.id}/document`)).statusCode).toBe(404);
   });
 
   it("keeps a delivered report's bytes when the client is renamed afterwards", async () => {

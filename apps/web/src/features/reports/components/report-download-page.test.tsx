@@ -21,6 +21,7 @@ function linkView(overrides: Partial<ReportLinkView> = {}): ReportLinkView {
     version: 2,
     kind: "addendum",
     signedAt: "2026-11-22T15:30:00.000Z",
+    signedBy: "Dr. Riley Reviewer",
     recipientName: "Dr. Nia Neuro",
     linkExpiresAt: "2026-11-29T15:30:00.000Z",
     ...overrides,
@@ -87,6 +88,7 @@ describe("the report download page", { timeout: 20_000 }, () => {
     expect(screen.getByText("Pacific Neurology Institute")).toBeTruthy();
     expect(screen.getByText("EEG report — daily, 2026-11-21 to 2026-11-22")).toBeTruthy();
     expect(screen.getByText("2 (with an addendum)")).toBeTruthy();
+    expect(screen.getByText("Dr. Riley Reviewer")).toBeTruthy();
     expect(screen.getByText(/From Vigil Neurodiagnostics, for Dr\. Nia Neuro/)).toBeTruthy();
     // Looking does not spend the link: nothing is downloaded before the click.
     expect(sent).toEqual([]);

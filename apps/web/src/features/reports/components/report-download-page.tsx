@@ -116,6 +116,7 @@ function LinkContent({ token }: { token: string }) {
           <DetailRow label="Version">{versionLabel(view)}</DetailRow>
           <DetailRow label="Case">{view.caseNumber}</DetailRow>
           <DetailRow label="Client">{view.clientName}</DetailRow>
+          <DetailRow label="Signed by">{view.signedBy}</DetailRow>
           <DetailRow label="Signed">
             <ZonedDateTime value={view.signedAt} timeZone={zone} />
           </DetailRow>
