@@ -12,7 +12,7 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the critical-finding acknowledgement page and the report download page to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the critical-finding acknowledgement page, the report download page and the report's printable page to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/acknowledge/:token",
@@ -24,6 +24,7 @@ describe("the page table", () => {
       "/audit/disclosures",
       "/reporting/service-levels",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
+      "/continuous-monitoring/cases/:caseId/reports/:reportId/print",
     ]);
   });
 
@@ -36,6 +37,7 @@ describe("the page table", () => {
         "/report/:token",
         "/reporting/continuous-monitoring/:clientId",
         "/billing/continuous-monitoring/:clientId/:month",
+        "/continuous-monitoring/cases/:caseId/reports/:reportId/print",
       ].sort(),
     );
     expect(pageList.find((page) => page.path === "/")?.layout).toBe("default");

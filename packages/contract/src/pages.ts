@@ -265,6 +265,14 @@ export const pageList = [
       tabs: caseTabs,
     }),
   ]),
+  /** Not in spec §2: one version of a signed EEG report as a page to print (the same content as its PDF). */
+  page({
+    id: "case-report-print",
+    path: "/continuous-monitoring/cases/:caseId/reports/:reportId/print",
+    title: "EEG report",
+    layout: "base",
+    access: "cases:read",
+  }),
   page({
     id: "cases-assignments",
     path: "/continuous-monitoring/cases/assignments",

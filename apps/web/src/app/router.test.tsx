@@ -14,6 +14,7 @@ const baseLayoutRoutes = [
   "/report/:token",
   "/reporting/continuous-monitoring/:clientId",
   "/billing/continuous-monitoring/:clientId/:month",
+  "/continuous-monitoring/cases/:caseId/reports/:reportId/print",
 ];
 
 function layoutRoutes() {
@@ -42,7 +43,7 @@ describe("page table → router", () => {
     }
   });
 
-  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer, accounting of disclosures, report download page, watch board and unit-test tab's address the contract adds", () => {
+  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer, accounting of disclosures, report download page, report's printable page, watch board and unit-test tab's address the contract adds", () => {
     const { base, chrome, catchAll } = layoutRoutes();
     const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
     expect(extra.sort()).toEqual([
@@ -51,6 +52,7 @@ describe("page table → router", () => {
       "/audit",
       "/audit/disclosures",
       "/bugs/unit-tests",
+      "/continuous-monitoring/cases/:caseId/reports/:reportId/print",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
       "/report/:token",
       "/reporting/service-levels",
@@ -153,6 +155,7 @@ describe("the report download page", { timeout: 20_000 }, () => {
           version: 1,
           kind: "signed",
           signedAt: "2026-11-22T15:30:00.000Z",
+          signedBy: "Dr. Riley Reviewer",
           recipientName: "Dr. Nia Neuro",
           linkExpiresAt: "2026-11-29T15:30:00.000Z",
         });

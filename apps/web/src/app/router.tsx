@@ -74,6 +74,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   "case-reviewed-detail": () => import("./routes/case-detail-route").then((module) => module.CaseDetailRoutePage),
   "cases-closed": () => import("../features/cases/components/case-queue").then((module) => module.CaseQueuePage),
   "case-closed-detail": () => import("./routes/case-detail-route").then((module) => module.CaseDetailRoutePage),
+  "case-report-print": () =>
+    import("../features/reports/components/report-print-page").then((module) => module.ReportPrintPage),
   "cases-assignments": () =>
     import("../features/cases/components/case-assignments").then((module) => module.CaseAssignmentsPage),
 };

@@ -1,8 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { pages } from "@vigil/contract";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { envelope } from "../../../test/fake-server";
 import {
+  caseId,
   casey,
   clientId,
   contact,
@@ -121,6 +123,15 @@ describe("a case's reports", { timeout: 20_000 }, () => {
       `${reportsPath}/${reportId}/fhir`,
     ]);
     expect(fileCalls.every((call) => call.authorization?.startsWith("Bearer "))).toBe(true);
+  });
+
+  it("links each version to its printable page, which it does not read until opened", async () => {
+    const { calls } = renderCaseReports({ [`GET ${reportsPath}`]: () => envelope(reportList()) });
+    const link = await screen.findByRole("link", { name: "Printable page of version 1" });
+    expect(link.getAttribute("href")).toBe(
+      `${pages["case-report-print"].href({ caseId, reportId: version().id })}?stage=reviewed`,
+    );
+    expect(calls.some((call) => call.path.endsWith("/document"))).toBe(false);
   });
 
   it("sends a version again to the contacts picked, the protocol's recipients picked to begin with", async () => {

@@ -1,4 +1,5 @@
 import ForwardToInbox from "@mui/icons-material/ForwardToInbox";
+import PrintOutlined from "@mui/icons-material/PrintOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -11,8 +12,16 @@ import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import type { Case, ReportDelivery, ReportList, ReportRecipient, ReportVersion } from "@vigil/contract";
+import {
+  type Case,
+  pages,
+  type ReportDelivery,
+  type ReportList,
+  type ReportRecipient,
+  type ReportVersion,
+} from "@vigil/contract";
 import { type ReactNode, useId, useState } from "react";
+import { Link as RouterLink } from "react-router";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { QueryError } from "../../../components/feedback/query-error";
@@ -137,6 +146,16 @@ function VersionCard({
       ) : null}
       <Stack direction="row" sx={{ my: 1.5, gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}>
         <ReportFileButtons caseId={caseItem.id} caseNumber={list.caseNumber} version={version} />
+        <Button
+          component={RouterLink}
+          to={pages["case-report-print"].href({ caseId: caseItem.id, reportId: version.id }, { stage: caseItem.stage })}
+          variant="outlined"
+          size="small"
+          startIcon={<PrintOutlined />}
+          aria-label={`Printable page of version ${version.version}`}
+        >
+          Printable page
+        </Button>
         {list.canSend ? (
           <Button
             variant="outlined"

@@ -18,11 +18,12 @@ export const nia = "5c3e8f1a-1111-4a2b-9c3d-000000000001";
 export const omar = "5c3e8f1a-1111-4a2b-9c3d-000000000002";
 export const pat = "5c3e8f1a-1111-4a2b-9c3d-000000000003";
 
-/** The case the reports section is shown on (only what it reads matters: id, client, zone). */
+/** The case the reports section is shown on (only what it reads matters: id, stage, client, zone). */
 export function reportCase(): Case {
   return {
     id: caseId,
     caseNumber: "CM-2026-000123",
+    stage: "reviewed",
     clientId,
     client: { id: clientId, name: "Pacific Neurology Institute", code: "PNI", timezone: "America/Los_Angeles" },
   } as Case;
