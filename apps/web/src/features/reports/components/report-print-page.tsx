@@ -57,12 +57,14 @@ function Toolbar({ backTo, canPrint }: { backTo: string; canPrint: boolean }) {
 function Block({ block }: { block: ReportDocumentBlock }) {
   if (block.kind === "fields") {
     return (
+      // The label/value lines are kept together on one page: the patient block reads as one.
       <Box
         component="dl"
+        className={reportPrintClasses.keep}
         sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 2, rowGap: 0.25, my: 0 }}
       >
         {block.rows.map((row) => (
-          <Box key={row.label} className={reportPrintClasses.keep} sx={{ display: "contents" }}>
+          <Box key={row.label} sx={{ display: "contents" }}>
             <Typography component="dt" variant="body2" sx={{ fontWeight: 600, color: "text.secondary" }}>
               {row.label}
             </Typography>
@@ -80,7 +82,12 @@ function Block({ block }: { block: ReportDocumentBlock }) {
   return (
     <Box component="ul" sx={{ pl: 3, my: 0 }}>
       {block.items.map((item) => (
-        <Typography component="li" key={item} className={reportPrintClasses.keep} sx={{ mb: 0.5 }}>
+        <Typography
+          component="li"
+          key={item}
+          className={reportPrintClasses.keep}
+          sx={{ display: "list-item", mb: 0.5 }}
+        >
           {item}
         </Typography>
       ))}

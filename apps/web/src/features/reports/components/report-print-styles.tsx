@@ -11,7 +11,7 @@ const root = `.${reportPrintClasses.root}`;
 
 /**
  * Paper rules for the signed report: black on white, the screen's buttons and links left off, a heading never left
- * alone at the foot of a page, and no finding, label/value line, signature or addendum heading cut across two pages
+ * alone at the foot of a page, and no finding, block of label/value lines, header or signature cut across two pages
  * (a long paragraph still flows, with at least three lines each side of a break).
  */
 export const reportPrintStyles = {
