@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { criticalFindingRoutes, type FindingLinkView, findingLinkViewSchema } from "@vigil/contract";
+import { oneTimeLinkStatuses } from "../../../components/feedback/one-time-link";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
 
@@ -7,7 +8,7 @@ import { apiPath } from "../../../lib/api-paths";
  * The refusals the acknowledgement page words itself (a link not ours, used, expired, a finding closed, too many
  * tries): kept off the error list, which speaks to staff.
  */
-export const findingLinkStatuses = [400, 404, 410, 429] as const;
+export const findingLinkStatuses = oneTimeLinkStatuses;
 
 /**
  * `POST /finding-links/lookup`, no account: what the link's holder may see of the finding. The token travels in the

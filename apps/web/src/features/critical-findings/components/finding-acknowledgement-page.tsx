@@ -16,17 +16,18 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { useParams } from "react-router";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
-import { apiErrorOf, serverFieldErrors } from "../../../components/forms/field-messages";
+import {
+  LinkRefusal,
+  linkProblemOf,
+  readerTimeZone,
+  throttledLinkText,
+} from "../../../components/feedback/one-time-link";
+import { apiErrorOf } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { useAcknowledgeFindingLink } from "../api/acknowledge-finding-link";
 import { useFindingLink } from "../api/look-up-finding-link";
-
-/** The reader's own zone: a refusal carries a time but not the client's zone. */
-function readerZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
 
 const callTheTeam = "If the finding still needs to be acknowledged, call the EEG monitoring team.";
 
@@ -35,22 +36,18 @@ const callTheTeam = "If the finding still needs to be acknowledged, call the EEG
  * used already, expired, the finding closed, or too many tries.
  */
 export function refusalText(error: unknown): { title: string; detail: string } | undefined {
-  const body = apiErrorOf(error);
-  if (!body) return undefined;
-  // A 400 about the token is a link cut short or mangled; one about the name belongs under its field.
-  if (body.status === 404 || (body.status === 400 && "token" in serverFieldErrors(error))) {
+  const problem = linkProblemOf(error);
+  if (!problem) return undefined;
+  if (problem.kind === "invalid") {
     return {
       title: "This link is not valid.",
       detail: `Check that the whole link from the message was opened. ${callTheTeam}`,
     };
   }
-  if (body.status === 429) {
-    return { title: "Too many tries from this network.", detail: "Wait a minute, then open the link again." };
-  }
-  if (body.status !== 410) return undefined;
-  const refusal = findingLinkRefusalSchema.safeParse(body.details);
+  if (problem.kind === "throttled") return throttledLinkText;
+  const refusal = findingLinkRefusalSchema.safeParse(problem.details);
   const reason = refusal.success ? refusal.data.reason : "expired";
-  const at = refusal.success && refusal.data.at ? ` on ${formatInstantInZone(refusal.data.at, readerZone())}` : "";
+  const at = refusal.success && refusal.data.at ? ` on ${formatInstantInZone(refusal.data.at, readerTimeZone())}` : "";
   if (reason === "used") {
     return {
       title: "This link has already been used.",
@@ -59,18 +56,9 @@ export function refusalText(error: unknown): { title: string; detail: string } |
   }
   if (reason === "closed") {
     // The server says who acknowledged it and when, or that it was withdrawn.
-    return { title: "This finding no longer needs to be acknowledged.", detail: body.message };
+    return { title: "This finding no longer needs to be acknowledged.", detail: apiErrorOf(error)?.message ?? "" };
   }
   return { title: "This link has expired.", detail: callTheTeam };
-}
-
-function Refusal({ title, detail }: { title: string; detail: string }) {
-  return (
-    <Alert severity="warning" role="alert">
-      <Typography sx={{ fontWeight: 600 }}>{title}</Typography>
-      <Typography>{detail}</Typography>
-    </Alert>
-  );
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -148,7 +136,7 @@ function AcknowledgeForm({ token }: { token: string }) {
   );
   if (acknowledge.data) return <Acknowledged view={acknowledge.data} />;
   const refusal = refusalText(acknowledge.error);
-  if (refusal) return <Refusal {...refusal} />;
+  if (refusal) return <LinkRefusal {...refusal} />;
   const failure = apiErrorOf(acknowledge.error);
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Acknowledge the finding">
@@ -197,7 +185,7 @@ function LinkContent({ token }: { token: string }) {
   if (link.isPending) return <LoadingScreen label="Opening the finding…" />;
   if (link.isError) {
     const refusal = refusalText(link.error);
-    if (refusal) return <Refusal {...refusal} />;
+    if (refusal) return <LinkRefusal {...refusal} />;
     return (
       <Alert
         severity="error"
@@ -222,7 +210,7 @@ function LinkContent({ token }: { token: string }) {
         <FindingFacts view={view} />
       </Paper>
       {view.status === "acknowledged" ? (
-        <Refusal
+        <LinkRefusal
           title="This finding has already been acknowledged."
           detail={
             view.acknowledgedAt
@@ -231,7 +219,7 @@ function LinkContent({ token }: { token: string }) {
           }
         />
       ) : view.status === "cancelled" ? (
-        <Refusal
+        <LinkRefusal
           title="This finding no longer needs to be acknowledged."
           detail="The EEG monitoring team cancelled it. Nothing more is needed."
         />
