@@ -1,4 +1,9 @@
-import type { CriticalFindingKind, CriticalFindingStatus, FindingDeliveryStatus, FindingRecipientKind } from "@vigil/contract";
+import type {
+  CriticalFindingKind,
+  CriticalFindingStatus,
+  FindingDeliveryStatus,
+  FindingRecipientKind,
+} from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { cases } from "./case-tables.js";
@@ -125,8 +130,6 @@ export const findingDeliveries = pgTable(
   },
   (table) => [
     index("finding_deliveries_finding_idx").on(table.findingId),
-    index("finding_deliveries_due_idx")
-      .on(table.nextAttemptAt)
-      .where(sql`${table.status} in ('pending', 'sending')`),
+    index("finding_deliveries_due_idx").on(table.nextAttemptAt).where(sql`${table.status} in ('pending', 'sending')`),
   ],
 );

@@ -85,12 +85,18 @@ async function assertOwnContacts(tx: Db, clientId: string, contactIds: readonly 
   if (contactIds.length === 0) return;
   const own = new Set((await findContactsOfClient(tx, clientId)).map((contact) => contact.id));
   const issues = contactIds.flatMap((id, index) =>
-    own.has(id) ? [] : [{ path: `body.reportRecipients.contactIds.${index}`, message: "is not a contact of this client" }],
+    own.has(id)
+      ? []
+      : [{ path: `body.reportRecipients.contactIds.${index}`, message: "is not a contact of this client" }],
   );
   if (issues.length > 0) {
-    throw new AppError("bad_request", `Invalid request: ${issues.map((issue) => `${issue.path} ${issue.message}`).join("; ")}`, {
-      issues,
-    });
+    throw new AppError(
+      "bad_request",
+      `Invalid request: ${issues.map((issue) => `${issue.path} ${issue.message}`).join("; ")}`,
+      {
+        issues,
+      },
+    );
   }
 }
 
