@@ -18,6 +18,8 @@ import {
 import { generatePassword, hashPassword } from "../identity/passwords.js";
 import { normaliseUsername } from "../identity/users-repository.js";
 import { addMonths, currentMonth } from "../modules/billing/billing-calendar.js";
+import type { ReportCompany } from "../modules/reports/report-issue.js";
+import { issueMissingReports } from "../modules/reports/reports-service.js";
 import { demoNames } from "./demo-cases.js";
 import {
   type DemoClientExtras,
@@ -50,7 +52,10 @@ export type DemoCredential = { username: string; password: string; groups: Acces
  * on a fresh PostgreSQL seed once. Passwords are generated, printed once and saved beside the data.
  */
 export async function seedIfEmpty(db: Db, config: Config, log: FastifyBaseLogger): Promise<DemoCredential[]> {
-  const credentials = await seedDemoData(db);
+  const credentials = await seedDemoData(db, {
+    name: config.reports.companyName,
+    details: config.reports.companyDetails,
+  });
   if (credentials.length === 0) return credentials;
   const file = path.join(config.dataDir, "demo-credentials.txt");
   mkdirSync(config.dataDir, { recursive: true });
@@ -77,7 +82,13 @@ export async function seedIfEmpty(db: Db, config: Config, log: FastifyBaseLogger
   return credentials;
 }
 
-export async function seedDemoData(db: Db): Promise<DemoCredential[]> {
+/** Who issues the demo's reports when no configuration is at hand (the default of REPORT_COMPANY_NAME). */
+/** The technologist caps the records service reads with (their defaults; reading interpretations ignores them). */
+const demoRecordCaps = { intermittent: 12, continuous: 4 };
+
+const demoReportCompany: ReportCompany = { name: "Vigil Neurodiagnostics", details: "" };
+
+export async function seedDemoData(db: Db, company: ReportCompany = demoReportCompany): Promise<DemoCredential[]> {
   const prepared = await Promise.all(
     accessGroups.map(async (group) => {
       const password = generatePassword();
@@ -134,6 +145,11 @@ export async function seedDemoData(db: Db): Promise<DemoCredential[]> {
       insertedClients.map((client) => client.id),
       person("billing"),
     );
+    // The signed demo interpretations are stored as report versions, as signing them through the API would have
+    // (not mailed: the demo protocols name no report recipients), so a reviewed demo case can be closed.
+    for (const subject of seeded) {
+      await issueMissingReports({ caps: demoRecordCaps, company }, tx, subject.id);
+    }
     return prepared.map(({ group, password }) => ({ username: group, password, groups: [group] }));
   });
 }

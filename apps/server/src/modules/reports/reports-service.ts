@@ -123,7 +123,11 @@ export function reportIssuer(ctx: ReportsContext): InterpretationSignedHook {
  * Interpretations signed before reports were stored (or imported with the demo data) have no stored versions: they
  * are issued now, from the signed text that never changes, and are not mailed (nobody was named then).
  */
-export async function issueMissingReports(ctx: ReportsContext, db: Db, caseId: string): Promise<void> {
+export async function issueMissingReports(
+  ctx: Pick<ReportsContext, "caps" | "company">,
+  db: Db,
+  caseId: string,
+): Promise<void> {
   const page = await listRecords(
     { db, caps: ctx.caps },
     "interpretation",
