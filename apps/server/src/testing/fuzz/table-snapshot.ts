@@ -7,8 +7,12 @@ import type { Db } from "../../db/client.js";
  */
 export type TableSnapshot = Record<string, { rows: number; digest: string }>;
 
-/** Refusals are audited on purpose (patient data, administration), so the audit log is expected to grow. */
-export const tablesWrittenOnRefusal = ["audit_events"];
+/**
+ * Refusals are audited on purpose (patient data, administration), so the audit log is expected to grow; and the
+ * public calls (a critical finding's acknowledgement link) count every call against the caller's address, refused
+ * ones above all, in the shared `rate_limits` counters.
+ */
+export const tablesWrittenOnRefusal = ["audit_events", "rate_limits"];
 
 export async function tablesToWatch(db: Db): Promise<string[]> {
   const result = await db.execute(
