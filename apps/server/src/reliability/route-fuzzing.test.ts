@@ -290,7 +290,9 @@ async function exercise(
   if (status >= 500) problem("a server error");
   let json: unknown;
   const empty = response.body.length === 0;
-  if (!empty) {
+  // A PDF or a CSV is answered as the file itself; its refusals are JSON like every other.
+  const file = (definition.responseKind === "pdf" || definition.responseKind === "csv") && status < 300;
+  if (!empty && !file) {
     try {
       json = response.json();
     } catch {
@@ -311,6 +313,16 @@ async function exercise(
       const parsed = definition.response.safeParse(frame && { event: frame.event, data: json });
       if (!String(response.headers["content-type"]).startsWith("text/event-stream")) problem("not an event stream");
       else if (!parsed.success) problem(`the first frame does not match the contract: ${clip(parsed.error.message)}`);
+    } else if (definition.responseKind === "pdf" || definition.responseKind === "csv") {
+      const type = definition.responseKind === "pdf" ? "application/pdf" : "text/csv";
+      if (!String(response.headers["content-type"]).startsWith(type)) problem(`not ${type}`);
+      else if (type === "application/pdf" && !response.rawPayload.subarray(0, 5).equals(Buffer.from("%PDF-"))) {
+        problem("not a PDF document");
+      }
+    } else if (definition.responseKind === "fhir-json") {
+      const parsed = definition.response.safeParse(json);
+      if (!String(response.headers["content-type"]).startsWith("application/fhir+json")) problem("not FHIR JSON");
+      else if (!parsed.success) problem(`the resource does not match the contract: ${clip(parsed.error.message, 600)}`);
     } else {
       const parsed = successEnvelope(definition.response).safeParse(json);
       if (!parsed.success) problem(`the answer does not match the response schema: ${clip(parsed.error.message, 600)}`);

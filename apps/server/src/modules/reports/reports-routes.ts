@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { actorOf } from "../../http/actor.js";
 import { registerRoute } from "../../http/register-route.js";
 import { exportDisclosuresCsv, listDisclosures } from "./disclosures-service.js";
+import { reportLinkSecret } from "./report-delivery.js";
 import { downloadReportLink, type LinkCaller, lookUpReportLink } from "./report-links-service.js";
 import {
   getReportDocument,
@@ -20,6 +21,10 @@ function callerOf(request: FastifyRequest): LinkCaller {
 /** A case's signed reports, their PDF, FHIR and printable-page forms, re-sending, the download link's calls and the disclosures. */
 export function registerReportRoutes(app: FastifyInstance, ctx: ReportsContext): void {
   const { db } = ctx;
+  // The links' key is made before the first request: a refused link call must write nothing, not even the key.
+  app.addHook("onReady", async () => {
+    await reportLinkSecret(db);
+  });
   registerRoute(app, "listCaseReports", reportRoutes.listCaseReports, ({ params, principal }) =>
     listCaseReports(ctx, params.id, principal.permissions),
   );
