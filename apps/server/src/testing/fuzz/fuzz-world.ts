@@ -1,6 +1,14 @@
-import { type CaseStage, caseStages, type RecordKind, type RouteDefinition, recordKinds } from "@vigil/contract";
+import {
+  type CaseStage,
+  type CriticalFinding,
+  caseStages,
+  type RecordKind,
+  type RouteDefinition,
+  recordKinds,
+} from "@vigil/contract";
 import fc from "fast-check";
 import { expect } from "vitest";
+import { signLinkToken } from "../../modules/findings/link-tokens.js";
 import { caseIn, createClient, type Team, teamFor } from "../kits/cases-kit.js";
 import { createItem, sampleCaseNote, writableStage, writerGroup } from "../kits/records-kit.js";
 import type { TestApp } from "../test-app.js";
@@ -25,6 +33,12 @@ export type FuzzWorld = {
   transitions: { id: string; transitionId: string }[];
   assignmentIds: string[];
   bugIds: string[];
+  /**
+   * Open critical findings (on the monitoring case), three each for phone acknowledgement and for cancellation, and
+   * the links of three more: each closes once, so none of the routes finds them all closed by the one before it.
+   */
+  findings: Record<"acknowledgement" | "cancellation", { id: string; findingId: string }[]>;
+  findingTokens: string[];
   /** Users the user-administration routes may act on (never a caller of the fuzzer). */
   targetUsernames: string[];
 };
@@ -94,6 +108,27 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
   });
   expect(bug.statusCode, bug.body).toBe(201);
 
+  // Open findings, each acknowledged or cancelled once by the fuzzer at most: several, so every handling route and
+  // both link calls meet an open one. Their links are signed as the sender would (they are never stored).
+  const findings: FuzzWorld["findings"] = { acknowledgement: [], cancellation: [] };
+  const findingTokens: string[] = [];
+  for (const use of ["acknowledgement", "cancellation", "link"] as const) {
+    for (let count = 0; count < 3; count += 1) {
+      const raised = await team.technologist("POST", `${base}/cases/${cases.monitoring}/critical-findings`, {
+        body: { kind: "electrographic-seizure", onsetAt: new Date().toISOString(), description: "Evolving 3 Hz." },
+      });
+      expect(raised.statusCode, raised.body).toBe(201);
+      const finding: CriticalFinding = raised.json().data;
+      if (use !== "link") findings[use].push({ id: cases.monitoring, findingId: finding.id });
+      else {
+        for (const recipient of finding.recipients) {
+          const expiresAt = new Date(recipient.linkExpiresAt);
+          findingTokens.push(signLinkToken(harness.app.findings.linkSecret, { recipientId: recipient.id, expiresAt }));
+        }
+      }
+    }
+  }
+
   return {
     team,
     adminToken,
@@ -106,6 +141,8 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
     transitions: [{ id: cases.closed, transitionId }],
     assignmentIds,
     bugIds: [bug.json().data.id],
+    findings,
+    findingTokens,
     targetUsernames,
   };
 }
@@ -173,6 +210,9 @@ function sharedHints(world: FuzzWorld): Hints {
     // Booleans in query strings (z.stringbool) have no JSON Schema form beyond "string".
     enabled: (schemaArbitrary, schema) =>
       schema.type === "string" ? mostly(["true", "false", "yes", "0"])(schemaArbitrary) : schemaArbitrary,
+    // A critical finding's link, and a phone acknowledgement's time (after the world's findings were raised).
+    token: mostly(world.findingTokens),
+    acknowledgedAt: mostly([new Date().toISOString()]),
     baseRevision: mostly([currentVersion]),
     baseVersion: mostly([currentVersion]),
     version: mostly([currentVersion]),
@@ -191,6 +231,9 @@ export function realParamSets(definition: RouteDefinition, world: FuzzWorld): Re
     return [writable, writable, writable, ...caseIds].map((id) => ({ id }));
   }
   if (path.includes(":transitionId")) return world.transitions;
+  if (path.includes(":findingId")) {
+    return path.endsWith("/cancellation") ? world.findings.cancellation : world.findings.acknowledgement;
+  }
   if (path.includes(":contactId")) {
     return path.includes("/clients/:id/")
       ? world.contacts
