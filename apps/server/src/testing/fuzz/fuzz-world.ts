@@ -10,7 +10,9 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { signLinkToken } from "../../modules/findings/link-tokens.js";
 import { caseIn, createClient, type Team, teamFor } from "../kits/cases-kit.js";
+import { sampleProtocol } from "../kits/clients-kit.js";
 import { createItem, sampleCaseNote, writableStage, writerGroup } from "../kits/records-kit.js";
+import { reportTokensFor, signedCase } from "../kits/reports-kit.js";
 import type { TestApp } from "../test-app.js";
 import type { Hints } from "./json-schema-arbitrary.js";
 
@@ -39,6 +41,10 @@ export type FuzzWorld = {
    */
   findings: Record<"acknowledgement" | "cancellation", { id: string; findingId: string }[]>;
   findingTokens: string[];
+  /** A signed report (its case and version) and the download link its named contact was sent. */
+  reports: { id: string; reportId: string }[];
+  reportTokens: string[];
+  reportContactIds: string[];
   /** Users the user-administration routes may act on (never a caller of the fuzzer). */
   targetUsernames: string[];
 };
@@ -129,6 +135,21 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
     }
   }
 
+  // The client's protocol names its contact as a report recipient; a signed report then holds a delivered link.
+  const contactId: string = contact.json().data._id;
+  const named = await team.admin("POST", `${base}/clients/${client.id}/protocol/revisions`, {
+    body: sampleProtocol({ baseRevision: 1, reportRecipients: { contactIds: [contactId] } }),
+  });
+  expect(named.statusCode, named.body).toBe(201);
+  const signed = await signedCase(harness, team, client.id);
+  const reportList = await team.admin("GET", `${base}/cases/${signed.caseId}/reports`);
+  expect(reportList.statusCode, reportList.body).toBe(200);
+  const reports = (reportList.json().data.items as { id: string }[]).map((item) => ({
+    id: signed.caseId,
+    reportId: item.id,
+  }));
+  const reportTokens = await reportTokensFor(harness, "nurse@example.org");
+
   return {
     team,
     adminToken,
@@ -143,6 +164,9 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
     bugIds: [bug.json().data.id],
     findings,
     findingTokens,
+    reports,
+    reportTokens,
+    reportContactIds: [contactId],
     targetUsernames,
   };
 }
@@ -211,7 +235,10 @@ function sharedHints(world: FuzzWorld): Hints {
     enabled: (schemaArbitrary, schema) =>
       schema.type === "string" ? mostly(["true", "false", "yes", "0"])(schemaArbitrary) : schemaArbitrary,
     // A critical finding's link, and a phone acknowledgement's time (after the world's findings were raised).
-    token: mostly(world.findingTokens),
+    // Either kind of one-time link: a critical finding's, a report's.
+    token: mostly([...world.findingTokens, ...world.reportTokens]),
+    // A report re-sent to the client's own contact.
+    contactIds: mostly([world.reportContactIds]),
     acknowledgedAt: mostly([new Date().toISOString()]),
     baseRevision: mostly([currentVersion]),
     baseVersion: mostly([currentVersion]),
@@ -231,6 +258,7 @@ export function realParamSets(definition: RouteDefinition, world: FuzzWorld): Re
     return [writable, writable, writable, ...caseIds].map((id) => ({ id }));
   }
   if (path.includes(":transitionId")) return world.transitions;
+  if (path.includes(":reportId")) return world.reports;
   if (path.includes(":findingId")) {
     return path.endsWith("/cancellation") ? world.findings.cancellation : world.findings.acknowledgement;
   }
