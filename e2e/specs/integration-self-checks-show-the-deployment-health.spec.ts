@@ -57,7 +57,7 @@ test.describe("integration self-checks", () => {
         timeout: 30_000,
       });
       const checks = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2 }) });
-      await expect(checks).toHaveCount(8);
+      await expect(checks).toHaveCount(9);
       for (const title of [
         "Database round trip",
         "Database migrations",
@@ -66,6 +66,7 @@ test.describe("integration self-checks", () => {
         "Mail delivery",
         "Clock skew",
         "Data folder disk space",
+        "Critical finding messages",
       ]) {
         await expect(page.getByRole("listitem", { name: title })).toContainText("Pass");
       }

@@ -43,6 +43,10 @@ export const timelineActionLabels: Record<string, string> = {
   create: "Opened the case",
   update: "Changed the case",
   archive: "Archived the case",
+  "raise-critical-finding": "Raised a critical finding",
+  "escalate-critical-finding": "Escalated a critical finding",
+  "acknowledge-critical-finding": "Critical finding acknowledged",
+  "cancel-critical-finding": "Cancelled a critical finding",
 };
 
 export const transitionActionLabels: Record<string, string> = {
