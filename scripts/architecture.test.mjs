@@ -144,9 +144,20 @@ describe("web: one-way imports", () => {
 });
 
 describe("server: one-way imports", () => {
-  const infrastructure = ["db", "http", "identity", "plugins", "messaging", "audit", "events", "config", "errors"];
+  const infrastructure = [
+    "db",
+    "http",
+    "identity",
+    "plugins",
+    "messaging",
+    "audit",
+    "events",
+    "config",
+    "errors",
+    "links",
+  ];
 
-  it("the infrastructure (db, http, identity, plugins, messaging, audit, events, config, errors) imports no module and not the seed", () => {
+  it("the infrastructure (db, http, identity, plugins, messaging, audit, events, config, errors, links) imports no module and not the seed", () => {
     const found = violations((file, entry) => {
       const from = serverLayerOf(file);
       const to = serverLayerOf(entry.file);
