@@ -6,6 +6,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { recomputeBillableFigures } from "../apps/server/src/db/billable-figures.js";
 import { openDatabase } from "../apps/server/src/db/client.js";
+import { recomputeConcurrentPeaks } from "../apps/server/src/db/concurrent-peaks.js";
 import { hashPassword } from "../apps/server/src/identity/passwords.js";
 import { rebuildCaseClocks } from "../apps/server/src/modules/watch/watch-service.js";
 import {
@@ -192,6 +193,8 @@ async function postgresTarget(label: string, name: string, url: string, adminUrl
       // Nor did the billable figures each time-log write keeps: one recomputation from the logs.
       await recomputeBillableFigures(services.db);
       log(`${label}: billable figures recomputed from the time logs`);
+      // And each log's concurrent-patient peak, counted per technologist as a restore would.
+      log(`${label}: concurrent-patient peaks of ${await recomputeConcurrentPeaks(services.db)} time logs counted`);
       await services.close();
       log(`${label}: vacuum analyze`);
       await client.query("vacuum analyze");
@@ -253,6 +256,7 @@ async function pgliteTarget(label: string, dataDir: string): Promise<Target> {
       log(`${label}: kept clocks of ${await rebuildCaseClocks(database.db)} open cases`);
       await recomputeBillableFigures(database.db);
       log(`${label}: billable figures recomputed from the time logs`);
+      log(`${label}: concurrent-patient peaks of ${await recomputeConcurrentPeaks(database.db)} time logs counted`);
       log(`${label}: vacuum analyze`);
       await client.exec("vacuum analyze");
       await database.close();

@@ -1,6 +1,7 @@
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { openConfiguredDatabase } from "./db/client.js";
+import { fillMissingConcurrentPeaks } from "./db/concurrent-peaks.js";
 import { FolderLockedError } from "./db/folder-lock.js";
 import { listenOnHttps } from "./https-listener.js";
 import { rebuildCaseClocksIfNeeded } from "./modules/watch/watch-service.js";
@@ -14,6 +15,9 @@ async function main(): Promise<void> {
   // The board's kept clocks of a database from before them, a restored backup or a bulk load (PRODUCT.md §10).
   const rebuilt = await rebuildCaseClocksIfNeeded(database.db);
   if (rebuilt > 0) app.log.info({ cases: rebuilt }, "rebuilt the kept service clocks of the open cases");
+  // Time logs from before their kept concurrent-patient peaks (a migrated database, a restored backup, a bulk load).
+  const peaks = await fillMissingConcurrentPeaks(database.db);
+  if (peaks > 0) app.log.info({ logs: peaks }, "counted the concurrent-patient peaks of the time logs");
   if (config.seed === "demo") await seedIfEmpty(database.db, config, app.log);
 
   let https: Awaited<ReturnType<typeof listenOnHttps>>;

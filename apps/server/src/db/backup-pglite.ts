@@ -15,6 +15,7 @@ import {
 import { checkMigrationsCurrent, countTables, newerReleaseError, notVigilBackup } from "./backup-migrations.js";
 import { recomputeBillableFiguresIfMissing } from "./billable-figures.js";
 import { type Db, migrationsFolder, pgliteExtensions } from "./client.js";
+import { fillMissingConcurrentPeaks } from "./concurrent-peaks.js";
 import { acquireFolderLock } from "./folder-lock.js";
 import { appliedMigrations, compareMigrations } from "./migration-status.js";
 
@@ -134,8 +135,9 @@ async function loadPgliteBackup(
     });
     const after = compareMigrations((await appliedMigrations(db)) ?? []);
     checkMigrationsCurrent(after);
-    // A backup whose logs came without their billable figures (a bulk load) gets them now, before anyone bills.
+    // A backup whose logs came without their billable figures (a bulk load) gets them now, before anyone bills; the same for the logs' concurrent-patient peaks.
     await recomputeBillableFiguresIfMissing(db);
+    await fillMissingConcurrentPeaks(db);
     await client.query("checkpoint");
     return {
       engine: "pglite",

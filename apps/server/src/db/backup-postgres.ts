@@ -13,6 +13,7 @@ import {
 import { checkMigrationsCurrent, countTables, newerReleaseError, notVigilBackup } from "./backup-migrations.js";
 import { recomputeBillableFiguresIfMissing } from "./billable-figures.js";
 import { openDatabase } from "./client.js";
+import { fillMissingConcurrentPeaks } from "./concurrent-peaks.js";
 import { type AppliedMigration, appliedMigrations, compareMigrations } from "./migration-status.js";
 
 /** Backup and restore of a PostgreSQL database through pg_dump/pg_restore (custom format). */
@@ -264,8 +265,9 @@ export async function restorePostgres(url: string, file: string, force: boolean)
   try {
     const after = compareMigrations((await appliedMigrations(database.db)) ?? []);
     checkMigrationsCurrent(after);
-    // A backup whose logs came without their billable figures (a bulk load) gets them now, before anyone bills.
+    // A backup whose logs came without their billable figures (a bulk load) gets them now, before anyone bills; the same for the logs' concurrent-patient peaks.
     await recomputeBillableFiguresIfMissing(database.db);
+    await fillMissingConcurrentPeaks(database.db);
     return {
       engine: "postgres",
       file,

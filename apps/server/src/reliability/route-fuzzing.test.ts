@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { compareBillableFigures } from "../db/billable-figures.js";
+import { compareConcurrentPeaks } from "../db/concurrent-peaks.js";
 import { injectStreamHead, type StreamHead } from "../events/event-stream-reader.js";
 import {
   buildFuzzWorld,
@@ -493,6 +494,10 @@ describe("hostile text in every free-text field", () => {
 describe("what the fuzzed writes left behind", () => {
   it("left the billable figures kept on write equal to a recomputation from the time logs", async () => {
     expect(await compareBillableFigures(harness.database.db)).toEqual([]);
+  });
+
+  it("left every time log's kept concurrent-patient peak equal to a count from the logs", async () => {
+    expect(await compareConcurrentPeaks(harness.database.db)).toEqual([]);
   });
 });
 

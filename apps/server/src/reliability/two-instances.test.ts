@@ -4,8 +4,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/client.js";
+import { compareConcurrentPeaks } from "../db/concurrent-peaks.js";
 import { createUser } from "../identity/user-directory.js";
-import { sampleClient } from "../testing/kits/clients-kit.js";
+import { sampleCase } from "../testing/kits/cases-kit.js";
+import { sampleClient, sampleProtocol } from "../testing/kits/clients-kit.js";
+import { sampleTimeLog } from "../testing/kits/records-kit.js";
 import { type HttpAnswer, killAllServers, type ServerProcess, sleep, startServer } from "../testing/server-process.js";
 import { testClientId } from "../testing/test-app.js";
 
@@ -35,6 +38,7 @@ const users: Record<string, { groups: AccessGroup[]; password: string }> = Objec
       ["ti-rotation", ["coordinator"]],
       ["ti-warm", ["coordinator"]],
       ["ti-cut", ["coordinator"]],
+      ["ti-tech", ["technologist"]],
     ] as const
   ).map(([username, groups]) => [username, { groups: [...groups], password: password(username) }]),
 );
@@ -490,6 +494,63 @@ describe.skipIf(!postgresUrl)(
         }
       }, 180_000);
     });
+
+    it("keeps every time log's concurrent-patient peak right when one technologist writes on both at once", async () => {
+      // The peaks are kept on write under a per-technologist advisory lock (db/concurrent-peaks.ts): without it, two
+      // logs written at the same moment on two instances would each count the other's old state.
+      const admin = (await a.signIn("ti-admin", passwordOf("ti-admin"), newAddress())).idToken;
+      const technologist = (await b.signIn("ti-tech", passwordOf("ti-tech"), newAddress())).idToken;
+      const created = await a.request("POST", `${base}/clients`, {
+        token: admin,
+        body: sampleClient({ name: "Peaks", code: "PEAKS" }),
+      });
+      expect(created.status, created.body).toBe(201);
+      const clientId = created.json().data.id as string;
+      const protocol = await a.request("POST", `${base}/clients/${clientId}/protocol/revisions`, {
+        token: admin,
+        body: sampleProtocol(),
+      });
+      expect(protocol.status, protocol.body).toBe(201);
+      const caseIds: string[] = [];
+      for (let index = 0; index < 6; index += 1) {
+        const opened = await b.request("POST", `${base}/cases`, { token: admin, body: sampleCase(clientId) });
+        expect(opened.status, opened.body).toBe(201);
+        caseIds.push(opened.json().data.id);
+      }
+      // Straight to monitoring with an early recording start: the moves are tested elsewhere.
+      await adminQuery(
+        databaseUrl,
+        "update cases set stage = 'monitoring', recording_started_at = '2026-01-01T00:00:00Z' where id = any($1::uuid[])",
+        [caseIds],
+      );
+      // Each round, six logs an hour apart lasting three hours each: at most three at once.
+      const answers = await Promise.all(
+        [0, 1, 2, 3].flatMap((round) =>
+          caseIds.map((caseId, index) =>
+            (index % 2 === 0 ? a : b).request("POST", `${base}/cases/monitoring/${caseId}/time-logs`, {
+              token: technologist,
+              body: sampleTimeLog({
+                startedAt: `2026-02-1${round}T0${index}:00:00.000Z`,
+                endedAt: `2026-02-1${round}T0${index + 3}:00:00.000Z`,
+              }),
+            }),
+          ),
+        ),
+      );
+      for (const answer of answers) expect(answer.status, answer.body).toBe(201);
+      const database = await openDatabase({ kind: "postgres", url: databaseUrl, poolSize: 1 });
+      try {
+        expect(await compareConcurrentPeaks(database.db)).toEqual([]);
+        const peaks = await adminQuery<{ peak: number }>(
+          databaseUrl,
+          "select concurrent_peak as peak from case_time_logs where case_id = any($1::uuid[])",
+          [caseIds],
+        );
+        expect(peaks.map((row) => row.peak)).toEqual(answers.map(() => 3));
+      } finally {
+        await database.close();
+      }
+    }, 120_000);
 
     it("signs with the new key on every instance once one of them has rotated it", async () => {
       // Last, since it changes the keys. A key is due after SIGNING_KEY_ROTATION_DAYS; an instance starting then

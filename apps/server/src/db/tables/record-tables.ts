@@ -88,6 +88,11 @@ export const caseTimeLogs = pgTable(
     /** null while running. */
     endedAt: timestamp("ended_at", { withTimezone: true }),
     deleted: boolean("deleted").notNull().default(false),
+    /**
+     * The most distinct cases the technologist had at once in this mode during the log (db/concurrent-peaks.ts),
+     * kept on write; null for a deleted log, and until the first start after the migration that added it fills it.
+     */
+    concurrentPeak: integer("concurrent_peak"),
   },
   (table) => [
     index("case_time_logs_case_idx").on(table.caseId, table.startedAt),
@@ -102,5 +107,9 @@ export const caseTimeLogs = pgTable(
       .on(sql`(${table.endedAt} - ${table.startedAt})`)
       .where(sql`${table.endedAt} is not null`),
     index("case_time_logs_running_start_idx").on(table.startedAt).where(sql`${table.endedAt} is null`),
+    // Empty once filled: the start's "is any peak missing?" is one probe, not a scan of every log.
+    index("case_time_logs_peak_missing_idx")
+      .on(table.technologistUsername)
+      .where(sql`${table.concurrentPeak} is null and not ${table.deleted}`),
   ],
 );

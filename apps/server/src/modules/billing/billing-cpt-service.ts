@@ -36,7 +36,7 @@ export async function suggestCptForCases(
     preloaded ? Promise.resolve(preloaded) : findLiveTimeLogs(db, caseIds),
     findReviewCheckTimes(db, caseIds),
   ]);
-  const overCap = await findCasesOverCap(db, logs, settings.caps, now);
+  const overCap = await findCasesOverCap(db, logs, settings.caps);
   const logsOf = groupBy(logs, (log) => log.caseId);
   const checksOf = groupBy(checks, (check) => check.caseId);
   return new Map(

@@ -13,18 +13,12 @@ import type {
   TimeLogItem,
 } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
-import { findTechnologistLogsOverlapping } from "../../db/time-log-overlaps.js";
+import { findConcurrentPeaks } from "../../db/concurrent-peaks.js";
 import { getCurrentProtocolRevision, getProtocolRevisionById } from "../clients/protocol-service.js";
 import { defaultImpedanceIntervalHours, defaultImpedanceThresholdKohm, judgeImpedance } from "./impedance-rules.js";
 import { interpretationMetaOf } from "./interpretation-rules.js";
 import type { CaseState, RecordRow, RevisionRow } from "./records-repository.js";
-import {
-  capFor,
-  durationMinutes,
-  intervalsOverlap,
-  peakConcurrentCases,
-  type TechnologistCaps,
-} from "./time-log-rules.js";
+import { capFor, durationMinutes, type TechnologistCaps } from "./time-log-rules.js";
 
 /** Rows → the contract's wire shapes. What the server derives (flags, durations, concurrency) is computed here. */
 
@@ -165,28 +159,15 @@ function intervalOf(data: TimeLogData) {
 async function timeLogItems(rows: readonly RecordRow[], options: ItemOptions): Promise<TimeLogItem[]> {
   if (rows.length === 0) return [];
   const { now, caps } = options;
-  const logs = rows.map((row) => ({
-    row,
-    data: row.data as TimeLogData,
-    interval: intervalOf(row.data as TimeLogData),
-  }));
-  const from = new Date(Math.min(...logs.map((log) => log.interval.start.getTime())));
-  const to = new Date(
-    Math.max(...logs.map((log) => Math.max((log.interval.end ?? now).getTime(), log.interval.start.getTime() + 1))),
+  // Kept on write for live logs (db/concurrent-peaks.ts); a deleted log's is counted as if it were live.
+  const peaks = await findConcurrentPeaks(
+    options.db,
+    rows.map((row) => row.id),
   );
-  const usernames = [...new Set(rows.map((row) => row.createdByUsername))];
-  const nearby = await findTechnologistLogsOverlapping(options.db, usernames, { from, to, now });
-  return logs.map(({ row, data, interval }): TimeLogItem => {
-    const peers = nearby
-      .filter((other) => other.recordId !== row.id && other.technologistUsername === row.createdByUsername)
-      .filter((other) => other.mode === data.mode)
-      .map((other) => ({
-        caseId: other.caseId,
-        start: new Date(other.startMs),
-        end: other.endMs === null ? null : new Date(other.endMs),
-      }))
-      .filter((other) => intervalsOverlap(interval, other));
-    const concurrentPeak = peakConcurrentCases({ caseId: row.caseId, ...interval }, peers, now);
+  return rows.map((row): TimeLogItem => {
+    const data = row.data as TimeLogData;
+    const interval = intervalOf(data);
+    const concurrentPeak = peaks.get(row.id) ?? 1;
     const cap = capFor(data.mode, caps);
     return {
       ...baseItem(row),

@@ -2,6 +2,7 @@ import type { Author, CaseStage, RecordKind, TimeLogData } from "@vigil/contract
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { keepBillableFigures } from "../../db/billable-figures.js";
 import type { Db } from "../../db/client.js";
+import { keepConcurrentPeaks } from "../../db/concurrent-peaks.js";
 import { caseRecordRevisions, caseRecords, cases, caseTimeLogs } from "../../db/schema.js";
 
 export type RecordRow = typeof caseRecords.$inferSelect;
@@ -140,6 +141,7 @@ export async function saveTimeLog(db: Db, values: TimeLogValues): Promise<void> 
   const [before] = await db.select().from(caseTimeLogs).where(eq(caseTimeLogs.recordId, values.recordId));
   await db.insert(caseTimeLogs).values(values).onConflictDoUpdate({ target: caseTimeLogs.recordId, set: changes });
   await keepBillableFigures(db, before, values);
+  await keepConcurrentPeaks(db, before, values);
 }
 
 /** The case's time logs that are not deleted. */

@@ -4,62 +4,18 @@ import {
   currentLoad,
   describePeriodIssue,
   durationMinutes,
-  intervalsOverlap,
   monitoringPeriodIssues,
-  peakConcurrentCases,
   reviewCheckState,
 } from "./time-log-rules.js";
 
 const at = (hour: number) => new Date(Date.UTC(2026, 0, 1, hour));
 const now = at(12);
 
-describe("intervalsOverlap", () => {
-  it("treats logs as [start, end): touching logs do not overlap", () => {
-    expect(intervalsOverlap({ start: at(1), end: at(2) }, { start: at(2), end: at(3) })).toBe(false);
-    expect(intervalsOverlap({ start: at(1), end: at(3) }, { start: at(2), end: at(4) })).toBe(true);
-  });
-
-  it("treats a running log as open-ended", () => {
-    expect(intervalsOverlap({ start: at(1), end: null }, { start: at(9), end: at(10) })).toBe(true);
-    expect(intervalsOverlap({ start: at(5), end: null }, { start: at(1), end: at(5) })).toBe(false);
-    expect(intervalsOverlap({ start: at(5), end: null }, { start: at(6), end: null })).toBe(true);
-  });
-});
-
 describe("durationMinutes", () => {
   it("counts whole minutes, to now while running, never below zero", () => {
     expect(durationMinutes({ start: at(1), end: at(2) }, now)).toBe(60);
     expect(durationMinutes({ start: at(11), end: null }, now)).toBe(60);
     expect(durationMinutes({ start: new Date(now.getTime() + 60_000), end: null }, now)).toBe(0);
-  });
-});
-
-describe("peakConcurrentCases", () => {
-  it("is 1 for a log alone", () => {
-    expect(peakConcurrentCases({ caseId: "a", start: at(1), end: at(2) }, [], now)).toBe(1);
-  });
-
-  it("counts distinct cases at the busiest instant, not every case met during the log", () => {
-    const own = { caseId: "a", start: at(1), end: at(6) };
-    const others = [
-      { caseId: "b", start: at(1), end: at(2) },
-      { caseId: "c", start: at(3), end: at(4) },
-      { caseId: "d", start: at(3), end: null },
-      // Another log of case b: still one patient.
-      { caseId: "b", start: at(3), end: at(5) },
-    ];
-    expect(peakConcurrentCases(own, others, now)).toBe(4);
-    expect(peakConcurrentCases(own, others.slice(0, 2), now)).toBe(2);
-  });
-
-  it("looks only inside the log's window, up to now while it runs", () => {
-    const own = { caseId: "a", start: at(10), end: null };
-    const others = [
-      { caseId: "b", start: at(8), end: at(10) },
-      { caseId: "c", start: at(11), end: null },
-      { caseId: "d", start: at(13), end: null },
-    ];
-    expect(peakConcurrentCases(own, others, now)).toBe(2);
   });
 });
 

@@ -6,7 +6,6 @@ import { billableTimeMargins, type MonitoringMode } from "@vigil/contract";
  * log (end null) is open-ended.
  */
 export type LogInterval = { start: Date; end: Date | null };
-export type CaseLogInterval = LogInterval & { caseId: string };
 
 export type TechnologistCaps = { intermittent: number; continuous: number };
 
@@ -15,12 +14,6 @@ export const reviewCheckIntervalHours = 2;
 
 /** How far ahead of the clock a start may lie (clocks of workstations drift; a planned start is no log). */
 export const futureToleranceMinutes = 5;
-
-export function intervalsOverlap(left: LogInterval, right: LogInterval): boolean {
-  const leftEnd = left.end?.getTime() ?? Number.POSITIVE_INFINITY;
-  const rightEnd = right.end?.getTime() ?? Number.POSITIVE_INFINITY;
-  return left.start.getTime() < rightEnd && right.start.getTime() < leftEnd;
-}
 
 /** Whole minutes from start to end, or to `now` while running; never negative. */
 export function durationMinutes(log: LogInterval, now: Date): number {
@@ -32,30 +25,6 @@ export function durationMinutes(log: LogInterval, now: Date): number {
 export function capFor(mode: MonitoringMode, caps: TechnologistCaps): number | null {
   if (mode === "unmonitored") return null;
   return caps[mode];
-}
-
-/**
- * The most distinct cases a technologist had at once during `own` (its own case included, so at least 1).
- * `others` are the technologist's other logs of the same mode. The count can only rise where a log starts, so
- * it is enough to look at the window's start and at every start inside the window.
- */
-export function peakConcurrentCases(own: CaseLogInterval, others: readonly CaseLogInterval[], now: Date): number {
-  const windowStart = own.start.getTime();
-  const windowEnd = Math.max((own.end ?? now).getTime(), windowStart + 1);
-  const instants = [
-    windowStart,
-    ...others.map((log) => log.start.getTime()).filter((start) => start > windowStart && start < windowEnd),
-  ];
-  let peak = 1;
-  for (const instant of instants) {
-    const cases = new Set([own.caseId]);
-    for (const log of others) {
-      const end = log.end?.getTime() ?? Number.POSITIVE_INFINITY;
-      if (log.start.getTime() <= instant && instant < end) cases.add(log.caseId);
-    }
-    peak = Math.max(peak, cases.size);
-  }
-  return peak;
 }
 
 /** Patients per mode right now, from a technologist's running logs: distinct cases per mode. */

@@ -1,0 +1,3 @@
+-- The peaks of existing logs are counted after migrating, by the start (db/concurrent-peaks.ts: fillMissingConcurrentPeaks).
+ALTER TABLE "case_time_logs" ADD COLUMN "concurrent_peak" integer;--> statement-breakpoint
+CREATE INDEX "case_time_logs_peak_missing_idx" ON "case_time_logs" USING btree ("technologist_username") WHERE "case_time_logs"."concurrent_peak" is null and not "case_time_logs"."deleted";
