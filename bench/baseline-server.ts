@@ -5,7 +5,7 @@ import { caseDependenciesOf } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import { openDatabase, queryRows } from "../apps/server/src/db/client.js";
 import type { Principal } from "../apps/server/src/http/principal.js";
-import { billingSettingsOf } from "../apps/server/src/modules/billing/billing-service.js";
+import { billingSettingsOf, listBillingMonths } from "../apps/server/src/modules/billing/billing-service.js";
 import { getBillingStatement } from "../apps/server/src/modules/billing/billing-statements-service.js";
 import { getBillableHoursReport } from "../apps/server/src/modules/billing/reporting-service.js";
 import { listCaseQueue } from "../apps/server/src/modules/cases/case-lists-service.js";
@@ -127,6 +127,23 @@ async function main(): Promise<void> {
           offset: number(query.offset, 0),
         },
         principal,
+      ),
+    };
+  });
+  app.get("/api/billing/continuous-monitoring", async (request) => {
+    const query = request.query as Query;
+    return {
+      data: await listBillingMonths(
+        db,
+        {
+          from: query.from,
+          to: query.to,
+          clientId: query.clientId,
+          missingRate: query.missingRate === undefined ? undefined : query.missingRate === "true",
+          limit: number(query.limit, 50),
+          offset: number(query.offset, 0),
+        },
+        settings.currency,
       ),
     };
   });

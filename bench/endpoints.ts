@@ -1,3 +1,4 @@
+import { onlyEndpointIds, targets } from "./config.js";
 import type { LoadResult } from "./load.js";
 
 /** The reads the bench measures, what each run of them records, and the ids they are spread over. */
@@ -19,12 +20,39 @@ export type Endpoint = {
   paths: (fixtures: Fixtures) => string[];
   /** The fixed-rate run's requests per second when its target names its own (else `runSettings.fixedRate`). */
   fixedRate?: number;
+  /** Chrome, list and detail reads: the share of the baseline's throughput to reach when it is not the common one. */
+  throughputShare?: number;
+  /** Heavy reads: the p50 target on the full data, one request at a time. */
+  p50TargetMs?: number;
+  /**
+   * Heavy reads: the time logs one request covers, for the growth's context (a read over ten times the logs may take
+   * ten times as long). Windows in UTC, `to` excluded; a request covering several is their mean.
+   */
+  covers?: (fixtures: Fixtures) => LogWindow[];
 };
+/** Time logs (not deleted) overlapping [from, to), of one client's cases or of all. */
+export type LogWindow = { clientId?: string; from: string; to: string };
+
+/** `YYYY-MM` plus whole months, as `YYYY-MM-01`. */
+function monthStart(month: string, plus = 0): string {
+  const [year, monthIndex] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, monthIndex - 1 + plus, 1)).toISOString().slice(0, 10);
+}
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
 
 /** The continuous-monitoring part of the API, where most of the measured reads live. */
 export const apiBase = "/api/continuous-monitoring";
 export const endpoints: Endpoint[] = [
-  { id: "chrome", label: "GET /api/chrome", group: "chrome", scenarios: [], paths: () => ["/api/chrome"] },
+  {
+    id: "chrome",
+    label: "GET /api/chrome",
+    group: "chrome",
+    scenarios: [],
+    paths: () => ["/api/chrome"],
+    throughputShare: targets.chromeThroughputShareOfBaseline,
+  },
   {
     id: "clients",
     label: "clients list",
@@ -55,13 +83,15 @@ export const endpoints: Endpoint[] = [
   },
   {
     // The watch's board (PRODUCT.md §10): every open case's next clock by time to breach; a coordinator's screen
-    // re-reads it on every case event, so its target is its own rate (50 req/s), not the queues'.
+    // re-reads it on every case event, so its targets are its own (issue 17): 50 req/s, not the queues' rate, and
+    // its own share of the baseline's throughput.
     id: "watch-board",
     label: "watch board",
     group: "list",
     scenarios: ["watch board", "watch board, client filter"],
     paths: (f) => [`${apiBase}/board?limit=50`, ...f.clients.map((id) => `${apiBase}/board?limit=50&clientId=${id}`)],
     fixedRate: 50,
+    throughputShare: targets.boardThroughputShareOfBaseline,
   },
   {
     id: "case-detail",
@@ -83,6 +113,9 @@ export const endpoints: Endpoint[] = [
     group: "heavy",
     scenarios: ["billing statement"],
     paths: (f) => f.largestClients.map((id) => `/api/billing/continuous-monitoring/${id}/${f.month}`),
+    p50TargetMs: targets.heavyReadP50Ms.statement,
+    covers: (f) =>
+      f.largestClients.map((clientId) => ({ clientId, from: monthStart(f.month), to: monthStart(f.month, 1) })),
   },
   {
     id: "report",
@@ -92,19 +125,47 @@ export const endpoints: Endpoint[] = [
     paths: (f) => [
       `/api/reporting/continuous-monitoring/billable-hours?from=${f.today.slice(0, 8)}01&to=${f.today}&groupBy=day`,
     ],
+    p50TargetMs: targets.heavyReadP50Ms.report,
+    covers: (f) => [{ from: `${f.today.slice(0, 8)}01`, to: nextDay(f.today) }],
+  },
+  {
+    // The billing overview's default range: the 12 months ending with the current one, every client × month (the
+    // totals cover every row, so the page size does not bound the work).
+    id: "billing-overview",
+    label: "billing overview (12 months × every client)",
+    group: "heavy",
+    scenarios: [],
+    paths: () => ["/api/billing/continuous-monitoring?limit=200"],
+    p50TargetMs: targets.heavyReadP50Ms.billingOverview,
+    covers: (f) => [{ from: monthStart(f.today.slice(0, 7), -11), to: monthStart(f.today.slice(0, 7), 1) }],
   },
 ];
+
+/** The endpoints measured in this run: all of them, or BENCH_ONLY's (config.ts). */
+export const measuredEndpoints: Endpoint[] = (() => {
+  const only = onlyEndpointIds;
+  if (!only) return endpoints;
+  const unknown = only.filter((id) => !endpoints.some((endpoint) => endpoint.id === id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_ONLY names unknown endpoints (${unknown.join(", ")}); the ids are ${endpoints.map((endpoint) => endpoint.id).join(", ")}`,
+    );
+  }
+  return endpoints.filter((endpoint) => only.includes(endpoint.id));
+})();
 
 export type EndpointRun = {
   endpoint: string;
   status: number;
   bytes: number;
   throughput?: LoadResult;
-  /** One connection: the request's own latency (statement and report). */
+  /** One connection: the request's own latency (the heavy reads). */
   single?: LoadResult;
-  /** Fixed 200 requests/s (PostgreSQL server only). */
+  /** A fixed request rate (PostgreSQL server on the full data only). */
   fixedRate?: LoadResult;
   rssMaxMb: number;
+  /** Heavy reads on PostgreSQL: the time logs one request covers (`Endpoint.covers`), counted after the run. */
+  coveredTimeLogs?: number;
 };
 export type ServerRun = {
   label: string;

@@ -1,10 +1,10 @@
 import { runSettings } from "./config.js";
-import { type EndpointRun, endpoints, type Fixtures, type ServerRun } from "./endpoints.js";
+import { type EndpointRun, type Fixtures, measuredEndpoints, type ServerRun } from "./endpoints.js";
 import { drive, type LoadResult, round } from "./load.js";
 import { type BenchProcess, log, rssMb, rssSampler, waitForQuiet } from "./processes.js";
 
 /**
- * Every endpoint against one running server: flat out (a warm-up, then a measured run), the heavy reads on one
+ * Every endpoint (or BENCH_ONLY's, config.ts) against one running server: flat out (a warm-up, then a measured run), the heavy reads on one
  * connection, then optionally at a fixed request rate; the app process's RSS is sampled during each run.
  */
 export async function measureServer(
@@ -26,7 +26,7 @@ export async function measureServer(
   let rssMax = 0;
   const quiet = () => waitForQuiet(server.appPid, options.activeStatements);
   const { durationSeconds, warmupSeconds } = runSettings;
-  for (const endpoint of endpoints) {
+  for (const endpoint of measuredEndpoints) {
     const paths = endpoint.paths(options.fixtures);
     await quiet();
     const first = await fetch(`${server.baseURL}${paths[0]}`, { headers });
@@ -63,7 +63,7 @@ export async function measureServer(
     );
   }
   if (options.fixedRate) {
-    for (const endpoint of endpoints.filter((candidate) => candidate.group !== "heavy")) {
+    for (const endpoint of measuredEndpoints.filter((candidate) => candidate.group !== "heavy")) {
       const run = runs[endpoint.id];
       if (!run || run.status !== 200) continue;
       await quiet();

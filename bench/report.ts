@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { pgliteDataDir, repoRoot, runSettings, smallDatabase } from "./config.js";
-import { type EndpointRun, endpoints, type ServerRun } from "./endpoints.js";
+import { type EndpointRun, endpoints, measuredEndpoints, type ServerRun } from "./endpoints.js";
 import type { TargetCheck } from "./evaluate-targets.js";
 import { describeFanOut, type FanOutRun } from "./event-fan-out.js";
+import { describeRatio, type Growth } from "./growth.js";
 import { round } from "./load.js";
 import type { WebSizes } from "./web-size.js";
 
@@ -44,7 +45,10 @@ export function machineInfo() {
 export type Machine = ReturnType<typeof machineInfo>;
 export type Dataset = { cases: number; logs: number; version: string };
 
-/** The printed report: the server against the baseline, PGlite against PostgreSQL, the web build, the targets. */
+/**
+ * The printed report: the server against the baseline, PGlite against PostgreSQL, the growth from the tenth to the
+ * full data, the web build, the targets.
+ */
 export function printReport(report: {
   started: Date;
   machine: Machine;
@@ -53,11 +57,13 @@ export function printReport(report: {
   baseline: ServerRun;
   tenth: ServerRun;
   pglite: ServerRun;
+  growth: Growth[];
+  tenthCases: number;
   web: WebSizes;
   checks: TargetCheck[];
   fanOut?: FanOutRun;
 }): void {
-  const { started, machine, dataset, vigil, baseline, tenth, pglite, web, checks } = report;
+  const { started, machine, dataset, vigil, baseline, tenth, pglite, growth, web, checks } = report;
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
   const cell = (value: number | undefined, suffix = "") => (value === undefined ? "–" : `${value}${suffix}`);
   console.log(
@@ -68,6 +74,11 @@ export function printReport(report: {
     `Data: ${dataset.cases.toLocaleString("en-US")} cases, ${dataset.logs.toLocaleString("en-US")} time logs on ${dataset.version.split(" on ")[0]}; ` +
       `${runSettings.connections} connections, no pipelining, ${runSettings.warmupSeconds} s warm-up + ${runSettings.durationSeconds} s per run\n`,
   );
+  if (measuredEndpoints.length < endpoints.length) {
+    console.log(
+      `BENCH_ONLY: ${measuredEndpoints.map((endpoint) => endpoint.id).join(", ")} measured, no other endpoint\n`,
+    );
+  }
   const measured = (run: EndpointRun | undefined) => run?.throughput ?? run?.single;
   console.log(`PostgreSQL, ${dataset.cases.toLocaleString("en-US")} cases: the real server against the bare baseline`);
   console.log(
@@ -84,7 +95,7 @@ export function printReport(report: {
         `p99 @${runSettings.fixedRate}/s`,
         "RSS max MB",
       ],
-      endpoints.map((endpoint) => {
+      measuredEndpoints.map((endpoint) => {
         const run = vigil.runs[endpoint.id];
         const mine = measured(run);
         const bare = measured(baseline.runs[endpoint.id]);
@@ -116,7 +127,7 @@ export function printReport(report: {
   console.log(
     table(
       ["endpoint", "PostgreSQL req/s", "PGlite req/s", "ratio", "PG p50", "PGlite p50", "PG RSS MB", "PGlite RSS MB"],
-      endpoints.map((endpoint) => {
+      measuredEndpoints.map((endpoint) => {
         const onPostgres = measured(tenth.runs[endpoint.id]);
         const onPglite = measured(pglite.runs[endpoint.id]);
         return [
@@ -130,6 +141,26 @@ export function printReport(report: {
           cell(pglite.runs[endpoint.id]?.rssMaxMb),
         ];
       }),
+    ),
+  );
+  const count = (value: number) => value.toLocaleString("en-US");
+  console.log(
+    `\nGrowth: ${count(report.tenthCases)} → ${count(dataset.cases)} cases (PostgreSQL both; the throughput run's ` +
+      "p50, the single run's for the heavy reads; the means where a p50 is 1 ms or less)",
+  );
+  console.log(
+    table(
+      ["endpoint", "compared", "tenth ms", "full ms", "growth", "time logs covered: tenth", "full", "ratio"],
+      growth.map((grown) => [
+        grown.label,
+        grown.basis,
+        grown.tenthMs,
+        grown.fullMs,
+        describeRatio(grown.ratio),
+        grown.coveredTimeLogs ? count(grown.coveredTimeLogs.tenth) : "–",
+        grown.coveredTimeLogs ? count(grown.coveredTimeLogs.full) : "–",
+        grown.coveredTimeLogs ? describeRatio(grown.coveredTimeLogs.ratio) : "–",
+      ]),
     ),
   );
   console.log(`\nWeb build (${web.buildDir}): JavaScript per route, gzip`);

@@ -11,10 +11,12 @@ import {
   runSettings,
   smallDatabase,
   smallDatabaseUrl,
+  targets,
 } from "./config.js";
-import { endpoints, type ServerRun } from "./endpoints.js";
-import { evaluate } from "./evaluate-targets.js";
+import { endpoints, measuredEndpoints, type ServerRun } from "./endpoints.js";
+import { evaluate, throughputShareOf } from "./evaluate-targets.js";
 import { fanOutChecks, measureEventFanOut } from "./event-fan-out.js";
+import { countCoveredTimeLogs, growthOf } from "./growth.js";
 import { measureServer } from "./measure-server.js";
 import { log } from "./processes.js";
 import { machineInfo, printReport } from "./report.js";
@@ -30,10 +32,24 @@ import { measureWebSizes } from "./web-size.js";
  *    the report once more on one connection (their own latency), then list and detail endpoints at a fixed 200
  *    requests/s for p99.
  * 2. The bare baseline (baseline-server.ts): the same endpoints, same data code and pool size, nothing else.
- * 3. The real server on the tenth in PostgreSQL and on the same tenth in PGlite: the PGlite/PostgreSQL ratio.
+ * 3. The real server on the tenth in PostgreSQL and on the same tenth in PGlite: the PGlite/PostgreSQL ratio, and
+ *    the growth from the tenth to the full data (p50 on the full ÷ p50 on the tenth, both PostgreSQL; for the heavy
+ *    reads with the ratio of the time logs one request covers on each).
+ * BENCH_ONLY (config.ts) limits every run to the endpoints it names.
  * The app process's RSS (VmRSS) is sampled during every run. Then the web build's JavaScript per route, the query
  * plans (check-plans.ts), the targets with PASS/MISS, and bench-results/bench-<timestamp>.json.
  */
+
+async function casesIn(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select count(*)::int as cases from cases");
+    return (rows[0] as { cases: number }).cases;
+  } finally {
+    await client.end();
+  }
+}
 
 export async function runBench(): Promise<string> {
   mkdirSync(resultsDir, { recursive: true });
@@ -47,6 +63,10 @@ export async function runBench(): Promise<string> {
   );
   await admin.end();
   const dataset = rows[0] as { cases: number; logs: number; version: string };
+  const tenthCases = await casesIn(smallDatabaseUrl);
+  if (measuredEndpoints.length < endpoints.length) {
+    log(`BENCH_ONLY: measuring ${measuredEndpoints.map((endpoint) => endpoint.id).join(", ")} only`);
+  }
   log(
     `${fullDatabase}: ${dataset.cases.toLocaleString("en-US")} cases, ${dataset.logs.toLocaleString("en-US")} time logs`,
   );
@@ -91,12 +111,12 @@ export async function runBench(): Promise<string> {
   } finally {
     await baselineServer.stop();
   }
-  const tenth = await withVigil(
+  const { run: tenth, fixtures: tenthFixtures } = await withVigil(
     `PostgreSQL ${smallDatabase}`,
     "bench-server-postgres-tenth",
     { url: smallDatabaseUrl },
-    (server, token, fixtures) =>
-      measureServer(server, {
+    async (server, token, fixtures) => ({
+      run: await measureServer(server, {
         label: "Vigil/PostgreSQL tenth",
         database: smallDatabase,
         token,
@@ -104,6 +124,8 @@ export async function runBench(): Promise<string> {
         fixedRate: false,
         activeStatements: activeStatementsOn(smallDatabaseUrl, smallDatabase),
       }),
+      fixtures,
+    }),
   );
   const pglite = await withVigil(
     "PGlite (tenth)",
@@ -119,9 +141,17 @@ export async function runBench(): Promise<string> {
       }),
   );
 
+  log("time logs each heavy read covers, full and tenth");
+  await countCoveredTimeLogs(fullDatabaseUrl, vigil.run, vigil.fixtures);
+  await countCoveredTimeLogs(smallDatabaseUrl, tenth, tenthFixtures);
+  const growth = growthOf(vigil.run, tenth);
+
   log("web build: JavaScript per route");
   const web = measureWebSizes(log);
-  const checks = [...evaluate(vigil.run, baseline, tenth, pglite, web, plans), ...fanOutChecks(vigil.fanOut)];
+  const checks = [
+    ...evaluate(vigil.run, baseline, tenth, pglite, web, plans, { growth, fullCases: dataset.cases, tenthCases }),
+    ...fanOutChecks(vigil.fanOut),
+  ];
   const machine = machineInfo();
   printReport({
     started,
@@ -131,6 +161,8 @@ export async function runBench(): Promise<string> {
     baseline,
     tenth,
     pglite,
+    growth,
+    tenthCases,
     web,
     checks,
     fanOut: vigil.fanOut,
@@ -145,12 +177,27 @@ export async function runBench(): Promise<string> {
         finishedAt: new Date().toISOString(),
         machine: { ...machine, postgres: dataset.version },
         settings: runSettings,
-        dataset: { database: fullDatabase, cases: dataset.cases, timeLogs: dataset.logs },
-        endpoints: endpoints.map(({ id, label, group }) => ({ id, label, group })),
+        dataset: { database: fullDatabase, cases: dataset.cases, timeLogs: dataset.logs, tenthCases },
+        onlyEndpoints: measuredEndpoints.length < endpoints.length ? measuredEndpoints.map(({ id }) => id) : null,
+        endpoints: endpoints.map((endpoint) => ({
+          id: endpoint.id,
+          label: endpoint.label,
+          group: endpoint.group,
+          paths: endpoint.paths(vigil.fixtures).slice(0, 1),
+          measured: measuredEndpoints.includes(endpoint),
+          ...(endpoint.group === "heavy"
+            ? { p50TargetMs: endpoint.p50TargetMs ?? null }
+            : {
+                throughputShareOfBaseline: throughputShareOf(endpoint),
+                fixedRate: endpoint.fixedRate ?? runSettings.fixedRate,
+              }),
+        })),
         servers: { vigilPostgres: vigil.run, baseline, vigilPostgresTenth: tenth, vigilPglite: pglite },
+        growth,
         web,
         eventFanOut: vigil.fanOut,
         plans,
+        targetLimits: targets,
         targets: checks,
       },
       null,

@@ -1,0 +1,105 @@
+import pg from "pg";
+import { targets } from "./config.js";
+import { type Fixtures, type Group, type LogWindow, measuredEndpoints, type ServerRun } from "./endpoints.js";
+import { type LoadResult, round } from "./load.js";
+
+/**
+ * How each read grows with the data: its p50 on the full data set ÷ its p50 on the tenth, both on PostgreSQL (the
+ * throughput run's p50, the single run's for the heavy reads). A p50 of a millisecond or less says nothing (it is
+ * autocannon's resolution): then the means are compared, and with no mean either the growth is "n/a".
+ */
+
+export type Growth = {
+  endpoint: string;
+  label: string;
+  group: Group;
+  /** Which figure was compared. */
+  basis: "p50" | "mean" | "n/a";
+  tenthMs: number;
+  fullMs: number;
+  /** fullMs ÷ tenthMs, null for "n/a". */
+  ratio: number | null;
+  /** Heavy reads: the time logs one request covers on each data set, and their ratio. */
+  coveredTimeLogs?: { tenth: number; full: number; ratio: number | null };
+};
+
+function latencyOf(group: Group, run: ServerRun["runs"][string] | undefined): LoadResult | undefined {
+  return group === "heavy" ? run?.single : run?.throughput;
+}
+
+export function growthOf(full: ServerRun, tenth: ServerRun): Growth[] {
+  return measuredEndpoints.flatMap((endpoint): Growth[] => {
+    const onFull = latencyOf(endpoint.group, full.runs[endpoint.id]);
+    const onTenth = latencyOf(endpoint.group, tenth.runs[endpoint.id]);
+    if (!onFull || !onTenth) return [];
+    const minimum = targets.growthMinP50Ms;
+    const [basis, fullMs, tenthMs]: [Growth["basis"], number, number] =
+      onFull.latencyMs.p50 > minimum && onTenth.latencyMs.p50 > minimum
+        ? ["p50", onFull.latencyMs.p50, onTenth.latencyMs.p50]
+        : onFull.latencyMs.mean > 0 && onTenth.latencyMs.mean > 0
+          ? ["mean", onFull.latencyMs.mean, onTenth.latencyMs.mean]
+          : ["n/a", onFull.latencyMs.p50, onTenth.latencyMs.p50];
+    const fullLogs = full.runs[endpoint.id]?.coveredTimeLogs;
+    const tenthLogs = tenth.runs[endpoint.id]?.coveredTimeLogs;
+    return [
+      {
+        endpoint: endpoint.id,
+        label: endpoint.label,
+        group: endpoint.group,
+        basis,
+        tenthMs,
+        fullMs,
+        ratio: basis === "n/a" ? null : round(fullMs / tenthMs, 2),
+        ...(fullLogs !== undefined && tenthLogs !== undefined
+          ? {
+              coveredTimeLogs: {
+                tenth: tenthLogs,
+                full: fullLogs,
+                ratio: tenthLogs > 0 ? round(fullLogs / tenthLogs, 2) : null,
+              },
+            }
+          : {}),
+      },
+    ];
+  });
+}
+
+/** `1.23×`, or "n/a". */
+export function describeRatio(ratio: number | null): string {
+  return ratio === null ? "n/a" : `${ratio.toFixed(2)}×`;
+}
+
+/**
+ * The time logs (not deleted) each measured heavy read covers on one PostgreSQL database, with the fixtures its
+ * requests used, kept on its run (`coveredTimeLogs`, the mean over the windows the requests take in turn).
+ */
+export async function countCoveredTimeLogs(url: string, run: ServerRun, fixtures: Fixtures): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const count = async (window: LogWindow) => {
+      const { rows } = await client.query(
+        `select count(*)::int as logs
+           from case_time_logs l
+           join cases c on c.id = l.case_id
+          where not l.deleted
+            and l.started_at < $2::timestamptz
+            and coalesce(l.ended_at, now()) > $1::timestamptz
+            and ($3::uuid is null or c.client_id = $3::uuid)`,
+        [`${window.from}T00:00:00Z`, `${window.to}T00:00:00Z`, window.clientId ?? null],
+      );
+      return (rows[0] as { logs: number }).logs;
+    };
+    for (const endpoint of measuredEndpoints) {
+      const measured = run.runs[endpoint.id];
+      if (!endpoint.covers || !measured?.single) continue;
+      const windows = endpoint.covers(fixtures);
+      if (windows.length === 0) continue;
+      let total = 0;
+      for (const window of windows) total += await count(window);
+      measured.coveredTimeLogs = Math.round(total / windows.length);
+    }
+  } finally {
+    await client.end();
+  }
+}
