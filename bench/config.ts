@@ -54,11 +54,11 @@ export const runSettings = {
   /** Concurrent connections of the throughput runs (no pipelining). */
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   /**
-   * The statement and the report take seconds each on the full data: they are measured on one connection with a
-   * fixed number of requests (their own latency), not flat out for a fixed time.
+   * The heavy reads (statement, report, billing overview) can take seconds each on the full data: they are measured
+   * on one connection with a fixed number of requests (their own latency), not flat out for a fixed time.
    */
   heavyRequests: Number(process.env.BENCH_HEAVY_REQUESTS ?? 8),
-  /** Requests per second of the fixed-rate run (PostgreSQL, list and detail endpoints). */
+  /** Requests per second of the fixed-rate run (PostgreSQL, full data; an endpoint may name its own). */
   fixedRate: Number(process.env.BENCH_RATE ?? 200),
   /** The pg pool size the server uses (db/client.ts default); the baseline uses the same. */
   poolSize: 10,

@@ -26,6 +26,7 @@ export async function measureServer(
   let rssMax = 0;
   const quiet = () => waitForQuiet(server.appPid, options.activeStatements);
   const { durationSeconds, warmupSeconds } = runSettings;
+  const labelWidth = Math.max(...measuredEndpoints.map((endpoint) => endpoint.label.length));
   for (const endpoint of measuredEndpoints) {
     const paths = endpoint.paths(options.fixtures);
     await quiet();
@@ -57,7 +58,7 @@ export async function measureServer(
     rssMax = Math.max(rssMax, run.rssMaxMb);
     const t = (run.throughput ?? run.single) as LoadResult;
     log(
-      `${options.label}: ${endpoint.label.padEnd(32)} ${String(t.requestsPerSecond).padStart(7)} req/s  ` +
+      `${options.label}: ${endpoint.label.padEnd(labelWidth)} ${String(t.requestsPerSecond).padStart(7)} req/s  ` +
         `p50 ${t.latencyMs.p50} ms  p99 ${t.latencyMs.p99} ms${run.single ? ` (1 connection, ${t.requests} requests)` : ""}` +
         `  RSS ${run.rssMaxMb} MB${t.non2xx + t.errors > 0 ? `  non-2xx ${t.non2xx}, errors ${t.errors}` : ""}`,
     );
@@ -79,7 +80,7 @@ export async function measureServer(
       run.rssMaxMb = Math.max(run.rssMaxMb, sampled);
       rssMax = Math.max(rssMax, sampled);
       log(
-        `${options.label}: ${endpoint.label.padEnd(32)} at ${endpoint.fixedRate ?? runSettings.fixedRate} req/s: ` +
+        `${options.label}: ${endpoint.label.padEnd(labelWidth)} at ${endpoint.fixedRate ?? runSettings.fixedRate} req/s: ` +
           `${run.fixedRate.requestsPerSecond} req/s served, p50 ${run.fixedRate.latencyMs.p50} ms  p99 ${run.fixedRate.latencyMs.p99} ms`,
       );
     }

@@ -28,9 +28,9 @@ import { measureWebSizes } from "./web-size.js";
  *
  * 1. The real server as `npm start` runs it (apps/server/dist/server.js, built first; SEED=none, LOG_LEVEL=warn) on
  *    the 100,000-case PostgreSQL database:
- *    each endpoint flat out (fixed connections, no pipelining, a warm-up then a measured run), the statement and
- *    the report once more on one connection (their own latency), then list and detail endpoints at a fixed 200
- *    requests/s for p99.
+ *    the chrome, list and detail endpoints flat out (fixed connections, no pipelining, a warm-up then a measured
+ *    run), the heavy reads (statement, report, billing overview) on one connection (their own latency), then the
+ *    chrome, list and detail endpoints at a fixed rate for p99 (200 requests/s, the board its own 50).
  * 2. The bare baseline (baseline-server.ts): the same endpoints, same data code and pool size, nothing else.
  * 3. The real server on the tenth in PostgreSQL and on the same tenth in PGlite: the PGlite/PostgreSQL ratio, and
  *    the growth from the tenth to the full data (p50 on the full ÷ p50 on the tenth, both PostgreSQL; for the heavy
