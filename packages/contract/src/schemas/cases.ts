@@ -202,7 +202,11 @@ export const caseListItemSchema = caseSummarySchema.extend({
   version: z.number().int().min(1),
 });
 export type CaseListItem = z.infer<typeof caseListItemSchema>;
-export const casePageSchema = pageOf(caseListItemSchema);
+/**
+ * A stage queue's page. `total` is exact up to 10,000 cases; beyond, it is the database's estimate and
+ * `totalIsEstimate` is true (screens say "about N"), so a page never waits for every case to be counted.
+ */
+export const casePageSchema = pageOf(caseListItemSchema).extend({ totalIsEstimate: z.boolean() });
 export type CasePage = z.infer<typeof casePageSchema>;
 
 /**

@@ -120,6 +120,11 @@ export const cases = pgTable(
     index("cases_queue_idx")
       .on(table.stage, table.priority.desc(), table.createdAt, table.id)
       .where(sql`${table.archivedAt} is null`),
+    // The same order within one client's queue (the queue's client filter), so its page is read in order instead of
+    // filtering the whole stage's index, and its count reads only the client's entries.
+    index("cases_queue_client_idx")
+      .on(table.clientId, table.stage, table.priority.desc(), table.createdAt, table.id)
+      .where(sql`${table.archivedAt} is null`),
     // Open (not closed, not archived) cases by client: the clients list's open-case counts and the assignments
     // page read a few thousand open cases through it instead of scanning every case ever closed.
     index("cases_open_client_idx")

@@ -12,13 +12,11 @@ import type {
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { requireClient } from "../clients/clients-service.js";
+import { findCaseQueuePage } from "./case-queue-repository.js";
 import {
-  findActiveAssignments,
   findCaseHistory,
-  findCaseQueuePage,
   findCasesOfClient,
   findOpenAssignmentsOf,
-  findPendingTransitions,
   findTechnologistLoads,
 } from "./cases-repository.js";
 import { person, requireCase, toCaseSummary, toTransition } from "./cases-service.js";
@@ -35,17 +33,17 @@ function patientName(first: string | null, last: string | null): string | null {
   return name || null;
 }
 
-/** A stage queue: server-paged, filtered, STAT first then oldest first by default. */
+/**
+ * A stage queue: server-paged, filtered, STAT first then oldest first by default. Its total is exact up to
+ * 10,000 cases and the planner's estimate beyond (`totalIsEstimate`), which the screen words as "about N".
+ */
 export async function listCaseQueue(db: Db, stage: CaseStage, query: QueueQuery): Promise<CasePage> {
-  const { rows, total } = await findCaseQueuePage(db, {
+  const { rows, total, totalIsEstimate } = await findCaseQueuePage(db, {
     ...query,
     stage,
     createdFrom: query.createdFrom ? new Date(query.createdFrom) : undefined,
     createdTo: query.createdTo ? new Date(query.createdTo) : undefined,
   });
-  const ids = rows.map((row) => row.id);
-  const [assignments, pending] = await Promise.all([findActiveAssignments(db, ids), findPendingTransitions(db, ids)]);
-  const pendingCases = new Set(pending.map((transition) => transition.caseId));
   const items: CaseListItem[] = rows.map((row) => ({
     ...toCaseSummary(row),
     clientName: row.clientName,
@@ -53,21 +51,15 @@ export async function listCaseQueue(db: Db, stage: CaseStage, query: QueueQuery)
     clientTimezone: row.clientTimezone,
     patientName: patientName(row.patientFirstName, row.patientLastName),
     mrn: row.patientMrn,
-    technologists: assignments
-      .filter((assignment) => assignment.caseId === row.id)
-      .map((assignment) => ({
-        sub: assignment.technologistSub,
-        username: assignment.technologistUsername,
-        name: assignment.technologistName,
-      })),
+    technologists: row.technologists,
     reviewer: person(row.reviewerSub, row.reviewerUsername, row.reviewerName),
     acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
     recordingStartedAt: row.recordingStartedAt?.toISOString() ?? null,
     recordingEndedAt: row.recordingEndedAt?.toISOString() ?? null,
-    hasPendingTransition: pendingCases.has(row.id),
+    hasPendingTransition: row.hasPendingTransition,
     version: row.version,
   }));
-  return { items, total, limit: query.limit, offset: query.offset };
+  return { items, total, totalIsEstimate, limit: query.limit, offset: query.offset };
 }
 
 /** Active technologist assignments on open cases, grouped per technologist with their load. */

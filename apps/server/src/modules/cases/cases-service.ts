@@ -58,7 +58,7 @@ export async function getCaseNumber(db: Db, id: string): Promise<string | undefi
   return uuidPattern.test(id) ? findCaseNumber(db, id) : undefined;
 }
 
-export function toCaseSummary(row: CaseRow): CaseSummary {
+export function toCaseSummary(row: CaseSummaryRow): CaseSummary {
   return {
     id: row.id,
     caseNumber: row.caseNumber,
@@ -71,6 +71,12 @@ export function toCaseSummary(row: CaseRow): CaseSummary {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/** What a case's summary is made of. */
+type CaseSummaryRow = Pick<
+  CaseRow,
+  "id" | "caseNumber" | "clientId" | "studyType" | "hasVideo" | "priority" | "stage" | "createdAt" | "updatedAt"
+>;
 
 /** The display name of the acting user, read outside any transaction (PGlite has one connection). */
 export async function caseActorOf(db: Db, actor: Actor): Promise<CaseActor> {

@@ -6,7 +6,8 @@ export type FetchPage<T> = (page: { offset: number; limit: number; signal: Abort
 
 /**
  * Every item of a server-paged list, one page at a time (offset paging), reporting progress after each page.
- * Stops early on an empty page, so a list that shrinks meanwhile cannot loop forever. Abortable.
+ * Stops at a short page, so a list that shrinks meanwhile, or whose total is an estimate, cannot loop forever.
+ * Abortable.
  */
 export async function fetchAllPages<T>(
   fetchPage: FetchPage<T>,
@@ -21,7 +22,8 @@ export async function fetchAllPages<T>(
     total = page.total;
     items.push(...page.items);
     options.onProgress?.(Math.min(items.length, total), total);
-    if (page.items.length === 0) break;
+    // A short page is the last: a total that is an estimate ("about N") may be more than there are.
+    if (page.items.length < limit) break;
   }
   return items;
 }

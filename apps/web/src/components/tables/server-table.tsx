@@ -32,6 +32,8 @@ export type ServerTableProps<Row, K extends string = string> = {
   rows: readonly Row[] | undefined;
   rowKey: (row: Row) => string;
   total: number;
+  /** The total is the server's estimate (a long list it does not count exactly): the pager says "about N". */
+  totalIsEstimate?: boolean;
   /** Zero-based. */
   page: number;
   pageSize: number;
@@ -60,6 +62,7 @@ export function ServerTable<Row, K extends string = string>({
   rows,
   rowKey,
   total,
+  totalIsEstimate = false,
   page,
   pageSize,
   pageSizeOptions = [25, 50, 100],
@@ -151,6 +154,11 @@ export function ServerTable<Row, K extends string = string>({
         rowsPerPageOptions={onPageSizeChange ? pageSizeOptions : [pageSize]}
         onPageChange={(_event, next) => onPageChange(next)}
         onRowsPerPageChange={(event) => onPageSizeChange?.(Number(event.target.value))}
+        {...(totalIsEstimate
+          ? {
+              labelDisplayedRows: ({ from, to, count }) => `${from}–${to} of about ${count.toLocaleString("en-US")}`,
+            }
+          : {})}
       />
     </Paper>
   );

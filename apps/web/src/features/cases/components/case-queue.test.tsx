@@ -52,6 +52,15 @@ describe("case queues", { timeout: 20_000 }, () => {
     expect((screen.getByLabelText("Priority") as HTMLSelectElement).value).toBe("stat");
   });
 
+  it("says about how many cases there are when the server only estimates a long queue's total", async () => {
+    renderCaseScreen("/continuous-monitoring/cases/closed", {
+      routes: {
+        "GET /api/continuous-monitoring/cases/closed": () => envelope(page([routineCase], 96_897, 25, 0, true)),
+      },
+    });
+    expect(await screen.findByText("1–25 of about 96,897")).toBeTruthy();
+  });
+
   it("shows when a case was opened in its client's time zone, naming the zone", async () => {
     renderCaseScreen("/continuous-monitoring/cases/intake", {
       routes: { "GET /api/continuous-monitoring/cases/intake": () => envelope(page([routineCase], 1, 25, 0)) },

@@ -259,6 +259,7 @@ function CaseQueue({ stage }: { stage: CaseStage }) {
         {...tableQueryProps(cases)}
         rows={valid ? cases.data?.items : []}
         total={valid ? (cases.data?.total ?? 0) : 0}
+        totalIsEstimate={valid && cases.data?.totalIsEstimate === true}
         loading={valid && cases.isPending}
         error={valid ? cases.error : null}
         errorMessage="The cases could not be loaded."

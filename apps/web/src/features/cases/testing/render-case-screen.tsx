@@ -57,8 +57,9 @@ export const reviewerSub = "3a1b2c3d-4e5f-4a6b-8c7d-000000000012";
 const taylor = { sub: technologistSub, username: "technologist", name: "Taylor Technologist" };
 const casey = { sub: "3a1b2c3d-4e5f-4a6b-8c7d-000000000010", username: "coordinator", name: "Casey Coordinator" };
 
-export function page<T>(items: T[], total = items.length, limit = 25, offset = 0) {
-  return { items, total, limit, offset };
+/** A page as the case lists answer it (a queue's total may be an estimate; other lists ignore the flag). */
+export function page<T>(items: T[], total = items.length, limit = 25, offset = 0, totalIsEstimate = false) {
+  return { items, total, limit, offset, totalIsEstimate };
 }
 
 export function testMove(overrides: Partial<AllowedTransition> = {}): AllowedTransition {

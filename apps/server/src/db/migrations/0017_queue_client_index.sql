@@ -1,0 +1,1 @@
+CREATE INDEX "cases_queue_client_idx" ON "cases" USING btree ("client_id","stage","priority" DESC NULLS LAST,"created_at","id") WHERE "cases"."archived_at" is null;
