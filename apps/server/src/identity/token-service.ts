@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import {
   type CryptoKey,
   exportJWK,
@@ -44,19 +44,41 @@ export type IdTokenClaims = JWTPayload & {
   token_use: "id";
 };
 
+/** How many verified ID tokens an instance remembers (a few MB at most: a hash, the claims and a kid each). */
+export const verifiedIdTokenCacheSize = 10_000;
+
+type VerifiedIdToken = { claims: Readonly<IdTokenClaims>; kid: string; exp: number };
+
 /**
  * Mints and verifies Cognito-shaped JWTs (AUTH.md "Tokens") with ES256 keys kept in the database, so every
  * instance on one database signs and verifies with the same keys.
  */
 export class TokenService {
   private readonly verificationKeys = new Map<string, CryptoKey>();
+  /**
+   * ID tokens that passed `verifyIdToken`, by the SHA-256 of the token, oldest first. Checking an ES256 signature
+   * was the largest fixed cost of every authenticated request, and a token that verified once keeps verifying
+   * (signature, algorithm, issuer, audience, token use) until its `exp` for as long as the key that signed it is
+   * still among the verification keys: the answer is a function of the token and the public keys alone. So the
+   * cache needs no invalidation across instances (each instance fills its own; none holds state another could
+   * change), only these rules: the expiry is checked on every call, an entry whose key id left the verification
+   * keys is dropped (and the token verified afresh), and the oldest entries go past `verifiedIdTokenCacheSize`
+   * (first in, first out).
+   * Revocation is not the token's business: the caller checks the session on every request.
+   */
+  private readonly verifiedIdTokens = new Map<string, VerifiedIdToken>();
   private signing: { kid: string; key: CryptoKey; createdAt: Date } | undefined;
   private lastReload = 0;
+
+  private readonly verifiedIdTokenLimit: number;
 
   constructor(
     private readonly db: Db,
     private readonly config: Config,
-  ) {}
+    options: { verifiedIdTokenCacheSize?: number } = {},
+  ) {
+    this.verifiedIdTokenLimit = options.verifiedIdTokenCacheSize ?? verifiedIdTokenCacheSize;
+  }
 
   get issuer(): string {
     return this.config.publicUrl;
@@ -178,24 +200,58 @@ export class TokenService {
     return { accessToken, idToken, expiresIn: this.config.tokens.accessTokenMinutes * 60 };
   }
 
-  /** Verifies signature, algorithm, issuer, audience, expiry and token use. Revocation is checked by the caller. */
-  async verifyIdToken(token: string): Promise<IdTokenClaims> {
-    const claims = await this.verify(token, { audience: this.config.userPoolClientId });
+  /**
+   * Verifies signature, algorithm, issuer, audience, expiry and token use. Revocation is checked by the caller.
+   * A token verified before is answered from `verifiedIdTokens` (the claims are frozen: every caller shares them).
+   */
+  async verifyIdToken(token: string): Promise<Readonly<IdTokenClaims>> {
+    const hash = createHash("sha256").update(token).digest("base64url");
+    const cached = this.verifiedIdTokens.get(hash);
+    if (cached) {
+      // The same comparison as jose's (no clock tolerance): expired from the second `exp` names.
+      if (cached.exp <= Math.floor(Date.now() / 1000)) {
+        this.verifiedIdTokens.delete(hash);
+        throw new AppError("unauthorized", "The token has expired.");
+      }
+      if (this.verificationKeys.has(cached.kid)) return cached.claims;
+      this.verifiedIdTokens.delete(hash);
+    }
+    const { claims, kid } = await this.verify(token, { audience: this.config.userPoolClientId });
     if (claims.token_use !== "id") throw new AppError("unauthorized", "An ID token is required.");
-    return claims as IdTokenClaims;
+    const verified = deepFreeze(claims) as Readonly<IdTokenClaims>;
+    // Only tokens that expire are kept (ours always do), and only while their key is still known: a reload may have
+    // run while this one was being verified.
+    const keep = typeof verified.exp === "number" && kid !== undefined && this.verificationKeys.has(kid);
+    if (keep && this.verifiedIdTokenLimit > 0) {
+      while (this.verifiedIdTokens.size >= this.verifiedIdTokenLimit) {
+        const oldest = this.verifiedIdTokens.keys().next();
+        if (oldest.done) break;
+        this.verifiedIdTokens.delete(oldest.value);
+      }
+      this.verifiedIdTokens.set(hash, { claims: verified, kid, exp: verified.exp });
+    }
+    return verified;
+  }
+
+  /** How many verified ID tokens are remembered (for tests). */
+  get verifiedIdTokenCount(): number {
+    return this.verifiedIdTokens.size;
   }
 
   async verifyAccessToken(token: string): Promise<JWTPayload & { sub: string; origin_jti: string; username: string }> {
-    const claims = await this.verify(token, {});
+    const { claims } = await this.verify(token, {});
     if (claims.token_use !== "access" || claims.client_id !== this.config.userPoolClientId) {
       throw new AppError("unauthorized", "An access token is required.");
     }
     return claims as JWTPayload & { sub: string; origin_jti: string; username: string };
   }
 
-  private async verify(token: string, options: { audience?: string }): Promise<JWTPayload> {
+  private async verify(
+    token: string,
+    options: { audience?: string },
+  ): Promise<{ claims: JWTPayload; kid: string | undefined }> {
     try {
-      const { payload } = await jwtVerify(token, (header) => this.keyFor(header.kid), {
+      const { payload, protectedHeader } = await jwtVerify(token, (header) => this.keyFor(header.kid), {
         algorithms: [algorithm],
         issuer: this.issuer,
         ...(options.audience ? { audience: options.audience } : {}),
@@ -203,7 +259,7 @@ export class TokenService {
       if (typeof payload.sub !== "string" || typeof payload.origin_jti !== "string") {
         throw new AppError("unauthorized", "The token is missing required claims.");
       }
-      return payload;
+      return { claims: payload, kid: protectedHeader.kid };
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw new AppError("unauthorized", "The token has expired.");
@@ -227,9 +283,13 @@ export class TokenService {
   private async reloadVerificationKeys(db: Db = this.db): Promise<void> {
     this.lastReload = Date.now();
     const rows = await listPublishedSigningKeys(db, this.oldestLiveTokenTime());
+    const keys = new Map<string, CryptoKey>();
+    for (const row of rows) keys.set(row.kid, (await importJWK(row.publicJwk as JWK, algorithm)) as CryptoKey);
     this.verificationKeys.clear();
-    for (const row of rows) {
-      this.verificationKeys.set(row.kid, (await importJWK(row.publicJwk as JWK, algorithm)) as CryptoKey);
+    for (const [kid, key] of keys) this.verificationKeys.set(kid, key);
+    // Tokens signed by a key no longer published would be refused if verified now: forget them.
+    for (const [hash, entry] of this.verifiedIdTokens) {
+      if (!keys.has(entry.kid)) this.verifiedIdTokens.delete(hash);
     }
   }
 
@@ -237,6 +297,15 @@ export class TokenService {
     const longestMinutes = Math.max(this.config.tokens.idTokenMinutes, this.config.tokens.accessTokenMinutes);
     return new Date(Date.now() - longestMinutes * 60_000);
   }
+}
+
+/** Freezes the claims and the arrays and objects in them (`cognito:groups`, an `aud` list). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Opaque secrets (refresh tokens, challenge sessions): 256 random bits. */
