@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  amountCentsFor,
   amountFor,
+  centsOf,
+  formatHundredths,
   hoursFromSeconds,
+  hundredthsFromSeconds,
   normalizeRate,
   rateForMonth,
   roundingNote,
@@ -80,5 +84,28 @@ describe("the rounding note", () => {
     expect(roundingNote).toBe(
       "Hours per case are the exact logged seconds rounded half-up to 2 decimals; each amount is those rounded hours × the hourly rate, rounded half-up to the cent; totals are the sums of the rounded lines.",
     );
+  });
+});
+
+describe("the same rules in hundredths and cents", () => {
+  it("give exactly what the decimal functions give, line by line and in sum", () => {
+    let seed = 20_261_127;
+    const next = (limit: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % limit;
+    };
+    const rates = ["0.00", "0.01", "95.00", "125.50", "199.99", "9999999999.99", "1.5", "7"];
+    for (let round = 0; round < 2_000; round += 1) {
+      const seconds = round < 100 ? round * 9 : next(3_000_000);
+      const rate = rates[round % rates.length] as string;
+      const hundredths = hundredthsFromSeconds(seconds);
+      expect(formatHundredths(hundredths), `${seconds} s`).toBe(hoursFromSeconds(seconds));
+      expect(formatHundredths(amountCentsFor(hundredths, centsOf(rate))), `${seconds} s at ${rate}`).toBe(
+        amountFor(hoursFromSeconds(seconds), rate),
+      );
+    }
+    expect(centsOf("125.5")).toBe(12_550n);
+    expect(() => centsOf("1.005")).toThrow(RangeError);
+    expect(() => hundredthsFromSeconds(1.5)).toThrow(RangeError);
   });
 });

@@ -37,6 +37,35 @@ export function differenceOf(value: string, minus: string): string {
   return toCents(new Big(value).minus(minus));
 }
 
+/**
+ * The same rules in whole hundredths and cents, for a month of every client (tens of thousands of case lines):
+ * integers, with BigInt where a product may pass 2^53, give exactly what the decimal functions above give.
+ */
+export function hundredthsFromSeconds(seconds: number): number {
+  if (!Number.isSafeInteger(seconds) || seconds < 0)
+    throw new RangeError(`seconds must be a whole number ≥ 0: ${seconds}`);
+  // seconds / 36 hundredths, half-up: exact in integers.
+  return Math.floor((seconds + 18) / 36);
+}
+
+/** "125.50" → 12550n; a stored amount has at most 2 decimals. */
+export function centsOf(decimal: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(decimal);
+  if (!match) throw new RangeError(`not an amount with at most 2 decimals: ${decimal}`);
+  return BigInt(match[1] as string) * 100n + BigInt((match[2] ?? "").padEnd(2, "0"));
+}
+
+/** Hundredths of an hour × an hourly rate in cents, rounded half-up to the cent: what `amountFor` gives, in cents. */
+export function amountCentsFor(hundredths: number, rateCents: bigint): bigint {
+  return (BigInt(hundredths) * rateCents + 50n) / 100n;
+}
+
+/** Whole hundredths (or cents) as the 2-decimal string the contract carries: 150 → "1.50". */
+export function formatHundredths(value: number | bigint): string {
+  const whole = BigInt(value);
+  return `${whole / 100n}.${String(whole % 100n).padStart(2, "0")}`;
+}
+
 /** A rate as typed ("125", "125.5") in the stored form ("125.00", "125.50"); never rounds a third decimal away. */
 export function normalizeRate(input: string): string {
   const trimmed = input.trim();

@@ -14,7 +14,14 @@ import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { addMonths, currentMonth, monthsBetween, monthWindow } from "./billing-calendar.js";
 import { sumKeptSecondsByCase } from "./billing-figures-repository.js";
-import { amountFor, hoursFromSeconds, rateForMonth, sumDecimals } from "./billing-money.js";
+import {
+  amountCentsFor,
+  centsOf,
+  formatHundredths,
+  hundredthsFromSeconds,
+  rateForMonth,
+  sumDecimals,
+} from "./billing-money.js";
 import {
   type BillingCaseRow,
   type BillingClientRow,
@@ -94,7 +101,7 @@ export function toClientMonthRate(row: RateRow): ClientMonthRate {
   };
 }
 
-/** One client month from its cases' seconds: each case's hours rounded, then amounts and totals from those. */
+/** One client month from its cases' seconds: each case's hours rounded, then amounts and totals from those (the case maps empty when not asked for). */
 export type MonthFigures = {
   caseHours: Map<string, string>;
   caseAmounts: Map<string, string>;
@@ -105,16 +112,34 @@ export type MonthFigures = {
   provisional: boolean;
 };
 
-export function monthFigures(lines: readonly WindowCaseSeconds[], rate: AppliedRate | null): MonthFigures {
-  const caseHours = new Map(lines.map((line) => [line.caseId, hoursFromSeconds(line.seconds)]));
-  const caseAmounts = new Map(
-    rate ? [...caseHours].map(([caseId, hours]) => [caseId, amountFor(hours, rate.hourlyRate)] as const) : [],
-  );
+export function monthFigures(
+  lines: readonly WindowCaseSeconds[],
+  rate: AppliedRate | null,
+  options: { perCase?: boolean } = {},
+): MonthFigures {
+  const perCase = options.perCase ?? true;
+  // In hundredths and cents (billing-money.ts): a 12-month overview of every client turns ~50,000 case lines into
+  // figures, which as decimal objects took longer than reading them.
+  const rateCents = rate ? centsOf(rate.hourlyRate) : null;
+  const caseHours = new Map<string, string>();
+  const caseAmounts = new Map<string, string>();
+  let hundredths = 0;
+  let cents = 0n;
+  for (const line of lines) {
+    const lineHundredths = hundredthsFromSeconds(line.seconds);
+    hundredths += lineHundredths;
+    if (perCase) caseHours.set(line.caseId, formatHundredths(lineHundredths));
+    if (rateCents !== null) {
+      const lineCents = amountCentsFor(lineHundredths, rateCents);
+      cents += lineCents;
+      if (perCase) caseAmounts.set(line.caseId, formatHundredths(lineCents));
+    }
+  }
   return {
     caseHours,
     caseAmounts,
-    hours: sumDecimals([...caseHours.values()]),
-    amount: rate ? sumDecimals([...caseAmounts.values()]) : null,
+    hours: formatHundredths(hundredths),
+    amount: rateCents !== null ? formatHundredths(cents) : null,
     caseCount: lines.length,
     // A month with billable time and no rate at all is flagged, never billed at zero.
     rateMissing: rate === null && lines.length > 0,
@@ -179,7 +204,8 @@ export async function listBillingMonths(
     return months.map((month): BillingMonthRow => {
       const rate = rateForMonth(month, own);
       const ownRate = own.find((candidate) => candidate.month === month);
-      const figures = monthFigures(linesOf.get(`${client.id}|${month}`) ?? [], rate);
+      // The overview shows each month's totals only, not its case lines.
+      const figures = monthFigures(linesOf.get(`${client.id}|${month}`) ?? [], rate, { perCase: false });
       const statement = statementOf.get(`${client.id}|${month}`);
       return {
         clientId: client.id,
