@@ -7,19 +7,36 @@
 export function formatInstantInZone(instant: Date | string, timeZone: string): string {
   const date = typeof instant === "string" ? new Date(instant) : instant;
   if (Number.isNaN(date.getTime())) return String(instant);
-  try {
-    const text = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      year: "numeric",
-      month: "short",
-      day: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZoneName: "short",
-    }).format(date);
-    return `${text} (${timeZone})`;
-  } catch {
-    return formatInstantInZone(date, "UTC");
+  const format = formatterFor(timeZone);
+  if (!format) return formatInstantInZone(date, "UTC");
+  return `${format.format(date)} (${timeZone})`;
+}
+
+/**
+ * One formatter per zone, made once: building an Intl.DateTimeFormat costs far more than formatting with it, and a
+ * statement's CPT warnings format thousands of instants. null for a zone the runtime does not know.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
+  let format = formatters.get(timeZone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+        timeZoneName: "short",
+      });
+    } catch {
+      format = null;
+    }
+    // Zones come from client records and the browser: a few dozen, but never let a stream of odd ones grow it.
+    if (formatters.size < 1_000) formatters.set(timeZone, format);
   }
+  return format;
 }

@@ -78,10 +78,12 @@ async function computeLiveStatement(
   const client = await requireBillingClient(db, clientId);
   const period = monthWindow(month, client.timezone);
   const lines = await sumKeptSecondsByCase(db, [{ clientId, key: month, ...period }], now);
-  const rates = await findRatesOfClients(db, [clientId]);
   const caseIds = lines.map((line) => line.caseId);
-  const caseRows = await findBillingCases(db, caseIds);
-  const suggestions = await suggestCptForCases(db, caseIds, settings, now, client.timezone);
+  const [rates, caseRows, suggestions] = await Promise.all([
+    findRatesOfClients(db, [clientId]),
+    findBillingCases(db, caseIds),
+    suggestCptForCases(db, caseIds, settings, now, client.timezone),
+  ]);
   const rate = rateForMonth(month, rates);
   const ownRate = rates.find((candidate) => candidate.month === month);
   const figures = monthFigures(lines, rate);
