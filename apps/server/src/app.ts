@@ -8,6 +8,7 @@ import { startNotificationListener } from "./events/notification-listener.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
 import { serverTimeouts } from "./http/server-timeouts.js";
 import { CognitoService } from "./identity/cognito-service.js";
 import { hostedUiConnectSources } from "./identity/federation/hosted-ui-policy.js";
@@ -45,7 +46,6 @@ import { registerWatchRoutes } from "./modules/watch/watch-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
 import { answerClientError, answerFrameworkError, registerEnvelope } from "./plugins/envelope.js";
 import { registerOpenApi } from "./plugins/openapi.js";
-import { registerSecurityHeaders } from "./plugins/security.js";
 import { readBuildInfo, registerWebApp } from "./plugins/web-app.js";
 
 export type AppOptions = {

@@ -1,13 +1,23 @@
-import Fastify from "fastify";
+import helmet from "@fastify/helmet";
+import Fastify, { type FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
-import { registerSecurityHeaders as registerHelmet } from "../plugins/security.js";
-import { computeSecurityHeaders, registerSecurityHeaders } from "./security-headers.js";
+import {
+  computeSecurityHeaders,
+  helmetOptions,
+  registerSecurityHeaders,
+  type SecurityHeaderOptions,
+} from "./security-headers.js";
+
+/** The plugin itself with the same options, as every request would run it. */
+async function registerHelmet(app: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
+  await app.register(helmet, helmetOptions(options));
+}
 
 /**
  * The security headers computed once (security-headers.ts) are those @fastify/helmet sets per request
- * (plugins/security.ts), with and without HTTPS and extra connect sources, on answers, refusals and errors.
+ * with the same options, with and without HTTPS and extra connect sources, on answers, refusals and errors.
  */
-async function answers(register: typeof registerSecurityHeaders, options: Parameters<typeof registerHelmet>[1]) {
+async function answers(register: typeof registerSecurityHeaders, options: SecurityHeaderOptions) {
   const app = Fastify({ logger: false });
   await register(app, options);
   app.get("/api/ok", async () => ({ ok: true }));

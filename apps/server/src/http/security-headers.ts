@@ -15,7 +15,7 @@ export type SecurityHeaderOptions = {
  * inline styles are allowed because MUI (emotion) injects style elements at run time; `data:` images carry the
  * TOTP QR code. Swagger UI at /api/docs brings its own CSP (see plugins/openapi.ts).
  */
-function helmetOptions(options: SecurityHeaderOptions) {
+export function helmetOptions(options: SecurityHeaderOptions) {
   return {
     global: true,
     contentSecurityPolicy: {
@@ -66,9 +66,9 @@ export async function computeSecurityHeaders(options: SecurityHeaderOptions): Pr
 }
 
 /**
- * Security headers on every answer, as @fastify/helmet sets them with `helmetOptions` (a drop-in for
- * plugins/security.ts's registerSecurityHeaders): computed once at start, then copied onto each response when the
- * request arrives, where the plugin's own hook would have set them, so refusals and errors carry them too.
+ * Security headers on every answer, as @fastify/helmet sets them with `helmetOptions`: computed once at start,
+ * then copied onto each response when the request arrives, where the plugin's own hook would have set them, so
+ * refusals and errors carry them too.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
   const headers = await computeSecurityHeaders(options);
