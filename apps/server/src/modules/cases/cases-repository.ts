@@ -1,20 +1,5 @@
-import type { CasePriority, CaseStage } from "@vigil/contract";
-import {
-  and,
-  asc,
-  count,
-  countDistinct,
-  desc,
-  eq,
-  exists,
-  gte,
-  inArray,
-  isNull,
-  lte,
-  ne,
-  type SQL,
-  sql,
-} from "drizzle-orm";
+import type { CaseStage } from "@vigil/contract";
+import { and, asc, count, countDistinct, desc, eq, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import {
   caseActions,
@@ -24,7 +9,6 @@ import {
   caseTransitionActions,
   caseTransitions,
   clients,
-  searchableText,
 } from "../../db/schema.js";
 
 export type CaseRow = typeof cases.$inferSelect;

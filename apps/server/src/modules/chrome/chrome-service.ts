@@ -13,11 +13,23 @@ import type { Principal } from "../../http/principal.js";
 import { getCaseNumber } from "../cases/cases-service.js";
 import { getClientName } from "../clients/clients-service.js";
 
-/** The menu entries the caller's groups allow; a user without any group is refused ("Access denied"). */
+/**
+ * The menu entries the caller's groups allow; a user without any group is refused ("Access denied"). The menu
+ * depends on the set of groups alone, so each set's is made once per process (a handful of sets exist; the answer
+ * is only serialized, never changed) rather than on every page load of every user.
+ */
 export function buildMenu(principal: Principal): MenuEntry[] {
   if (principal.groups.length === 0) throw new AppError("forbidden", "Access denied");
-  return filterMenu(menu, principal.groups);
+  const key = [...new Set(principal.groups)].sort().join(",");
+  let entries = menusByGroups.get(key);
+  if (!entries) {
+    entries = filterMenu(menu, principal.groups);
+    if (menusByGroups.size < 256) menusByGroups.set(key, entries);
+  }
+  return entries;
 }
+
+const menusByGroups = new Map<string, MenuEntry[]>();
 
 function filterMenu(entries: MenuDefinition[], groups: readonly string[]): MenuEntry[] {
   const visible: MenuEntry[] = [];
