@@ -1,0 +1,1 @@
+CREATE INDEX "case_records_review_checks_idx" ON "case_records" USING btree ("case_id") WHERE "case_records"."kind" = 'event' and not "case_records"."deleted" and "case_records"."data"->>'type' = 'review-check';
