@@ -1,6 +1,7 @@
 import { runSettings } from "./config.js";
 import { type EndpointRun, type Fixtures, measuredEndpoints, type ServerRun } from "./endpoints.js";
 import { drive, type LoadResult, round } from "./load.js";
+import { drivePaced } from "./paced-load.js";
 import { type BenchProcess, log, rssMb, rssSampler, waitForQuiet } from "./processes.js";
 
 /**
@@ -69,12 +70,13 @@ export async function measureServer(
       if (!run || run.status !== 200) continue;
       await quiet();
       rss.start();
-      run.fixedRate = await drive({
+      run.fixedRate = await drivePaced({
         baseURL: server.baseURL,
         paths: endpoint.paths(options.fixtures),
         headers,
         seconds: durationSeconds,
-        overallRate: endpoint.fixedRate ?? runSettings.fixedRate,
+        rate: endpoint.fixedRate ?? runSettings.fixedRate,
+        timeoutSeconds: runSettings.requestTimeoutSeconds,
       });
       const sampled = rss.stop();
       run.rssMaxMb = Math.max(run.rssMaxMb, sampled);
