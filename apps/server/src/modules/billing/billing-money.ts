@@ -2,9 +2,11 @@ import type { AppliedRate } from "@vigil/contract";
 import Big from "big.js";
 
 /**
- * Money and hours as decimal strings (PRODUCT.md §5, the contract's billing schemas), computed with big.js so no
- * binary float ever touches an amount. Hours come from whole seconds; an amount is the hours a statement SHOWS
- * (already rounded) × the rate, so a reader can redo every line with a calculator and get the same cents.
+ * Money and hours as decimal strings (PRODUCT.md §5, the contract's billing schemas), never a binary float. Hours
+ * come from whole seconds; an amount is the hours a statement SHOWS (already rounded) × the rate, so a reader can
+ * redo every line with a calculator and get the same cents. Lines are computed in whole hundredths and cents
+ * (BigInt where a product may pass 2^53): a 12-month overview turns ~50,000 case lines into figures; sums and
+ * differences of printed figures use big.js.
  */
 
 const cents = 2;
@@ -13,18 +15,34 @@ function toCents(value: Big): string {
   return value.round(cents, Big.roundHalfUp).toFixed(cents);
 }
 
-/** Seconds / 3600, rounded half-up to 2 decimals: 5400 → "1.50", 18 → "0.01" (0.005), 17 → "0.00". */
-export function hoursFromSeconds(seconds: number): string {
+/** Seconds / 36 hundredths of an hour, rounded half-up: 5400 → 150, 18 → 1 (0.5), 17 → 0. */
+export function hundredthsFromSeconds(seconds: number): number {
   if (!Number.isSafeInteger(seconds) || seconds < 0)
     throw new RangeError(`seconds must be a whole number ≥ 0: ${seconds}`);
-  // seconds / 3600 is either exact within 4 decimals or a repeating decimal of period 1 (3600 = 2⁴·3²·5²), so the
-  // 20 decimals big.js keeps when dividing cannot tip the rounding to 2 decimals.
-  return toCents(new Big(seconds).div(3600));
+  return Math.floor((seconds + 18) / 36);
 }
 
-/** Hours × hourly rate, rounded half-up to the cent ("0.00"-style). */
-export function amountFor(hours: string, hourlyRate: string): string {
-  return toCents(new Big(hours).times(hourlyRate));
+/** Seconds / 3600, rounded half-up to 2 decimals: 5400 → "1.50", 18 → "0.01" (0.005), 17 → "0.00". */
+export function hoursFromSeconds(seconds: number): string {
+  return formatHundredths(hundredthsFromSeconds(seconds));
+}
+
+/** "125.50" → 12550n; a stored amount has at most 2 decimals. */
+export function centsOf(decimal: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(decimal);
+  if (!match) throw new RangeError(`not an amount with at most 2 decimals: ${decimal}`);
+  return BigInt(match[1] as string) * 100n + BigInt((match[2] ?? "").padEnd(2, "0"));
+}
+
+/** Hundredths of an hour × an hourly rate in cents, rounded half-up to the cent. */
+export function amountCentsFor(hundredths: number, rateCents: bigint): bigint {
+  return (BigInt(hundredths) * rateCents + 50n) / 100n;
+}
+
+/** Whole hundredths (or cents) as the 2-decimal string the contract carries: 150 → "1.50". */
+export function formatHundredths(value: number | bigint): string {
+  const whole = BigInt(value);
+  return `${whole / 100n}.${String(whole % 100n).padStart(2, "0")}`;
 }
 
 /** The exact sum, with 2 decimals ("0.00" for none). */
@@ -35,35 +53,6 @@ export function sumDecimals(values: readonly string[]): string {
 /** `value − minus`, exactly, with 2 decimals ("-1.50"): what changed between two printed figures. */
 export function differenceOf(value: string, minus: string): string {
   return toCents(new Big(value).minus(minus));
-}
-
-/**
- * The same rules in whole hundredths and cents, for a month of every client (tens of thousands of case lines):
- * integers, with BigInt where a product may pass 2^53, give exactly what the decimal functions above give.
- */
-export function hundredthsFromSeconds(seconds: number): number {
-  if (!Number.isSafeInteger(seconds) || seconds < 0)
-    throw new RangeError(`seconds must be a whole number ≥ 0: ${seconds}`);
-  // seconds / 36 hundredths, half-up: exact in integers.
-  return Math.floor((seconds + 18) / 36);
-}
-
-/** "125.50" → 12550n; a stored amount has at most 2 decimals. */
-export function centsOf(decimal: string): bigint {
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(decimal);
-  if (!match) throw new RangeError(`not an amount with at most 2 decimals: ${decimal}`);
-  return BigInt(match[1] as string) * 100n + BigInt((match[2] ?? "").padEnd(2, "0"));
-}
-
-/** Hundredths of an hour × an hourly rate in cents, rounded half-up to the cent: what `amountFor` gives, in cents. */
-export function amountCentsFor(hundredths: number, rateCents: bigint): bigint {
-  return (BigInt(hundredths) * rateCents + 50n) / 100n;
-}
-
-/** Whole hundredths (or cents) as the 2-decimal string the contract carries: 150 → "1.50". */
-export function formatHundredths(value: number | bigint): string {
-  const whole = BigInt(value);
-  return `${whole / 100n}.${String(whole % 100n).padStart(2, "0")}`;
 }
 
 /** A rate as typed ("125", "125.5") in the stored form ("125.00", "125.50"); never rounds a third decimal away. */
