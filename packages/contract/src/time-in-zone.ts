@@ -7,18 +7,20 @@
 export function formatInstantInZone(instant: Date | string, timeZone: string): string {
   const date = typeof instant === "string" ? new Date(instant) : instant;
   if (Number.isNaN(date.getTime())) return String(instant);
-  const format = formatterFor(timeZone);
+  const format = instantFormatIn(timeZone);
   if (!format) return formatInstantInZone(date, "UTC");
   return `${format.format(date)} (${timeZone})`;
 }
 
-/**
- * One formatter per zone, made once: building an Intl.DateTimeFormat costs far more than formatting with it, and a
- * statement's CPT warnings format thousands of instants. null for a zone the runtime does not know.
- */
 const formatters = new Map<string, Intl.DateTimeFormat | null>();
 
-function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
+/**
+ * The formatter of `formatInstantInZone` without the zone's name after it ("Nov 22, 2026, 09:14 CST"), for texts
+ * that name the zone once for several instants; null for a zone the runtime does not know. One per zone, made once:
+ * building an Intl.DateTimeFormat costs far more than formatting with it, and a statement's CPT warnings format
+ * thousands of instants.
+ */
+export function instantFormatIn(timeZone: string): Intl.DateTimeFormat | null {
   let format = formatters.get(timeZone);
   if (format === undefined) {
     try {

@@ -1,3 +1,5 @@
+import { instantFormatIn } from "@vigil/contract";
+
 /**
  * Money and hours arrive as decimal strings with 2 decimals ("1250.00"); they are shown as the server computed
  * them. Hours are grouped by string work; money is formatted by `Intl.NumberFormat` for the reader's locale and
@@ -70,33 +72,16 @@ export function formatMonth(month: string): string {
   return monthFormat.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
 }
 
-const periodFormat = (timeZone: string) =>
-  new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  });
-
 /**
  * A statement's period in the client's zone, the zone named once:
  * "Nov 1, 2026, 00:00 EDT to Dec 1, 2026, 00:00 EST (America/New_York)". The end is the next month's first
  * midnight, which the period does not include.
  */
 export function formatPeriod(start: string, end: string, timeZone: string): string {
-  let format: Intl.DateTimeFormat;
-  let zone = timeZone;
-  try {
-    format = periodFormat(timeZone);
-  } catch {
-    // An unknown zone: say it in UTC rather than in the browser's zone, and say so.
-    format = periodFormat("UTC");
-    zone = "UTC";
-  }
+  // An unknown zone: say it in UTC rather than in the browser's zone, and say so.
+  const known = instantFormatIn(timeZone);
+  const format = known ?? (instantFormatIn("UTC") as Intl.DateTimeFormat);
+  const zone = known ? timeZone : "UTC";
   const text = (iso: string) => {
     const date = new Date(iso);
     return Number.isNaN(date.getTime()) ? iso : format.format(date);
