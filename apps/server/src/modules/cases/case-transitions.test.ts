@@ -341,6 +341,23 @@ describe("re-opening a closed case waits for an administrator", () => {
     expect(await auditRows(harness, "case.transition.request", subject.id)).toHaveLength(1);
   });
 
+  it("marks the case in the closed queue while the request waits, and not once it is decided", async () => {
+    const { subject, transitionId } = await requestReopen();
+    const queueRow = async () => {
+      const page = await team.admin("GET", `/cases/closed?clientId=${clientId}&limit=200`);
+      expect(page.statusCode, page.body).toBe(200);
+      return (page.json().data.items as { id: string; hasPendingTransition: boolean }[]).find(
+        (item) => item.id === subject.id,
+      );
+    };
+    expect(await queueRow()).toMatchObject({ hasPendingTransition: true });
+    const rejected = await team.admin("POST", `/cases/${subject.id}/transitions/${transitionId}/actions`, {
+      body: { action: "reject", comment: "Not needed" },
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(await queueRow()).toMatchObject({ hasPendingTransition: false });
+  });
+
   it("refuses approval and rejection by anyone but an administrator (403)", async () => {
     const { subject, transitionId } = await requestReopen();
     for (const group of ["coordinator", "reviewer", "billing", "technologist"] as const) {
