@@ -15,6 +15,7 @@ import { hostedUiConnectSources } from "./identity/federation/hosted-ui-policy.j
 import { hostedUiRoutes, registerHostedUiRoutes } from "./identity/federation/hosted-ui-routes.js";
 import { registerIdentityRoutes } from "./identity/identity-routes.js";
 import { connectSessionCache } from "./identity/session-cache.js";
+import { registerSessionChangeEchoes } from "./identity/session-change-echoes.js";
 import { sessionChangesChannel } from "./identity/session-changes.js";
 import { TokenService } from "./identity/token-service.js";
 import { MessageService } from "./messaging/message-service.js";
@@ -171,6 +172,7 @@ export async function buildApp({
   app.addHook("onClose", () => listener.close());
   const sessions = connectSessionCache(listener, app.log);
   app.addHook("onClose", async () => sessions.close());
+  registerSessionChangeEchoes(app, sessions);
   app.decorate("authenticate", createAuthenticator(database.db, tokens, sessions));
   app.decorateRequest("principal", undefined);
 

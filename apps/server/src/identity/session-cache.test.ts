@@ -108,6 +108,38 @@ describe("the session cache", () => {
     expect(read.calls, "released: kept again").toBe(5);
   });
 
+  it("lets a writer wait until its own change has come back: at once when heard, never while not listening", async () => {
+    const cache = listeningCache();
+    cache.hold({ sub: "casey", nonce: "mine" });
+    cache.hold({ originJti: jti("b"), nonce: "also-mine" });
+    let settled = false;
+    const waiting = cache.untilHeard(["mine", "also-mine"], 60_000).then(() => {
+      settled = true;
+    });
+    cache.changed({ sub: "casey", nonce: "mine" });
+    cache.changed({ sub: "casey", nonce: "theirs" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled, "one of the two is still on its way").toBe(false);
+    cache.changed({ originJti: jti("b"), nonce: "also-mine" });
+    await waiting;
+    expect(settled).toBe(true);
+
+    await cache.untilHeard(["never-held"], 60_000);
+    cache.hold({ sub: "casey", nonce: "lost" });
+    const lost = cache.untilHeard(["lost"], 60_000);
+    cache.setListening(false);
+    await lost;
+    await listeningCache().untilHeard([], 60_000);
+  });
+
+  it("stops waiting for a change that never comes back (its transaction rolled back) after the timeout", async () => {
+    const cache = listeningCache();
+    cache.hold({ sub: "casey", nonce: "rolled-back" });
+    const started = Date.now();
+    await cache.untilHeard(["rolled-back"], 40);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+  });
+
   it("lets the hold of a change that was rolled back (no notification ever comes) lapse after the TTL", async () => {
     let clock = 1_000_000;
     const cache = listeningCache({ ttlMs: 30_000, now: () => clock });

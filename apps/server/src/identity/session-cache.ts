@@ -34,6 +34,11 @@ export type SessionCache = {
   hold: (change: SessionChange) => void;
   /** The listener's connection state: nothing is trusted unless it is `listening`. */
   setListening: (listening: boolean) => void;
+  /**
+   * Resolves once the notifications of these held changes (`hold`) have come back to this instance, or at once if it
+   * is not listening (there is nothing to wait for), or after `timeoutMs` (a change rolled back never comes back).
+   */
+  untilHeard: (nonces: readonly string[], timeoutMs?: number) => Promise<void>;
   stats: () => { entries: number; hits: number; misses: number };
 };
 
@@ -67,6 +72,11 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
   let generation = 0;
   let hits = 0;
   let misses = 0;
+  /** Callers of `untilHeard`, asked again after every change heard and every listener state change. */
+  const waiters = new Set<() => void>();
+  const askWaiters = () => {
+    for (const waiter of waiters) waiter();
+  };
 
   const dropConcerned = (change: { sub?: string; originJti?: string }) => {
     for (const [key, entry] of entries) if (concerns(change, entry.originJti, entry.sub)) entries.delete(key);
@@ -115,6 +125,7 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
       generation += 1;
       holds.delete(change.nonce);
       dropConcerned(change);
+      askWaiters();
     },
     hold: (change) => {
       generation += 1;
@@ -125,7 +136,23 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
       generation += 1;
       listening = value;
       entries.clear();
+      askWaiters();
     },
+    untilHeard: (nonces, timeoutMs = 1000) =>
+      new Promise<void>((resolve) => {
+        const pending = () => listening && nonces.some((nonce) => holds.has(nonce));
+        if (!pending()) return resolve();
+        const finish = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        const check = () => {
+          if (!pending()) finish();
+        };
+        const timer = setTimeout(finish, timeoutMs);
+        waiters.add(check);
+      }),
     stats: () => ({ entries: entries.size, hits, misses }),
   };
 }

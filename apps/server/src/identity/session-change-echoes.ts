@@ -1,0 +1,25 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { SessionCache } from "./session-cache.js";
+import { collectSessionChanges, type SessionChange } from "./session-changes.js";
+
+/**
+ * A request that changed what the session check answers (a sign-in revoked, a user disabled, groups changed) answers
+ * only once its own notification has come back to this instance. PostgreSQL signals every listening connection at
+ * the same commit, so by the time the caller reads "done", every other instance has been sent the change too, and a
+ * next call there — the revoked token, the user's next page — is not answered from a memory that has not heard it
+ * yet. Bounded (`timeoutMs`): a change whose transaction rolled back never comes back.
+ */
+export function registerSessionChangeEchoes(app: FastifyInstance, sessions: SessionCache, timeoutMs = 1000): void {
+  const written = new WeakMap<FastifyRequest, SessionChange[]>();
+  // After body parsing: the parser's stream callbacks run outside the context an earlier hook would have opened.
+  app.addHook("preValidation", (request, _reply, done) => {
+    const changes: SessionChange[] = [];
+    written.set(request, changes);
+    collectSessionChanges(changes, done);
+  });
+  app.addHook("onSend", async (request, _reply, payload) => {
+    const nonces = written.get(request)?.map((change) => change.nonce) ?? [];
+    if (nonces.length > 0) await sessions.untilHeard(nonces, timeoutMs);
+    return payload;
+  });
+}
