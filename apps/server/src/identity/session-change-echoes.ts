@@ -7,19 +7,21 @@ import { collectSessionChanges, type SessionChange } from "./session-changes.js"
  * only once its own notification has come back to this instance. PostgreSQL signals every listening connection at
  * the same commit, so by the time the caller reads "done", every other instance has been sent the change too, and a
  * next call there — the revoked token, the user's next page — is not answered from a memory that has not heard it
- * yet. Bounded (`timeoutMs`): a change whose transaction rolled back never comes back.
+ * yet. Bounded (`timeoutMs`): a change whose transaction rolled back never comes back. Reads (GET, HEAD) change no
+ * session and pay nothing for this.
  */
 export function registerSessionChangeEchoes(app: FastifyInstance, sessions: SessionCache, timeoutMs = 1000): void {
   const written = new WeakMap<FastifyRequest, SessionChange[]>();
   // After body parsing: the parser's stream callbacks run outside the context an earlier hook would have opened.
   app.addHook("preValidation", (request, _reply, done) => {
+    if (request.method === "GET" || request.method === "HEAD") return done();
     const changes: SessionChange[] = [];
     written.set(request, changes);
     collectSessionChanges(changes, done);
   });
-  app.addHook("onSend", async (request, _reply, payload) => {
+  app.addHook("onSend", (request, _reply, payload, done) => {
     const nonces = written.get(request)?.map((change) => change.nonce) ?? [];
-    if (nonces.length > 0) await sessions.untilHeard(nonces, timeoutMs);
-    return payload;
+    if (nonces.length === 0) return done(null, payload);
+    sessions.untilHeard(nonces, timeoutMs).then(() => done(null, payload), done);
   });
 }
