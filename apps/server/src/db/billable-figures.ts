@@ -2,8 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "./client.js";
 
 /**
- * The billable figures kept on write (`billable_seconds_daily`, `billable_second_carries`; tables/
- * billing-figure-tables.ts says what they hold). One SQL split of logs into their client's calendar days serves
+ * The billable figures kept on write (`billable_seconds_daily`, `billable_second_carries`,
+ * `billable_seconds_monthly`; tables/billing-figure-tables.ts says what they hold). One SQL split of logs into their client's calendar days serves
  * every writer: a time log's write subtracts the old projection row's contribution and adds the new one's in the
  * write's transaction; a restore, a bulk load or a client's new time zone recomputes them from the logs; the check
  * compares the kept rows with a recomputation. Billing (modules/billing) reads them.
@@ -63,14 +63,46 @@ function dailyOf(logs: SQL): SQL {
     group by case_id, client_id, day`;
 }
 
-/** The carried seconds the logs make: logs whose days add up to a second less than the whole log. */
-function carriesOf(logs: SQL): SQL {
-  return sql`select record_id, case_id, client_id, min(day) as first_day, max(day) as last_day,
+/**
+ * The carried seconds the logs make, per log and sign: logs whose days add up to a second less than the whole log.
+ * `pieces` names the relation holding `piecesOf` of the logs.
+ */
+function signedCarriesOf(pieces: SQL): SQL {
+  return sql`select record_id, sign, case_id, client_id, min(day) as first_day, max(day) as last_day,
       sum(seconds) = 0 as counted_alone
-    from (${piecesOf(logs)}) pieces
-    where sign = 1
-    group by record_id, case_id, client_id
+    from ${pieces}
+    group by record_id, sign, case_id, client_id
     having max(total) > sum(seconds)`;
+}
+
+/** The carries (`billable_second_carries`) the logs make. */
+function carriesOf(logs: SQL): SQL {
+  return sql`select record_id, case_id, client_id, first_day, last_day, counted_alone
+    from (${signedCarriesOf(sql`(${piecesOf(logs)}) pieces`)}) carries where sign = 1`;
+}
+
+/** The first day of a date's month, as a date (no time zone involved: the days are already the client's). */
+const monthOfDay = (column: SQL) => sql`(${column} - extract(day from ${column})::int + 1)`;
+
+/**
+ * The monthly rows the logs make (signed): per case and calendar month, the whole seconds of its days plus the carried
+ * seconds of logs wholly inside the month; its days' logs minus those continued from a day of the same month, plus
+ * the logs counted only by such a carry — what a month window reads from the daily rows and the carries.
+ */
+function monthlyOf(logs: SQL): SQL {
+  const month = monthOfDay(sql`day`);
+  return sql`with pieces as materialized (${piecesOf(logs)})
+    select case_id, client_id, month, sum(seconds)::int as seconds, sum(logs)::int as log_count
+    from (
+      select case_id, client_id, ${month} as month, sign * seconds as seconds,
+          case when continued and extract(day from day) > 1 then 0 else sign end as logs
+        from pieces where seconds >= 1
+      union all
+      select case_id, client_id, ${monthOfDay(sql`first_day`)}, sign, case when counted_alone then sign else 0 end
+        from (${signedCarriesOf(sql`pieces`)}) carries
+        where ${monthOfDay(sql`first_day`)} = ${monthOfDay(sql`last_day`)}
+    ) parts
+    group by case_id, client_id, month`;
 }
 
 function logValues(log: FigureLog & { endedAt: Date }, sign: number): SQL {
@@ -110,6 +142,15 @@ export async function keepBillableFigures(db: Db, before: FigureLog | undefined,
     sql`delete from billable_seconds_daily
       where case_id = ${after.caseId} and seconds = 0 and log_count = 0 and continued_count = 0`,
   );
+  await db.execute(
+    sql`insert into billable_seconds_monthly as f (case_id, client_id, month, seconds, log_count)
+      ${monthlyOf(sql.join(parts, sql` union all `))}
+      on conflict (case_id, month) do update set seconds = f.seconds + excluded.seconds,
+        log_count = f.log_count + excluded.log_count`,
+  );
+  await db.execute(
+    sql`delete from billable_seconds_monthly where case_id = ${after.caseId} and seconds = 0 and log_count = 0`,
+  );
   await db.execute(sql`delete from billable_second_carries where record_id = ${after.recordId}`);
   if (now) {
     await db.execute(
@@ -125,6 +166,7 @@ export async function recomputeBillableFigures(db: Db, clientId?: string): Promi
   const logs = keptLogs(clientId ? sql`c.client_id = ${clientId}` : sql`true`);
   await db.execute(sql`delete from billable_seconds_daily where ${ofClient}`);
   await db.execute(sql`delete from billable_second_carries where ${ofClient}`);
+  await db.execute(sql`delete from billable_seconds_monthly where ${ofClient}`);
   await db.execute(
     sql`insert into billable_seconds_daily (case_id, client_id, day, seconds, log_count, continued_count)
       ${dailyOf(logs)}`,
@@ -132,6 +174,9 @@ export async function recomputeBillableFigures(db: Db, clientId?: string): Promi
   await db.execute(
     sql`insert into billable_second_carries (record_id, case_id, client_id, first_day, last_day, counted_alone)
       ${carriesOf(logs)}`,
+  );
+  await db.execute(
+    sql`insert into billable_seconds_monthly (case_id, client_id, month, seconds, log_count) ${monthlyOf(logs)}`,
   );
 }
 
@@ -142,8 +187,9 @@ export async function recomputeBillableFigures(db: Db, clientId?: string): Promi
 export async function recomputeBillableFiguresIfMissing(db: Db): Promise<boolean> {
   const [row] = await queryRows<{ missing: boolean }>(
     db,
-    sql`select not exists (select 1 from billable_seconds_daily)
-        and exists (select 1 from case_time_logs l where l.billable and not l.deleted and l.ended_at is not null)
+    sql`select (not exists (select 1 from billable_seconds_daily)
+          and exists (select 1 from case_time_logs l where l.billable and not l.deleted and l.ended_at is not null))
+        or (not exists (select 1 from billable_seconds_monthly) and exists (select 1 from billable_seconds_daily))
         as missing`,
   );
   if (!row?.missing) return false;
@@ -153,7 +199,7 @@ export async function recomputeBillableFiguresIfMissing(db: Db): Promise<boolean
 
 /** One row where the kept figures differ from the logs: what is kept and what the logs make (null: no row). */
 export type FigureDifference = {
-  table: "billable_seconds_daily" | "billable_second_carries";
+  table: "billable_seconds_daily" | "billable_second_carries" | "billable_seconds_monthly";
   key: string;
   kept: string | null;
   expected: string | null;
@@ -187,5 +233,16 @@ export async function compareBillableFigures(db: Db): Promise<FigureDifference[]
         or a.first_day <> b.first_day or a.last_day <> b.last_day or a.counted_alone <> b.counted_alone
       order by 2`,
   );
-  return [...daily, ...carries];
+  const monthly = await queryRows<FigureDifference>(
+    db,
+    sql`select 'billable_seconds_monthly' as "table",
+        coalesce(a.case_id, b.case_id)::text || ' ' || coalesce(a.month, b.month)::text as key,
+        case when a.case_id is null then null else concat_ws(' ', a.client_id, a.seconds, a.log_count) end as kept,
+        case when b.case_id is null then null else concat_ws(' ', b.client_id, b.seconds, b.log_count) end as expected
+      from billable_seconds_monthly a full join (${monthlyOf(logs)}) b on b.case_id = a.case_id and b.month = a.month
+      where a.case_id is null or b.case_id is null or a.client_id <> b.client_id or a.seconds <> b.seconds
+        or a.log_count <> b.log_count
+      order by 2`,
+  );
+  return [...daily, ...carries, ...monthly];
 }

@@ -14,6 +14,9 @@ import { caseRecords } from "./record-tables.js";
  * is kept in `billable_second_carries`, that second counting only in a window holding both ends. `log_count` is
  * the logs with a whole second on the day, `continued_count` those of them that also had one the day before: a
  * window's distinct logs are its days' logs minus the continued ones after its first day.
+ *
+ * `billable_seconds_monthly` folds both into calendar months, the window of the statement and the overview: a year
+ * of every client is then one index row per case and month instead of one per case and day plus the carries.
  */
 export const billableSecondsDaily = pgTable(
   "billable_seconds_daily",
@@ -69,6 +72,37 @@ export const billableSecondCarries = pgTable(
       table.firstDay,
       table.caseId,
       table.countedAlone,
+    ),
+  ],
+);
+
+/**
+ * Each case's whole billable seconds and distinct logs in each calendar month of its client's zone: its days' seconds
+ * plus the carried seconds of logs wholly inside the month, its days' logs minus those continued from a day of the
+ * same month (plus the logs counted only by their carry). Exactly what a month window reads from the two tables above.
+ */
+export const billableSecondsMonthly = pgTable(
+  "billable_seconds_monthly",
+  {
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => cases.id),
+    clientId: uuid("client_id")
+      .notNull()
+      .references(() => clients.id),
+    /** The first day of the calendar month in the client's time zone. */
+    month: date("month", { mode: "string" }).notNull(),
+    seconds: integer("seconds").notNull(),
+    logCount: integer("log_count").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.caseId, table.month] }),
+    index("billable_seconds_monthly_client_idx").on(
+      table.clientId,
+      table.month,
+      table.caseId,
+      table.seconds,
+      table.logCount,
     ),
   ],
 );

@@ -2,14 +2,14 @@ import type { Client } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareBillableFigures, recomputeBillableFiguresIfMissing } from "../../db/billable-figures.js";
-import { billableSecondCarries, billableSecondsDaily } from "../../db/schema.js";
+import { billableSecondCarries, billableSecondsDaily, billableSecondsMonthly } from "../../db/schema.js";
 import { logTime, monitoredCase } from "../../testing/kits/billing-kit.js";
 import { type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { sampleClient, sampleProtocol } from "../../testing/kits/clients-kit.js";
 import { itemPath, sampleTimeLog } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { dayBuckets, monthWindow, weekBuckets } from "./billing-calendar.js";
-import { sumKeptSecondsByCase } from "./billing-figures-repository.js";
+import { sumKeptMonthSecondsByCase, sumKeptSecondsByCase } from "./billing-figures-repository.js";
 import { type ClientWindow, sumBillableSecondsByCase, type WindowCaseSeconds } from "./billing-repository.js";
 
 /*
@@ -66,11 +66,16 @@ async function expectFiguresKept(timeZone = "America/New_York") {
   const db = harness.database.db;
   expect(await compareBillableFigures(db)).toEqual([]);
   const now = new Date();
-  for (const windows of windowsOf(timeZone)) {
+  const [months, ...others] = windowsOf(timeZone);
+  for (const windows of [months as ClientWindow[], ...others]) {
     expect(ordered(await sumKeptSecondsByCase(db, windows, now))).toEqual(
       ordered(await sumBillableSecondsByCase(db, windows, now)),
     );
   }
+  // The kept months: the same lines as the days and carries they fold, and as the logs.
+  expect(ordered(await sumKeptMonthSecondsByCase(db, months as ClientWindow[], now))).toEqual(
+    ordered(await sumBillableSecondsByCase(db, months as ClientWindow[], now)),
+  );
 }
 
 async function revise(recordId: string, body: Record<string, unknown>) {
@@ -124,7 +129,20 @@ describe("billable figures kept on write", () => {
     expect(await recomputeBillableFiguresIfMissing(db)).toBe(false);
     await db.execute(sql`delete from billable_seconds_daily`);
     await db.execute(sql`delete from billable_second_carries`);
+    await db.execute(sql`delete from billable_seconds_monthly`);
     expect(await compareBillableFigures(db)).not.toEqual([]);
+    expect(await recomputeBillableFiguresIfMissing(db)).toBe(true);
+    await expectFiguresKept("Asia/Kolkata");
+  });
+
+  it("fill in the months of a database migrated with its days and carries but no months", async () => {
+    const db = harness.database.db;
+    const months = await db.select().from(billableSecondsMonthly);
+    expect(months.length, "the figures hold months").toBeGreaterThan(0);
+    await db.execute(sql`delete from billable_seconds_monthly`);
+    expect((await compareBillableFigures(db)).map((difference) => difference.table)).toContain(
+      "billable_seconds_monthly",
+    );
     expect(await recomputeBillableFiguresIfMissing(db)).toBe(true);
     await expectFiguresKept("Asia/Kolkata");
   });

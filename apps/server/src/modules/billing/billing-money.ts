@@ -1,5 +1,6 @@
 import type { AppliedRate } from "@vigil/contract";
 import Big from "big.js";
+import { type SQL, sql } from "drizzle-orm";
 
 /**
  * Money and hours as decimal strings (PRODUCT.md §5, the contract's billing schemas), never a binary float. Hours
@@ -20,6 +21,19 @@ export function hundredthsFromSeconds(seconds: number): number {
   if (!Number.isSafeInteger(seconds) || seconds < 0)
     throw new RangeError(`seconds must be a whole number ≥ 0: ${seconds}`);
   return Math.floor((seconds + 18) / 36);
+}
+
+/**
+ * `hundredthsFromSeconds` in SQL, for reads that total many lines in the database (the overview's months): the same
+ * integer rule (billing-money.test.ts checks the two agree), on whole non-negative seconds.
+ */
+export function hundredthsFromSecondsSql(seconds: SQL): SQL {
+  return sql`((${seconds})::bigint + 18) / 36`;
+}
+
+/** `amountCentsFor` in SQL: exact numeric, the quotient truncated as BigInt division truncates (both ≥ 0). */
+export function amountCentsForSql(hundredths: SQL, rateCents: SQL): SQL {
+  return sql`div((${hundredths})::numeric * (${rateCents}) + 50, 100)`;
 }
 
 /** Seconds / 3600, rounded half-up to 2 decimals: 5400 → "1.50", 18 → "0.01" (0.005), 17 → "0.00". */

@@ -13,7 +13,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { addMonths, currentMonth, monthsBetween, monthWindow } from "./billing-calendar.js";
-import { sumKeptSecondsByCase } from "./billing-figures-repository.js";
+import { sumKeptMonthTotals } from "./billing-figures-repository.js";
 import {
   amountCentsFor,
   centsOf,
@@ -25,7 +25,6 @@ import {
 import {
   type BillingCaseRow,
   type BillingClientRow,
-  type ClientWindow,
   findBillingClient,
   findBillingClients,
   findRatesOfClients,
@@ -101,7 +100,7 @@ export function toClientMonthRate(row: RateRow): ClientMonthRate {
   };
 }
 
-/** One client month from its cases' seconds: each case's hours rounded, then amounts and totals from those (the case maps empty when not asked for). */
+/** One client month from its cases' seconds: each case's hours rounded, then amounts and totals from those. */
 export type MonthFigures = {
   caseHours: Map<string, string>;
   caseAmounts: Map<string, string>;
@@ -112,14 +111,9 @@ export type MonthFigures = {
   provisional: boolean;
 };
 
-export function monthFigures(
-  lines: readonly WindowCaseSeconds[],
-  rate: AppliedRate | null,
-  options: { perCase?: boolean } = {},
-): MonthFigures {
-  const perCase = options.perCase ?? true;
-  // In hundredths and cents (billing-money.ts): a 12-month overview of every client turns ~50,000 case lines into
-  // figures, which as decimal objects took longer than reading them.
+export function monthFigures(lines: readonly WindowCaseSeconds[], rate: AppliedRate | null): MonthFigures {
+  // In hundredths and cents (billing-money.ts); the overview totals its months with the same rules in SQL
+  // (billing-figures-repository.ts: sumKeptMonthTotals).
   const rateCents = rate ? centsOf(rate.hourlyRate) : null;
   const caseHours = new Map<string, string>();
   const caseAmounts = new Map<string, string>();
@@ -128,11 +122,11 @@ export function monthFigures(
   for (const line of lines) {
     const lineHundredths = hundredthsFromSeconds(line.seconds);
     hundredths += lineHundredths;
-    if (perCase) caseHours.set(line.caseId, formatHundredths(lineHundredths));
+    caseHours.set(line.caseId, formatHundredths(lineHundredths));
     if (rateCents !== null) {
       const lineCents = amountCentsFor(lineHundredths, rateCents);
       cents += lineCents;
-      if (perCase) caseAmounts.set(line.caseId, formatHundredths(lineCents));
+      caseAmounts.set(line.caseId, formatHundredths(lineCents));
     }
   }
   return {
@@ -154,8 +148,9 @@ const day = 86_400_000;
 /**
  * `GET /billing/continuous-monitoring`: every client × month of the range (default: the 12 months ending with the
  * current month) — active clients even without hours (so a rate can be set ahead), other clients where they have
- * hours. One query sums the seconds of every (client, month, case); rows are filtered, sorted (month descending,
- * then client name) and paged here, and the totals cover every matching row.
+ * hours. One query totals every client month from the kept monthly figures, each case's line rounded as its
+ * statement rounds it; rows are filtered, sorted (month descending, then client name) and paged here, and the
+ * totals cover every matching row.
  */
 export async function listBillingMonths(
   db: Db,
@@ -168,8 +163,8 @@ export async function listBillingMonths(
   const yearBefore = addMonths(to, -11);
   const from = query.from ?? (yearBefore < supportedCalendar.firstMonth ? supportedCalendar.firstMonth : yearBefore);
   if (from > to) throw badRequest([{ path: "querystring.from", message: rangeMessages.endIncluded }]);
-  const months = monthsBetween(from, to);
-  if (months.length > overviewMaxMonths) {
+  const monthKeys = monthsBetween(from, to);
+  if (monthKeys.length > overviewMaxMonths) {
     throw badRequest([
       { path: "querystring.from", message: `the range may cover at most ${overviewMaxMonths} months` },
     ]);
@@ -186,43 +181,54 @@ export async function listBillingMonths(
     now,
     includeActive: true,
   });
-  const windows: ClientWindow[] = clients.flatMap((client) =>
-    months.map((month) => ({ clientId: client.id, key: month, ...monthWindow(month, client.timezone) })),
-  );
   const clientIds = clients.map((client) => client.id);
-  const [seconds, rates, statements] = await Promise.all([
-    sumKeptSecondsByCase(db, windows, now),
+  const [rates, statements] = await Promise.all([
     findRatesOfClients(db, clientIds),
     findStatementNumbers(db, clientIds, { from, to }),
   ]);
-  const linesOf = groupBy(seconds, (line) => `${line.clientId}|${line.key}`);
-  const statementOf = new Map(statements.map((statement) => [`${statement.clientId}|${statement.month}`, statement]));
   const ratesOf = groupBy(rates, (rate) => rate.clientId);
-
-  let rows: BillingMonthRow[] = clients.flatMap((client) => {
+  const months = clients.flatMap((client) => {
     const own = ratesOf.get(client.id) ?? [];
-    return months.map((month): BillingMonthRow => {
+    return monthKeys.map((month) => {
       const rate = rateForMonth(month, own);
-      const ownRate = own.find((candidate) => candidate.month === month);
-      // The overview shows each month's totals only, not its case lines.
-      const figures = monthFigures(linesOf.get(`${client.id}|${month}`) ?? [], rate, { perCase: false });
-      const statement = statementOf.get(`${client.id}|${month}`);
       return {
-        clientId: client.id,
-        clientName: client.name,
-        clientTimezone: client.timezone,
+        client,
         month,
-        hours: figures.hours,
-        caseCount: figures.caseCount,
         rate,
-        ownRate: ownRate ? toClientMonthRate(ownRate) : null,
-        amount: figures.amount,
-        rateMissing: figures.rateMissing,
-        invoiced: statement !== undefined,
-        statementNumber: statement?.number ?? null,
-        provisional: figures.provisional,
+        ownRate: own.find((candidate) => candidate.month === month),
+        window: { clientId: client.id, key: month, ...monthWindow(month, client.timezone) },
       };
     });
+  });
+  // Each month's lines are rounded and summed in the database (the overview shows totals only, not case lines).
+  const totals = await sumKeptMonthTotals(
+    db,
+    months.map(({ window, rate }) => ({ ...window, rateCents: rate ? centsOf(rate.hourlyRate) : null })),
+    now,
+  );
+  const totalsOf = new Map(totals.map((total) => [`${total.clientId}|${total.key}`, total]));
+  const statementOf = new Map(statements.map((statement) => [`${statement.clientId}|${statement.month}`, statement]));
+
+  let rows: BillingMonthRow[] = months.map(({ client, month, rate, ownRate }): BillingMonthRow => {
+    const total = totalsOf.get(`${client.id}|${month}`);
+    const statement = statementOf.get(`${client.id}|${month}`);
+    const caseCount = total?.caseCount ?? 0;
+    return {
+      clientId: client.id,
+      clientName: client.name,
+      clientTimezone: client.timezone,
+      month,
+      hours: formatHundredths(total?.hundredths ?? 0),
+      caseCount,
+      rate,
+      ownRate: ownRate ? toClientMonthRate(ownRate) : null,
+      amount: rate ? formatHundredths(total?.cents ?? 0n) : null,
+      // A month with billable time and no rate at all is flagged, never billed at zero.
+      rateMissing: rate === null && caseCount > 0,
+      invoiced: statement !== undefined,
+      statementNumber: statement?.number ?? null,
+      provisional: total?.running ?? false,
+    };
   });
   // true: only the months that need a rate; false: only those that do not; absent: all.
   if (query.missingRate !== undefined) rows = rows.filter((row) => row.rateMissing === query.missingRate);

@@ -15,7 +15,7 @@ import { isUniqueViolation } from "../../db/unique-violation.js";
 import { AppError } from "../../errors/app-error.js";
 import { monthWindow } from "./billing-calendar.js";
 import { suggestCptForCases } from "./billing-cpt-service.js";
-import { sumKeptSecondsByCase } from "./billing-figures-repository.js";
+import { sumKeptMonthSecondsByCase } from "./billing-figures-repository.js";
 import { differenceOf, rateForMonth, roundingNote, sumDecimals } from "./billing-money.js";
 import { findBillingCases, findRatesOfClients } from "./billing-repository.js";
 import {
@@ -77,7 +77,7 @@ async function computeLiveStatement(
 ): Promise<LiveStatement> {
   const client = await requireBillingClient(db, clientId);
   const period = monthWindow(month, client.timezone);
-  const lines = await sumKeptSecondsByCase(db, [{ clientId, key: month, ...period }], now);
+  const lines = await sumKeptMonthSecondsByCase(db, [{ clientId, key: month, ...period }], now);
   const caseIds = lines.map((line) => line.caseId);
   const [rates, caseRows, suggestions] = await Promise.all([
     findRatesOfClients(db, [clientId]),

@@ -186,6 +186,46 @@ describe("a client's monthly statement", () => {
     expect(statement.totals.hours).toBe("2.00");
   });
 
+  it("totals each overview month in the database exactly as the statement adds up its rounded lines", async () => {
+    const client = await clientIn(team, "UTC");
+    const [finished, finishedAndRunning, runningOnly, archived] = [
+      await monitoredCase(harness, team, client.id),
+      await monitoredCase(harness, team, client.id),
+      await monitoredCase(harness, team, client.id),
+      await monitoredCase(harness, team, client.id),
+    ];
+    // Everything within the last quarter hour, so all of it is in this month unless one has just begun; lengths
+    // whose hundredths round up (18 s is 0.005 h) at a rate whose cents round too.
+    const month = minutesAgo(15).slice(0, 7);
+    await logTime(team.technologist2, finishedAndRunning.id, minutesAgo(15), null);
+    await logTime(team.technologist, runningOnly.id, minutesAgo(14), null);
+    await logTime(team.technologist, finished.id, minutesAgo(13), minutesAgo(12.7));
+    await logTime(team.technologist, finishedAndRunning.id, minutesAgo(12), minutesAgo(11.7));
+    await logTime(team.technologist, archived.id, minutesAgo(11), minutesAgo(1));
+    await harness.database.db.update(cases).set({ archivedAt: new Date() }).where(eq(cases.id, archived.id));
+    expect((await setRate(team.billing, client.id, month, "123.45")).statusCode).toBe(200);
+
+    // The running logs move on between the two reads; a pair read across a 36 s step of hundredths is read again.
+    let pair: [BillingStatement, BillingMonthRow | undefined] | undefined;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const statement = await statementOf(client.id, month);
+      const [row] = (await overview(`clientId=${client.id}&from=${month}&to=${month}`)).items;
+      pair = [statement, row];
+      if (row?.hours === statement.totals.hours) break;
+    }
+    const [statement, row] = pair as [BillingStatement, BillingMonthRow];
+    expect(statement.cases.map((line) => line.caseId).sort()).toEqual(
+      [finished.id, finishedAndRunning.id, runningOnly.id].sort(),
+    );
+    expect(statement.cases.filter((line) => line.running)).toHaveLength(2);
+    expect(row).toMatchObject({
+      caseCount: 3,
+      provisional: true,
+      hours: statement.totals.hours,
+      amount: statement.totals.amount,
+    });
+  });
+
   it("audits each read of a statement under its client, as patient data", async () => {
     const client = await clientIn(team, "UTC");
     await statementOf(client.id, "2026-09");
