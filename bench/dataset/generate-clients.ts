@@ -10,7 +10,9 @@ import { cities, firstNames, hospitalKinds, lastNames } from "./vocabulary.js";
 export function generateClients(context: DatasetContext, population: Population): ClientInfo[] {
   const { random, now, out } = context;
   const { coordinators, billers } = population;
-  const clientCount = context.scaled(50, 2);
+  // Never fewer than 50: the tenth is a tenth of the history, not of the customers, so a page of the clients list
+  // (50) is as full in both sets and its growth measures the history (it measured the page: 5 rows against 50).
+  const clientCount = Math.max(50, context.scaled(50, 2));
   const clientInfos: ClientInfo[] = [];
   const history = 760 * day;
   for (let index = 0; index < clientCount; index++) {
