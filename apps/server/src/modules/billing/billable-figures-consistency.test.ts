@@ -9,8 +9,17 @@ import { sampleClient, sampleProtocol } from "../../testing/kits/clients-kit.js"
 import { itemPath, sampleTimeLog } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { dayBuckets, monthWindow, weekBuckets } from "./billing-calendar.js";
-import { sumKeptMonthSecondsByCase, sumKeptSecondsByCase } from "./billing-figures-repository.js";
-import { type ClientWindow, sumBillableSecondsByCase, type WindowCaseSeconds } from "./billing-repository.js";
+import {
+  sumKeptMonthSecondsByCase,
+  sumKeptSecondsByCase,
+  sumKeptSecondsForReport,
+} from "./billing-figures-repository.js";
+import {
+  type ClientWindow,
+  sumBillableSecondsByCase,
+  sumBillableSecondsForReport,
+  type WindowCaseSeconds,
+} from "./billing-repository.js";
 
 /*
  * Billing reads figures kept on write (db/billable-figures.ts). After every kind of time-log write — create, edit,
@@ -75,6 +84,12 @@ async function expectFiguresKept(timeZone = "America/New_York") {
   // The kept months: the same lines as the days and carries they fold, and as the logs.
   expect(ordered(await sumKeptMonthSecondsByCase(db, months as ClientWindow[], now))).toEqual(
     ordered(await sumBillableSecondsByCase(db, months as ClientWindow[], now)),
+  );
+  // The report by day reads the kept day rows as they are: the same sums as the logs give.
+  const days = others[0] as ClientWindow[];
+  const byKey = (rows: { key: string }[]) => [...rows].sort((left, right) => left.key.localeCompare(right.key));
+  expect(byKey(await sumKeptSecondsForReport(db, days, now, { days: true }))).toEqual(
+    byKey(await sumBillableSecondsForReport(db, days, now, { byTechnologist: false })),
   );
 }
 

@@ -99,21 +99,29 @@ function keptByCaseOfMonths(ofCase: (column: SQL) => SQL): SQL {
 function secondsByCase(
   windows: readonly ClientWindow[],
   now: Date,
-  options: { caseId?: string | undefined; months?: boolean } = {},
+  options: { caseId?: string | undefined; windows?: "months" | "days"; stages?: boolean } = {},
 ): SQL {
   const nowAt = sql`${now.toISOString()}::timestamptz`;
   const ofCase = (column: SQL) => (options.caseId ? sql`and ${column} = ${options.caseId}` : sql``);
+  // Without stages (the reports) the few archived cases are hashed once, not every case.
   const caseOf =
-    windows.length > manyWindows
-      ? sql`join (select c.id, c.stage from cases c where c.archived_at is null offset 0) c on c.id = s."caseId"`
-      : sql`cross join lateral (select c.stage from cases c where c.id = s."caseId" and c.archived_at is null offset 0) c`;
-  // Month rows are one per (window, case) already: only the few running logs are matched to them, not every row
-  // hashed into groups.
-  const kept = options.months
-    ? sql`select k.client_id, k.key, k.case_id, k.seconds, k.logs, false as running from (${keptByCaseOfMonths(ofCase)}) k`
-    : sql`select k.client_id, k.key, k.case_id, sum(k.seconds)::float8 as seconds, sum(k.logs)::int as logs,
-          false as running
-        from (${keptByCaseOfDays(ofCase)}) k group by k.client_id, k.key, k.case_id`;
+    options.stages === false
+      ? sql`cross join (select null::text as stage) c
+          where s."caseId" not in (select a.id from cases a where a.archived_at is not null)`
+      : windows.length > manyWindows
+        ? sql`join (select c.id, c.stage from cases c where c.archived_at is null offset 0) c on c.id = s."caseId"`
+        : sql`cross join lateral (select c.stage from cases c where c.id = s."caseId" and c.archived_at is null offset 0) c`;
+  // Month rows, and the day rows of one-day windows, are one per (window, case) already: only the few running logs
+  // are matched to them, not every row hashed into groups (a log's carried second never lies within one day).
+  const kept =
+    options.windows === "months"
+      ? sql`select k.client_id, k.key, k.case_id, k.seconds, k.logs from (${keptByCaseOfMonths(ofCase)}) k`
+      : options.windows === "days"
+        ? sql`select w.client_id, w.key, f.case_id, f.seconds::float8 as seconds, f.log_count as logs
+            from w join billable_seconds_daily f on f.client_id = w.client_id and f.day = w.first_day
+            where true ${ofCase(sql`f.case_id`)}`
+        : sql`select k.client_id, k.key, k.case_id, sum(k.seconds)::float8 as seconds, sum(k.logs)::int as logs
+            from (${keptByCaseOfDays(ofCase)}) k group by k.client_id, k.key, k.case_id`;
   return sql`with w as materialized (${windowsWithDays(windows)}),
     kept as (${kept}),
     running as (${runningByCase(nowAt, ofCase)})
@@ -156,7 +164,7 @@ export async function sumKeptMonthSecondsByCase(
   filter: { caseId?: string | undefined } = {},
 ): Promise<WindowCaseSeconds[]> {
   if (months.length === 0) return [];
-  return caseSeconds(await queryRows<CaseSecondsRow>(db, secondsByCase(months, now, { ...filter, months: true })));
+  return caseSeconds(await queryRows<CaseSecondsRow>(db, secondsByCase(months, now, { ...filter, windows: "months" })));
 }
 
 function caseSeconds(rows: CaseSecondsRow[]): WindowCaseSeconds[] {
@@ -244,17 +252,22 @@ export async function sumKeptMonthTotals(
   }));
 }
 
-/** Whole billable seconds per window key, with the cases and logs in each (a report without a technologist). */
+/**
+ * Whole billable seconds per window key, with the cases and logs in each (a report without a technologist); `days`:
+ * every window is one calendar day of its client (the report by day), read as the kept day rows themselves.
+ */
 export async function sumKeptSecondsForReport(
   db: Db,
   windows: readonly ClientWindow[],
   now: Date,
+  options: { days?: boolean } = {},
 ): Promise<ReportSeconds[]> {
   if (windows.length === 0) return [];
+  const lines = secondsByCase(windows, now, { stages: false, ...(options.days ? { windows: "days" } : {}) });
   const rows = await queryRows<{ key: string; seconds: number | string; caseCount: number; logCount: number }>(
     db,
     sql`select s.key, sum(s.seconds)::float8 as seconds, count(*)::int as "caseCount", sum(s."logCount")::int as "logCount"
-      from (${secondsByCase(windows, now)}) s group by s.key`,
+      from (${lines}) s group by s.key`,
   );
   return rows.map((row) => ({
     key: row.key,
@@ -275,7 +288,7 @@ export async function countKeptInPeriods(
   const [row] = await queryRows<{ caseCount: number; logCount: number | null }>(
     db,
     sql`select count(*)::int as "caseCount", sum(s."logCount")::int as "logCount"
-      from (${secondsByCase(periods, now)}) s`,
+      from (${secondsByCase(periods, now, { stages: false })}) s`,
   );
   return { caseCount: Number(row?.caseCount ?? 0), logCount: Number(row?.logCount ?? 0) };
 }

@@ -80,7 +80,7 @@ export async function getBillableHoursReport(
   const [sums, totals] = await Promise.all([
     fromLogs
       ? sumBillableSecondsForReport(db, windows, now, { technologist, byTechnologist: groupBy === "technologist" })
-      : sumKeptSecondsForReport(db, windows, now),
+      : sumKeptSecondsForReport(db, windows, now, { days: groupBy === "day" }),
     fromLogs ? countBillableInWindows(db, periods, now, technologist) : countKeptInPeriods(db, periods, now),
   ]);
 
