@@ -1,6 +1,14 @@
 import type { CptSuggestion } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
-import { type CptLog, type CptRulesConfig, cptCodeDescriptions, cutSegments, suggestCpt } from "./cpt-rules.js";
+import {
+  type CptLog,
+  type CptRulesConfig,
+  cptCodeDescriptions,
+  cutSegments,
+  type Piece,
+  recordingPieces,
+  suggestCpt,
+} from "./cpt-rules.js";
 
 const h = 3600;
 const base = Date.parse("2026-11-16T00:00:00Z");
@@ -455,5 +463,59 @@ describe("code descriptions", () => {
     expect(suggestion.lines[1]?.description).toBe(
       "EEG without video, technologist review and technical description, 2–12 h, continuous real-time monitoring",
     );
+  });
+});
+
+describe("the recording timeline", () => {
+  /** Second by second, the plain reading of DOMAIN.md §2.3: the oracle the sweep over starts and ends must match. */
+  function secondBySecond(logs: readonly CptLog[], now: Date): Piece[] {
+    const ranks = ["unmonitored", "intermittent", "continuous"] as const;
+    const pieces: Piece[] = [];
+    const monitoring = logs.filter((log) => log.activity === "monitoring");
+    const seconds = (instant: Date) => Math.floor(instant.getTime() / 1000);
+    const first = Math.min(...monitoring.map((log) => seconds(log.start)));
+    const last = Math.max(...monitoring.map((log) => seconds(log.end ?? now)));
+    for (let second = first; second < last; second += 1) {
+      const covering = monitoring.filter((log) => seconds(log.start) <= second && second < seconds(log.end ?? now));
+      const billable = covering.filter((log) => log.billable);
+      if (billable.length === 0) continue;
+      const mode = ranks[Math.max(...billable.map((log) => ranks.indexOf(log.mode)))] as Piece["mode"];
+      const video = covering.some((log) => log.video);
+      const previous = pieces.at(-1);
+      if (previous && previous.end === second && previous.mode === mode && previous.video === video) previous.end += 1;
+      else pieces.push({ start: second, end: second + 1, mode, video });
+    }
+    return pieces;
+  }
+
+  it("is the union of overlapping logs with the highest level and any video, as a second-by-second reading", () => {
+    let seed = 20_261_127;
+    const next = (limit: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % limit;
+    };
+    const modes = ["unmonitored", "intermittent", "continuous"] as const;
+    const activities = ["monitoring", "monitoring", "monitoring", "setup"] as const;
+    const now = at(500);
+    for (let round = 0; round < 300; round += 1) {
+      const logs: CptLog[] = Array.from({ length: 1 + next(12) }, () => {
+        const start = next(480);
+        const running = next(8) === 0;
+        return {
+          start: at(start),
+          end: running ? null : at(start + next(120)),
+          activity: activities[next(activities.length)] as CptLog["activity"],
+          mode: modes[next(modes.length)] as CptLog["mode"],
+          video: next(2) === 0,
+          billable: next(4) !== 0,
+          channels: null,
+        };
+      });
+      if (!logs.some((log) => log.activity === "monitoring")) continue;
+      const base = Math.floor(at(0).getTime() / 1000);
+      const relative = (pieces: Piece[]) =>
+        pieces.map((piece) => ({ ...piece, start: piece.start - base, end: piece.end - base }));
+      expect(relative(recordingPieces(logs, now)), JSON.stringify(logs)).toEqual(relative(secondBySecond(logs, now)));
+    }
   });
 });

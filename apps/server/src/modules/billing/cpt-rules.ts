@@ -98,8 +98,7 @@ const summaryBands = [
 ] as const;
 const summaryMinimumSeconds = 36 * hour;
 
-/** Ties between modes go to the higher level of monitoring. */
-const modeRank: Record<Mode, number> = { unmonitored: 0, intermittent: 1, continuous: 2 };
+/** The levels of monitoring, highest first: ties between modes go to the higher level. */
 const modesByRank: readonly Mode[] = ["continuous", "intermittent", "unmonitored"];
 
 type SegmentKind = "short" | "increment";
@@ -123,7 +122,7 @@ const professionalCodes: Record<SegmentKind, Record<"plain" | "video", string>> 
 };
 
 /** A stretch of recording time (epoch seconds) with one level of monitoring and one video state. */
-type Piece = { start: number; end: number; mode: Mode; video: boolean };
+export type Piece = { start: number; end: number; mode: Mode; video: boolean };
 
 type Segment = {
   kind: SegmentKind;
@@ -197,27 +196,48 @@ const toSeconds = (instant: Date) => Math.floor(instant.getTime() / 1000);
  * It has video where any monitoring log with video covers it ("video recorded concurrently", §2.3), whether or not
  * that log is billable: video is a fact of the recording, not of its billing.
  */
-function recordingPieces(logs: readonly CptLog[], now: Date): Piece[] {
-  const monitoring = logs
-    .filter((log) => log.activity === "monitoring")
-    .map((log) => ({ ...log, from: toSeconds(log.start), to: toSeconds(log.end ?? now) }))
-    .filter((log) => log.to > log.from);
-  const billable = monitoring.filter((log) => log.billable);
-  const filmed = monitoring.filter((log) => log.video);
-  // Between two consecutive boundaries nothing starts or ends, so coverage is the same throughout.
-  const boundaries = [...new Set([...billable, ...filmed].flatMap((log) => [log.from, log.to]))].sort((a, b) => a - b);
+export function recordingPieces(logs: readonly CptLog[], now: Date): Piece[] {
+  // One sweep over the logs' starts and ends (a study of many shifts has hundreds of logs: testing every log at
+  // every boundary was quadratic). Between two consecutive boundaries nothing starts or ends, so coverage is the
+  // same throughout; each log covers [from, to).
+  type Change = { modes: Record<Mode, number>; video: number };
+  const changes = new Map<number, Change>();
+  const changeAt = (at: number) => {
+    let change = changes.get(at);
+    if (!change) {
+      change = { modes: { unmonitored: 0, intermittent: 0, continuous: 0 }, video: 0 };
+      changes.set(at, change);
+    }
+    return change;
+  };
+  for (const log of logs) {
+    if (log.activity !== "monitoring") continue;
+    const from = toSeconds(log.start);
+    const to = toSeconds(log.end ?? now);
+    if (to <= from) continue;
+    if (log.billable) {
+      changeAt(from).modes[log.mode] += 1;
+      changeAt(to).modes[log.mode] -= 1;
+    }
+    if (log.video) {
+      changeAt(from).video += 1;
+      changeAt(to).video -= 1;
+    }
+  }
+  const boundaries = [...changes.keys()].sort((a, b) => a - b);
+  const active: Record<Mode, number> = { unmonitored: 0, intermittent: 0, continuous: 0 };
+  let filming = 0;
   const pieces: Piece[] = [];
   for (let index = 0; index + 1 < boundaries.length; index += 1) {
     const start = boundaries[index] as number;
     const end = boundaries[index + 1] as number;
-    const covers = (log: { from: number; to: number }) => log.from <= start && log.to >= end;
-    const recording = billable.filter(covers);
-    if (recording.length === 0) continue;
-    const mode = recording.reduce<Mode>(
-      (best, log) => (modeRank[log.mode] > modeRank[best] ? log.mode : best),
-      "unmonitored",
-    );
-    const video = filmed.some(covers);
+    const change = changes.get(start) as Change;
+    for (const level of modesByRank) active[level] += change.modes[level];
+    filming += change.video;
+    // The highest level of monitoring among the billable logs covering the stretch (modesByRank: highest first).
+    const mode = modesByRank.find((level) => active[level] > 0);
+    if (mode === undefined) continue;
+    const video = filming > 0;
     const previous = pieces.at(-1);
     if (previous && previous.end === start && previous.mode === mode && previous.video === video) previous.end = end;
     else pieces.push({ start, end, mode, video });
