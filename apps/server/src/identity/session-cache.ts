@@ -34,16 +34,20 @@ export type SessionCache = {
   hold: (change: SessionChange) => void;
   /** The listener's connection state: nothing is trusted unless it is `listening`. */
   setListening: (listening: boolean) => void;
+  /** How many changes this process has held so far: a mark for `untilHeardSince`. */
+  holdMark: () => number;
   /**
-   * Resolves once the notifications of these held changes (`hold`) have come back to this instance, or at once if it
-   * is not listening (there is nothing to wait for), or after `timeoutMs` (a change rolled back never comes back).
+   * Resolves once the notifications of the changes held (`hold`) after `mark` have come back to this instance, or at
+   * once if it is not listening (there is nothing to wait for), or after `timeoutMs` (a change rolled back never
+   * comes back). Changes held meanwhile by other requests of this process are waited for too: harmless, and no
+   * per-request context (AsyncLocalStorage) is needed to tell them apart.
    */
-  untilHeard: (nonces: readonly string[], timeoutMs?: number) => Promise<void>;
+  untilHeardSince: (mark: number, timeoutMs?: number) => Promise<void>;
   stats: () => { entries: number; hits: number; misses: number };
 };
 
 type Entry = { value: LiveSession; originJti: string; sub: string; expiresAt: number };
-type Hold = { sub?: string; originJti?: string; until: number };
+type Hold = { sub?: string; originJti?: string; until: number; mark: number };
 
 const concerns = (change: { sub?: string; originJti?: string }, originJti: string, sub: string) =>
   (change.sub !== undefined && change.sub === sub) ||
@@ -72,7 +76,8 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
   let generation = 0;
   let hits = 0;
   let misses = 0;
-  /** Callers of `untilHeard`, asked again after every change heard and every listener state change. */
+  let holdsMade = 0;
+  /** Callers of `untilHeardSince`, asked again after every change heard and every listener state change. */
   const waiters = new Set<() => void>();
   const askWaiters = () => {
     for (const waiter of waiters) waiter();
@@ -129,7 +134,8 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
     },
     hold: (change) => {
       generation += 1;
-      holds.set(change.nonce, { ...change, until: now() + ttlMs });
+      holdsMade += 1;
+      holds.set(change.nonce, { ...change, until: now() + ttlMs, mark: holdsMade });
       dropConcerned(change);
     },
     setListening: (value) => {
@@ -138,9 +144,14 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
       entries.clear();
       askWaiters();
     },
-    untilHeard: (nonces, timeoutMs = 1000) =>
+    holdMark: () => holdsMade,
+    untilHeardSince: (mark, timeoutMs = 1000) =>
       new Promise<void>((resolve) => {
-        const pending = () => listening && nonces.some((nonce) => holds.has(nonce));
+        const pending = () => {
+          if (!listening) return false;
+          for (const hold of holds.values()) if (hold.mark > mark) return true;
+          return false;
+        };
         if (!pending()) return resolve();
         const finish = () => {
           clearTimeout(timer);

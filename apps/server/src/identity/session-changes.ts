@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
@@ -23,17 +22,6 @@ export function watchLocalSessionChanges(watcher: LocalWatcher): () => void {
   return () => localWatchers.delete(watcher);
 }
 
-/** The changes written by the request being handled (see `collectSessionChanges`). */
-const requestChanges = new AsyncLocalStorage<SessionChange[]>();
-
-/**
- * Runs `next` (the rest of a request's handling) with `into` collecting every session change it writes, so the
- * request can wait for their notifications before it answers (identity/session-change-echoes.ts).
- */
-export function collectSessionChanges(into: SessionChange[], next: () => void): void {
-  requestChanges.run(into, next);
-}
-
 /**
  * Says, in the writer's transaction, that the session check's answer for `sub` and/or `originJti` may have changed:
  * `pg_notify` reaches every instance's listener only when (and if) the transaction commits, so no instance drops or
@@ -45,7 +33,6 @@ export function collectSessionChanges(into: SessionChange[], next: () => void): 
 export async function notifySessionChange(tx: Db, change: { sub?: string; originJti?: string }): Promise<void> {
   const full: SessionChange = { ...change, nonce: randomUUID() };
   for (const watcher of localWatchers) watcher(full);
-  requestChanges.getStore()?.push(full);
   await tx.execute(sql`select pg_notify(${sessionChangesChannel}, ${JSON.stringify(full)})`);
 }
 
