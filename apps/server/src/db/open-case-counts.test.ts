@@ -1,12 +1,11 @@
 import type { Client } from "@vigil/contract";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countOpenCasesByClient } from "../modules/clients/clients-repository.js";
 import { clientIn, putInStage } from "../testing/kits/billing-kit.js";
 import { caseIn, openCase, type Team, teamFor } from "../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { compareOpenCaseCounts, recomputeOpenCaseCounts } from "./open-case-counts.js";
-import { cases } from "./schema.js";
+import { cases, clientOpenCaseCounts } from "./schema.js";
 
 /*
  * Each client's open-case count is kept by a trigger on `cases` (migration 0020): whatever writes a case — the
@@ -28,7 +27,11 @@ afterAll(() => harness.close());
 async function expectCounts(expected: { first: number; second: number }) {
   const db = harness.database.db;
   expect(await compareOpenCaseCounts(db)).toEqual([]);
-  const kept = await countOpenCasesByClient(db, [first.id, second.id]);
+  const rows = await db
+    .select()
+    .from(clientOpenCaseCounts)
+    .where(inArray(clientOpenCaseCounts.clientId, [first.id, second.id]));
+  const kept = new Map(rows.map((row) => [row.clientId, row.openCases]));
   expect({ first: kept.get(first.id) ?? 0, second: kept.get(second.id) ?? 0 }).toEqual(expected);
 }
 
