@@ -47,7 +47,10 @@ function windowsWithDays(windows: readonly (ClientWindow & { rateCents?: bigint 
     join clients k on k.id = u.client_id`;
 }
 
-/** The running logs of the windows, per (window, case): whole seconds counted to `now`, one log each. */
+/**
+ * The running logs of the windows, per (window, case): their whole seconds counted to `now` (each log's floored on
+ * its own, as billing counts) and how many there are, with the window's rate and first day.
+ */
 function runningByCase(nowAt: SQL, ofCase: (column: SQL) => SQL): SQL {
   return sql`select w.client_id, w.key, w.rate_cents, w.first_day, l.case_id,
       sum(floor(extract(epoch from least(${nowAt}, w.end_at) - greatest(l.started_at, w.start_at))))::float8 as seconds,
@@ -92,9 +95,10 @@ function keptByCaseOfMonths(ofCase: (column: SQL) => SQL): SQL {
 
 /**
  * Per (window, case): whole seconds, distinct logs with a whole second, and whether one of them runs — the kept
- * figures (by month when the windows are calendar months, else by day) plus the running logs. Archived cases are
- * left out: a few lines (a statement) look their case up by key; many lines (an overview's months) hash the cases
- * once, which is cheaper than a probe per line.
+ * figures (by month for calendar months, by the day rows for one-day windows, else days and carries summed) plus
+ * the running logs. Archived cases are left out: a few lines (a statement) look their case up by key; many lines
+ * hash the cases once, which is cheaper than a probe per line; reads that need no stage (`stages: false`, the
+ * reports) hash only the few archived ones.
  */
 function secondsByCase(
   windows: readonly ClientWindow[],
