@@ -7,7 +7,6 @@ import { from as copyFrom } from "pg-copy-streams";
 import { recomputeBillableFigures } from "../apps/server/src/db/billable-figures.js";
 import { openDatabase } from "../apps/server/src/db/client.js";
 import { recomputeConcurrentPeaks } from "../apps/server/src/db/concurrent-peaks.js";
-import { recomputeOpenCaseCounts } from "../apps/server/src/db/open-case-counts.js";
 import { hashPassword } from "../apps/server/src/identity/passwords.js";
 import { rebuildCaseClocks } from "../apps/server/src/modules/watch/watch-service.js";
 import {
@@ -196,8 +195,6 @@ async function postgresTarget(label: string, name: string, url: string, adminUrl
       log(`${label}: billable figures recomputed from the time logs`);
       // And each log's concurrent-patient peak, counted per technologist as a restore would.
       log(`${label}: concurrent-patient peaks of ${await recomputeConcurrentPeaks(services.db)} time logs counted`);
-      // And the clients' open-case counts, which a trigger keeps on every case write but COPY ran without.
-      await recomputeOpenCaseCounts(services.db);
       await services.close();
       log(`${label}: vacuum analyze`);
       await client.query("vacuum analyze");
@@ -260,7 +257,6 @@ async function pgliteTarget(label: string, dataDir: string): Promise<Target> {
       await recomputeBillableFigures(database.db);
       log(`${label}: billable figures recomputed from the time logs`);
       log(`${label}: concurrent-patient peaks of ${await recomputeConcurrentPeaks(database.db)} time logs counted`);
-      await recomputeOpenCaseCounts(database.db);
       log(`${label}: vacuum analyze`);
       await client.exec("vacuum analyze");
       await database.close();

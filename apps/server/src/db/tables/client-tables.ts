@@ -113,16 +113,3 @@ export const protocolRevisions = pgTable(
   },
   (table) => [uniqueIndex("protocol_revisions_client_revision_idx").on(table.clientId, table.revision)],
 );
-
-/**
- * Each client's open cases (not closed, not archived), kept by a trigger on `cases` (migration 0020) in the
- * transaction of every insert, stage move, archiving, change of client and delete, whoever writes — so the clients
- * list reads a row per client instead of counting open cases, which grow with the business. db/open-case-counts.ts
- * recomputes it after a bulk load (whose COPY runs without triggers) and compares it with a count.
- */
-export const clientOpenCaseCounts = pgTable("client_open_case_counts", {
-  clientId: uuid("client_id")
-    .primaryKey()
-    .references(() => clients.id, { onDelete: "cascade" }),
-  openCases: integer("open_cases").notNull(),
-});

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { clientOpenCaseCounts, clients } from "../../db/schema.js";
+import { cases, clients } from "../../db/schema.js";
 
 export type ClientRow = typeof clients.$inferSelect;
 export type ClientValues = Omit<
@@ -16,16 +16,17 @@ export async function findClientName(db: Db, id: string): Promise<string | undef
 }
 
 /**
- * Cases not yet closed (nor archived) per client, as kept by the database on every case write
- * (`client_open_case_counts`, db/open-case-counts.ts); clients without open cases are absent from the map.
+ * Cases not yet closed (nor archived), counted per client; clients without open cases are absent from the map.
+ * Read here rather than asked of the cases module, which builds on clients; `cases_open_client_idx` serves it.
  */
 export async function countOpenCasesByClient(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
   if (clientIds.length === 0) return new Map();
   const rows = await db
-    .select({ clientId: clientOpenCaseCounts.clientId, total: clientOpenCaseCounts.openCases })
-    .from(clientOpenCaseCounts)
-    .where(inArray(clientOpenCaseCounts.clientId, [...clientIds]));
-  return new Map(rows.map((row) => [row.clientId, row.total]));
+    .select({ clientId: cases.clientId, total: count() })
+    .from(cases)
+    .where(and(inArray(cases.clientId, [...clientIds]), ne(cases.stage, "closed"), isNull(cases.archivedAt)))
+    .groupBy(cases.clientId);
+  return new Map(rows.map((row) => [row.clientId, Number(row.total)]));
 }
 
 export async function findClient(db: Db, id: string, lock?: RowLock): Promise<ClientRow | undefined> {
