@@ -3,10 +3,10 @@ import { type Db, queryRows } from "./client.js";
 
 /**
  * The billable figures kept on write (`billable_seconds_daily`, `billable_second_carries`,
- * `billable_seconds_monthly`; tables/billing-figure-tables.ts says what they hold). One SQL split of logs into their client's calendar days serves
- * every writer: a time log's write subtracts the old projection row's contribution and adds the new one's in the
- * write's transaction; a restore, a bulk load or a client's new time zone recomputes them from the logs; the check
- * compares the kept rows with a recomputation. Billing (modules/billing) reads them.
+ * `billable_seconds_monthly`; tables/billing-figure-tables.ts says what they hold). One SQL split of logs into their
+ * client's calendar days serves every writer: a time log's write subtracts the old projection row's contribution
+ * and adds the new one's in the write's transaction; a restore, a bulk load or a client's new time zone recomputes
+ * them from the logs; the check compares the kept rows with a recomputation. Billing (modules/billing) reads them.
  *
  * What counts is what billing counts (billing-repository.ts): billable, not deleted, finished logs (a running log
  * is added at read time, counted to now); each day is local midnight to local midnight in the client's zone

@@ -51,12 +51,12 @@ function windowsWithDays(windows: readonly (ClientWindow & { rateCents?: bigint 
  * The running logs of the windows, per (window, case): their whole seconds counted to `now` (each log's floored on
  * its own, as billing counts) and how many there are, with the window's rate and first day.
  */
-function runningByCase(nowAt: SQL, ofCase: (column: SQL) => SQL): SQL {
+function runningByCase(nowAt: SQL): SQL {
   return sql`select w.client_id, w.key, w.rate_cents, w.first_day, l.case_id,
       sum(floor(extract(epoch from least(${nowAt}, w.end_at) - greatest(l.started_at, w.start_at))))::float8 as seconds,
       count(*)::int as logs
     from case_time_logs l join cases rc on rc.id = l.case_id join w on w.client_id = rc.client_id
-    where l.ended_at is null and l.billable and not l.deleted ${ofCase(sql`l.case_id`)}
+    where l.ended_at is null and l.billable and not l.deleted
       and l.started_at < w.end_at and ${nowAt} > w.start_at
       and least(${nowAt}, w.end_at) - greatest(l.started_at, w.start_at) >= interval '1 second'
     group by w.client_id, w.key, w.rate_cents, w.first_day, l.case_id`;
@@ -67,13 +67,13 @@ function runningByCase(nowAt: SQL, ofCase: (column: SQL) => SQL): SQL {
  * window at a time through the (client, day) indexes (a lateral subquery, which the planner cannot turn into a hash
  * join pairing every kept row with each of its client's windows).
  */
-function keptByCaseOfDays(ofCase: (column: SQL) => SQL): SQL {
+function keptByCaseOfDays(): SQL {
   return sql`select w.client_id, w.key, d.case_id, d.seconds, d.logs
       from w cross join lateral (
         select f.case_id, sum(f.seconds)::float8 as seconds,
             (sum(f.log_count) - coalesce(sum(f.continued_count) filter (where f.day > w.first_day), 0))::int as logs
           from billable_seconds_daily f
-          where f.client_id = w.client_id and f.day >= w.first_day and f.day <= w.last_day ${ofCase(sql`f.case_id`)}
+          where f.client_id = w.client_id and f.day >= w.first_day and f.day <= w.last_day
           group by f.case_id) d
     union all
     select w.client_id, w.key, r.case_id, r.seconds, r.logs
@@ -81,54 +81,49 @@ function keptByCaseOfDays(ofCase: (column: SQL) => SQL): SQL {
         select r.case_id, count(*)::float8 as seconds, (count(*) filter (where r.counted_alone))::int as logs
           from billable_second_carries r
           where r.client_id = w.client_id and r.last_day >= w.first_day and r.last_day <= w.last_day
-            and r.first_day >= w.first_day ${ofCase(sql`r.case_id`)}
+            and r.first_day >= w.first_day
           group by r.case_id) r`;
 }
 
 /** Per (window, case) of calendar-month windows: one kept monthly row each, already summed. */
-function keptByCaseOfMonths(ofCase: (column: SQL) => SQL): SQL {
+function keptByCaseOfMonths(): SQL {
   return sql`select w.client_id, w.key, m.case_id, m.seconds::float8 as seconds, m.log_count as logs
     from w cross join lateral (
       select m.case_id, m.seconds, m.log_count from billable_seconds_monthly m
-        where m.client_id = w.client_id and m.month = w.first_day ${ofCase(sql`m.case_id`)}) m`;
+        where m.client_id = w.client_id and m.month = w.first_day) m`;
 }
 
 /**
  * Per (window, case): whole seconds, distinct logs with a whole second, and whether one of them runs — the kept
  * figures (by month for calendar months, by the day rows for one-day windows, else days and carries summed) plus
- * the running logs. Archived cases are left out: a few lines (a statement) look their case up by key; many lines
- * hash the cases once, which is cheaper than a probe per line; reads that need no stage (`stages: false`, the
- * reports) hash only the few archived ones.
+ * the running logs. Archived cases are left out: lines that carry their stage (a statement's) look their case up
+ * by key; reads that need no stage (`stages: false`, the reports, with thousands of lines) hash only the few
+ * archived ones.
  */
 function secondsByCase(
   windows: readonly ClientWindow[],
   now: Date,
-  options: { caseId?: string | undefined; windows?: "months" | "days"; stages?: boolean } = {},
+  options: { windows?: "months" | "days"; stages?: boolean } = {},
 ): SQL {
   const nowAt = sql`${now.toISOString()}::timestamptz`;
-  const ofCase = (column: SQL) => (options.caseId ? sql`and ${column} = ${options.caseId}` : sql``);
-  // Without stages (the reports) the few archived cases are hashed once, not every case.
   const caseOf =
     options.stages === false
       ? sql`cross join (select null::text as stage) c
           where s."caseId" not in (select a.id from cases a where a.archived_at is not null)`
-      : windows.length > manyWindows
-        ? sql`join (select c.id, c.stage from cases c where c.archived_at is null offset 0) c on c.id = s."caseId"`
-        : sql`cross join lateral (select c.stage from cases c where c.id = s."caseId" and c.archived_at is null offset 0) c`;
+      : sql`cross join lateral (select c.stage from cases c where c.id = s."caseId" and c.archived_at is null offset 0) c`;
   // Month rows, and the day rows of one-day windows, are one per (window, case) already: only the few running logs
   // are matched to them, not every row hashed into groups (a log's carried second never lies within one day).
   const kept =
     options.windows === "months"
-      ? sql`select k.client_id, k.key, k.case_id, k.seconds, k.logs from (${keptByCaseOfMonths(ofCase)}) k`
+      ? keptByCaseOfMonths()
       : options.windows === "days"
         ? sql`select w.client_id, w.key, f.case_id, f.seconds::float8 as seconds, f.log_count as logs
-            from w join billable_seconds_daily f on f.client_id = w.client_id and f.day = w.first_day
-            where true ${ofCase(sql`f.case_id`)}`
+            from w join billable_seconds_daily f on f.client_id = w.client_id and f.day = w.first_day`
         : sql`select k.client_id, k.key, k.case_id, sum(k.seconds)::float8 as seconds, sum(k.logs)::int as logs
-            from (${keptByCaseOfDays(ofCase)}) k group by k.client_id, k.key, k.case_id`;
+            from (${keptByCaseOfDays()}) k group by k.client_id, k.key, k.case_id`;
   return sql`with w as materialized (${windowsWithDays(windows)}),
     kept as (${kept}),
-    running as (${runningByCase(nowAt, ofCase)})
+    running as (${runningByCase(nowAt)})
     select s.*, c.stage
       from (select coalesce(k.client_id, r.client_id) as "clientId", coalesce(k.key, r.key) as key,
           coalesce(k.case_id, r.case_id) as "caseId", coalesce(k.seconds, 0) + coalesce(r.seconds, 0) as seconds,
@@ -138,23 +133,22 @@ function secondsByCase(
       ${caseOf}`;
 }
 
-/** Beyond this many windows (a year of every client's months) the lines are many: the cases are hashed once. */
-const manyWindows = 200;
-
 type CaseSecondsRow = Omit<WindowCaseSeconds, "seconds" | "logCount"> & {
   seconds: number | string;
   logCount: number | string;
 };
 
-/** Whole billable seconds per (window, case) of any windows of whole days, from the kept days and carries. */
+/**
+ * Whole billable seconds per (window, case) of any windows of whole days, from the kept days and carries: the lines
+ * the reports total, which billable-figures-consistency.test.ts holds equal to the sums over the logs.
+ */
 export async function sumKeptSecondsByCase(
   db: Db,
   windows: readonly ClientWindow[],
   now: Date,
-  filter: { caseId?: string | undefined } = {},
 ): Promise<WindowCaseSeconds[]> {
   if (windows.length === 0) return [];
-  return caseSeconds(await queryRows<CaseSecondsRow>(db, secondsByCase(windows, now, filter)));
+  return caseSeconds(await queryRows<CaseSecondsRow>(db, secondsByCase(windows, now)));
 }
 
 /**
@@ -165,10 +159,9 @@ export async function sumKeptMonthSecondsByCase(
   db: Db,
   months: readonly ClientWindow[],
   now: Date,
-  filter: { caseId?: string | undefined } = {},
 ): Promise<WindowCaseSeconds[]> {
   if (months.length === 0) return [];
-  return caseSeconds(await queryRows<CaseSecondsRow>(db, secondsByCase(months, now, { ...filter, windows: "months" })));
+  return caseSeconds(await queryRows<CaseSecondsRow>(db, secondsByCase(months, now, { windows: "months" })));
 }
 
 function caseSeconds(rows: CaseSecondsRow[]): WindowCaseSeconds[] {
@@ -227,7 +220,7 @@ export async function sumKeptMonthTotals(
               from (select ${hundredthsFromSecondsSql(sql`m.seconds`)} as hundredths from billable_seconds_monthly m
                   where m.client_id = w.client_id and m.month = w.first_day and m.log_count > 0
                     and m.case_id not in ${archived}) x) t),
-      running as (${runningByCase(nowAt, () => sql``)}),
+      running as (${runningByCase(nowAt)}),
       live as (
         select r.client_id, r.key, r.rate_cents,
             ${hundredthsFromSecondsSql(sql`coalesce(m.seconds, 0) + r.seconds`)} as whole,
