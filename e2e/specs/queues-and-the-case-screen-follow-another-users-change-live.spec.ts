@@ -60,10 +60,14 @@ test.describe("live updates (the event stream)", () => {
     await expect(coordinator.getByText(noteText)).toBeVisible({ timeout: 500 });
 
     // --- Browser 1 watches the monitoring queue; the case ends monitoring elsewhere and leaves it within 2 s.
+    // The case screen names the case too (breadcrumb): look for it in the queue, once the queue is on screen.
     await coordinator.goto(`/#/continuous-monitoring/cases/monitoring?search=${mrn}`);
-    await expect(coordinator.getByRole("link", { name: caseNumber })).toBeVisible();
+    await expect(coordinator.getByRole("heading", { level: 1, name: "Monitoring cases" })).toBeVisible();
+    const queued = coordinator.getByRole("main").getByRole("table").getByRole("link", { name: caseNumber });
+    await expect(queued).toBeVisible();
     await coordinatorApi.endMonitoring(caseId);
-    await expect(coordinator.getByRole("link", { name: caseNumber })).toHaveCount(0, { timeout: 2_000 });
+    await expect(queued).toHaveCount(0, { timeout: 2_000 });
+    await expect(coordinator.getByRole("heading", { level: 1, name: "Monitoring cases" })).toBeVisible();
 
     await coordinator.context().close();
     await technologist.context().close();

@@ -1,9 +1,21 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { caseActionRules } from "@vigil/contract";
+import { caseActionRules, pages } from "@vigil/contract";
+import { Outlet, useNavigation } from "react-router";
 import { describe, expect, it } from "vitest";
 import { envelope } from "../../../test/fake-server";
-import { caseId, renderCaseScreen, testCase, testMove } from "../testing/render-case-screen";
+import { renderWithRoutes } from "../../../test/render-page-screens";
+import { caseId, pickerRoutes, renderCaseScreen, testCase, testMove } from "../testing/render-case-screen";
+import { CaseDetailPage } from "./case-detail";
+
+function NavigationState() {
+  return (
+    <>
+      <p>Navigation: {useNavigation().state}</p>
+      <Outlet />
+    </>
+  );
+}
 
 const caseApi = `/api/continuous-monitoring/cases/${caseId}`;
 const acknowledgeLabel = caseActionRules.acknowledge.label;
@@ -226,5 +238,54 @@ describe("case detail", { timeout: 20_000 }, () => {
 
     await router.navigate(`/continuous-monitoring/cases/monitoring/${caseId}/nonsense`);
     expect(await screen.findByText("Page Not Found")).toBeTruthy();
+  });
+
+  it("lets a navigation the user started finish when the case moves stage while the next screen is still loading", async () => {
+    let stage: "monitoring" | "preview" = "monitoring";
+    let finishLoading: (() => void) | undefined;
+    const queueLoaded = new Promise<void>((resolve) => {
+      finishLoading = resolve;
+    });
+    const { router, queryClient, location } = renderWithRoutes(
+      `/continuous-monitoring/cases/monitoring/${caseId}/overview`,
+      [
+        {
+          element: <NavigationState />,
+          children: [
+            { path: pages["case-monitoring-detail"].path, element: <CaseDetailPage /> },
+            { path: pages["case-preview-detail"].path, element: <CaseDetailPage /> },
+          ],
+        },
+        {
+          path: "/queue-still-loading",
+          lazy: async () => {
+            await queueLoaded;
+            return { element: <p>The queue</p> };
+          },
+        },
+      ],
+      {
+        groups: ["coordinator"],
+        routes: {
+          ...pickerRoutes,
+          [`GET ${caseApi}`]: () => envelope(testCase({ stage })),
+          [`GET ${caseApi}/clocks`]: () => envelope({ caseId, asOf: new Date().toISOString(), clocks: [] }),
+        },
+      },
+    );
+    expect(await screen.findByRole("heading", { level: 1, name: "CM-2026-000123" })).toBeTruthy();
+
+    const leaving = router.navigate("/queue-still-loading");
+    // React has rendered the pending navigation (the router's own state changes a moment earlier).
+    expect(await screen.findByText("Navigation: loading")).toBeTruthy();
+    // Someone else ends monitoring; the event makes the open case screen read the case again.
+    stage = "preview";
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    finishLoading?.();
+    await leaving;
+
+    expect(await screen.findByText("The queue")).toBeTruthy();
+    expect(location()).toBe("/queue-still-loading");
   });
 });

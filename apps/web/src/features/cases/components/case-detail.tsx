@@ -13,7 +13,7 @@ import {
   segmentTitles,
 } from "@vigil/contract";
 import type { ReactNode } from "react";
-import { Navigate, Link as RouterLink, useLocation, useParams } from "react-router";
+import { Navigate, Link as RouterLink, useLocation, useNavigation, useParams } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
@@ -79,6 +79,7 @@ export function CaseDetailPage({ renderRecordTab, renderOverviewLead }: CaseDeta
 function CaseDetail({ renderRecordTab, renderOverviewLead }: CaseDetailPageProps) {
   const { caseId = "", tab } = useParams();
   const location = useLocation();
+  const navigation = useNavigation();
   const urlStage = caseStageOfPath(location.pathname);
   const item = useCase(caseId);
   const { can } = useAccess();
@@ -98,15 +99,18 @@ function CaseDetail({ renderRecordTab, renderOverviewLead }: CaseDetailPageProps
   }
 
   const data = item.data;
+  // While the user is already on the way elsewhere (the next screen's code still loading), following the case
+  // to its new stage would replace their navigation with ours: they asked for the queue and would stay here.
+  const leaving = navigation.state !== "idle";
   // A cached case may be behind (someone moved it meanwhile): wait for the fresh read before redirecting.
-  if (data.stage !== urlStage && item.isFetching) return <LoadingScreen label="Loading the case…" />;
-  if (data.stage !== urlStage) {
+  if (data.stage !== urlStage && item.isFetching && !leaving) return <LoadingScreen label="Loading the case…" />;
+  if (data.stage !== urlStage && !leaving) {
     const target = data.tabs.includes(tab) ? tab : "overview";
     return <Navigate replace to={`${casePage(data.stage).href({ caseId: data.id, tab: target })}${location.search}`} />;
   }
   // The server says which tabs this case has now (some open only from a stage on).
   const tabs = data.tabs;
-  if (!tabs.includes(tab))
+  if (!tabs.includes(tab) && !leaving)
     return <Navigate replace to={casePage(data.stage).href({ caseId: data.id, tab: "overview" })} />;
 
   return (
