@@ -17,7 +17,9 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // A journey that fails once is a bug to fix, not to retry past.
   retries: 0,
-  timeout: 60_000,
+  // A journey's total time is not what it tests (each step has its own limit below; the live ones their 2 s): on a
+  // machine of this kind running slow, the two-browser journeys of the-open-tab-follows… took 66 s end to end.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   outputDir: "./test-results",
   reporter: [
