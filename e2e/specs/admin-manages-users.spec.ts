@@ -9,6 +9,7 @@ import {
   submitSignIn,
   test,
 } from "../support/fixtures.js";
+import { chooseMenuItem } from "../support/menus.js";
 
 const newcomer = { username: "e2e-dana", name: "Dana Daley", email: "dana.daley@vigil.example" };
 const chosenPassword = "amber-harbour-lantern-7";
@@ -79,7 +80,7 @@ test("an administrator creates a user who signs in with the emailed password; di
     await expect(page.getByRole("rowheader", { name: "admin", exact: true })).toHaveCount(0);
     await expect(page.getByRole("rowheader", { name: newcomer.username })).toBeVisible();
     await page.getByRole("button", { name: `Actions for ${newcomer.username}` }).click();
-    await page.getByRole("menuitem", { name: "Disable" }).click();
+    await chooseMenuItem(page, "Disable");
     const confirm = page.getByRole("dialog", { name: `Disable ${newcomer.username}?` });
     await confirm.getByRole("button", { name: "Disable" }).click();
     await expect(page.getByText(`${newcomer.username} is disabled.`)).toBeVisible();

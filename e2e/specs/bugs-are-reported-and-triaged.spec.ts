@@ -2,6 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { CaseApi } from "../support/case-api.js";
 import type { E2eState } from "../support/environment.js";
 import { accountButton, displayNames, expect, seededUser, signInToHome, test } from "../support/fixtures.js";
+import { chooseMenuItem } from "../support/menus.js";
 
 async function signedInPage(browser: Browser, state: E2eState, who: keyof typeof displayNames): Promise<Page> {
   const context = await browser.newContext({ baseURL: state.baseURL });
@@ -36,7 +37,7 @@ test.describe("bug reports", () => {
     await technologist.goto(`/#${casePath}`);
     await expect(technologist.getByRole("tab", { name: "Impedances", selected: true })).toBeVisible();
     await accountButton(technologist, displayNames.technologist).click();
-    await technologist.getByRole("menuitem", { name: "Report a bug" }).click();
+    await chooseMenuItem(technologist, "Report a bug");
     const dialog = technologist.getByRole("dialog", { name: "Report a bug" });
     await dialog.getByLabel(/^Title/).fill(title);
     await dialog.getByLabel(/^What happened/).fill("The O2 electrode is cut off on the right of the grid.");

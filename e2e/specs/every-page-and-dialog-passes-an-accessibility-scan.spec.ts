@@ -7,6 +7,7 @@ import {
 } from "../support/accessibility-scan.js";
 import { accountButton, displayNames, expect, seededUser, signInToHome, test } from "../support/fixtures.js";
 import { signInThroughApi } from "../support/identity-api.js";
+import { chooseMenuItem } from "../support/menus.js";
 
 /**
  * axe-core over every page of the contract's page table and the dialogs people work in, as an administrator (who
@@ -96,7 +97,7 @@ test.describe("accessibility", () => {
         url: "/",
         open: async (page) => {
           await accountButton(page, displayNames.admin).click();
-          await page.getByRole("menuitem", { name: "Report a bug" }).click();
+          await chooseMenuItem(page, "Report a bug");
         },
       },
       {

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { providerAccounts } from "../support/federation-environment.js";
 import { expect, test } from "../support/federation-fixtures.js";
 import { accountButton, displayNames, mainNavigation } from "../support/fixtures.js";
+import { chooseMenuItem } from "../support/menus.js";
 
 /** Fills the local provider's own sign-in form (it plays Google; any password is accepted). */
 async function signInAtProvider(page: Page, login: string): Promise<void> {
@@ -41,7 +42,7 @@ test.describe("federated sign-in through the hosted UI", () => {
     // Signing out revokes the refresh token and goes through the hosted UI's /logout back to the app.
     const logout = page.waitForRequest((request) => request.url().startsWith(`${federation.hostedUiOrigin}/logout`));
     await accountButton(page, displayNames.coordinator).click();
-    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await chooseMenuItem(page, "Sign out");
     await logout;
     await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: "Sign In with Google" })).toBeVisible();

@@ -11,6 +11,7 @@ import {
 } from "../support/fixtures.js";
 import { choosePasswordThroughApi } from "../support/identity-api.js";
 import { expect, test } from "../support/identity-fixtures.js";
+import { chooseMenuItem } from "../support/menus.js";
 
 const accountChanged = "Your session ended: an administrator changed your account. Sign in again or ask them.";
 
@@ -26,7 +27,7 @@ async function openAdminOn(browser: Browser, baseURL: string, admin: Credential,
 
 async function setGroups(admin: Page, username: string, change: Record<string, boolean>) {
   await admin.getByRole("button", { name: `Actions for ${username}` }).click();
-  await admin.getByRole("menuitem", { name: "Edit access groups" }).click();
+  await chooseMenuItem(admin, "Edit access groups");
   const dialog = admin.getByRole("dialog", { name: `Access groups of ${username}` });
   for (const [label, ticked] of Object.entries(change)) {
     await dialog.getByRole("checkbox", { name: new RegExp(`^${label}`) }).setChecked(ticked);
@@ -119,7 +120,7 @@ test("a user an administrator disables lands on the sign-in page at their next s
   const administrator = await openAdminOn(browser, state.baseURL, seededUser(state, "admin"), user.username);
   try {
     await administrator.page.getByRole("button", { name: `Actions for ${user.username}` }).click();
-    await administrator.page.getByRole("menuitem", { name: "Disable" }).click();
+    await chooseMenuItem(administrator.page, "Disable");
     await administrator.page
       .getByRole("dialog", { name: `Disable ${user.username}?` })
       .getByRole("button", { name: "Disable" })

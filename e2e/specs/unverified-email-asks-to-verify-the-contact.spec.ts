@@ -10,6 +10,7 @@ import {
 } from "../support/fixtures.js";
 import { choosePasswordThroughApi } from "../support/identity-api.js";
 import { expect, test } from "../support/identity-fixtures.js";
+import { chooseMenuItem } from "../support/menus.js";
 
 const verifyContactHeading = "Account recovery requires verified contact information";
 
@@ -85,7 +86,7 @@ test("an email an administrator changes on the users screen is verified by the u
   await signInToHome(page, seededUser(state, "admin"), displayNames.admin);
   await page.goto(`/#/users?search=${user.username}`);
   await page.getByRole("button", { name: `Actions for ${user.username}` }).click();
-  await page.getByRole("menuitem", { name: "Edit contact details" }).click();
+  await chooseMenuItem(page, "Edit contact details");
   const dialog = page.getByRole("dialog", { name: `Contact details of ${user.username}` });
   await dialog.getByRole("textbox", { name: /^Email/ }).fill(newEmail);
   await dialog.getByRole("button", { name: "Save contact details" }).click();

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { untilAnimationsEnd } from "./animations.js";
 
 /**
  * axe-core as the journeys run it: WCAG 2.1 A and AA rules, plus "label in name" (2.5.3), which axe keeps out of its
@@ -13,15 +14,8 @@ const failingImpacts = new Set(["serious", "critical"]);
 /** The serious and critical findings on the page as it is now (or inside `include`, a dialog). */
 export async function scanAccessibility(page: Page, where: string, include?: string): Promise<AccessibilityFinding[]> {
   // The page as it rests: a button turning enabled fades its colour for 250 ms, and axe measuring the contrast
-  // halfway through reports a colour no one sees for long. Endless animations (progress indicators) are not awaited.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  // halfway through reports a colour no one sees for long.
+  await untilAnimationsEnd(page);
   let builder = new AxeBuilder({ page }).withTags(wcagTags).options({
     rules: { "label-content-name-mismatch": { enabled: true } },
   });

@@ -1,5 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { accountButton } from "./fixtures.js";
+import { chooseMenuItem } from "./menus.js";
 
 /**
  * The account page (`/account`) as a signed-in user reaches it: from the account menu in the app bar. Each part
@@ -7,7 +8,7 @@ import { accountButton } from "./fixtures.js";
  */
 export async function openAccountPage(page: Page, displayName: string): Promise<void> {
   await accountButton(page, displayName).click();
-  await page.getByRole("menuitem", { name: "Account" }).click();
+  await chooseMenuItem(page, "Account");
   await expect(page).toHaveURL(/#\/account$/);
   await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
 }

@@ -1,5 +1,6 @@
 import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
 import { type Credential, type E2eState, readState } from "./environment.js";
+import { chooseMenuItem } from "./menus.js";
 
 /**
  * `test` with the run's state (server URL, users) and the base URL of the server global setup started.
@@ -47,7 +48,7 @@ export async function signInToHome(page: Page, credential: Credential, displayNa
 /** Uses the account menu in the app bar to sign out; the sign-in form comes back. */
 export async function signOutThroughMenu(page: Page, displayName: string): Promise<void> {
   await accountButton(page, displayName).click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await chooseMenuItem(page, "Sign out");
   await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
 }
 
