@@ -179,7 +179,7 @@ afterAll(async () => {
       `which had landed, whole), ${tally.refusedAsStale} refused as stale and retried; starts took ${tally.startMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s; ` +
       `${((Date.now() - startedAt) / 1000).toFixed(1)} s in all`,
   );
-}, 60_000);
+});
 
 async function start(label: string): Promise<void> {
   if (!store) throw new Error("no store");

@@ -110,7 +110,7 @@ describe.skipIf(!postgresUrl)(
     afterAll(async () => {
       await killAllServers();
       if (databaseName) await adminQuery(postgresUrl as string, `drop database if exists ${databaseName} with (force)`);
-    }, 180_000);
+    });
 
     const openCaseOn = async (server: ServerProcess): Promise<string> => {
       const created = await server.request("POST", `${base}/cases`, { token: adminToken, body: sampleCase(clientId) });

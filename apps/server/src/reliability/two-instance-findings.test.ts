@@ -168,7 +168,7 @@ describe.skipIf(!postgresUrl)("critical findings across instances (skipped witho
     await killAllServers();
     await mail?.close();
     if (databaseName) await adminQuery(`drop database if exists ${databaseName} with (force)`);
-  }, 180_000);
+  });
 
   it("escalates each finding exactly once per level and sends each message once, with two instances at work", async () => {
     const a = await startServer({ label: "instance A", env, readyTimeoutMs: 180_000 });

@@ -120,7 +120,7 @@ describe.skipIf(!postgresUrl)(
       if (databaseName) {
         await adminQuery(postgresUrl as string, `drop database if exists ${databaseName} with (force)`);
       }
-    }, 180_000);
+    });
 
     const listClients = (server: ServerProcess, token: string) => server.request("GET", `${base}/clients`, { token });
     /**
