@@ -31,6 +31,12 @@ export const smallDatabase = `${fullDatabase}_tenth`;
 export const smallDatabaseUrl = databaseUrl(smallDatabase);
 /** The tenth in an embedded database: the server's DATA_DIR (PGlite lives in DATA_DIR/pglite). */
 export const pgliteDataDir = process.env.BENCH_PGLITE_DIR ?? path.join(resultsDir, "pglite-data");
+/**
+ * BENCH_PGLITE=0 leaves PGlite out (no embedded tenth generated or measured): for the one-off run at
+ * BENCH_SCALE=10, whose tenth (100,000 cases) would have to be held in memory whole to load into PGlite, and whose
+ * question is the growth on PostgreSQL.
+ */
+export const pgliteMeasured = process.env.BENCH_PGLITE !== "0";
 
 /** The bench's own administrator, inserted by generate-data.ts with this password's argon2 hash. */
 export const benchUser = {

@@ -68,7 +68,7 @@ export function evaluate(
   vigil: ServerRun,
   baseline: ServerRun,
   tenth: ServerRun,
-  pglite: ServerRun,
+  pglite: ServerRun | undefined,
   web: WebSizes,
   plans: PlanCheck[],
   growth: { growth: Growth[]; fullCases: number; tenthCases: number },
@@ -152,7 +152,7 @@ export function evaluate(
       });
     }
     const onPostgres = measured(tenth.runs[endpoint.id]);
-    const onPglite = measured(pglite.runs[endpoint.id]);
+    const onPglite = measured(pglite?.runs[endpoint.id]);
     if (onPostgres && onPglite) {
       const ratio = onPostgres.requestsPerSecond / onPglite.requestsPerSecond;
       const pass = ratio <= targets.pgliteRatio;
@@ -173,7 +173,7 @@ export function evaluate(
       });
     }
   }
-  for (const run of [vigil, pglite]) {
+  for (const run of pglite ? [vigil, pglite] : [vigil]) {
     const pass = run.rssMaxMb <= targets.rssMb;
     const peak = Object.values(run.runs).sort((left, right) => right.rssMaxMb - left.rssMaxMb)[0];
     const peakLabel = endpoints.find((endpoint) => endpoint.id === peak?.endpoint)?.label ?? "?";

@@ -14,6 +14,7 @@ import {
   fullDatabase,
   fullDatabaseUrl,
   pgliteDataDir,
+  pgliteMeasured,
   postgresAdminUrl,
   resultsDir,
   scaleFull,
@@ -339,7 +340,9 @@ export async function generateData(only?: "full" | "tenth"): Promise<void> {
       scaleTenth,
       [
         await postgresTarget(`PostgreSQL ${smallDatabase}`, smallDatabase, smallDatabaseUrl),
-        await pgliteTarget(`PGlite ${path.relative(process.cwd(), pgliteDataDir)}`, pgliteDataDir),
+        ...(pgliteMeasured
+          ? [await pgliteTarget(`PGlite ${path.relative(process.cwd(), pgliteDataDir)}`, pgliteDataDir)]
+          : []),
       ],
       passwordHash,
       now,

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { fullDatabaseUrl, pgliteDataDir, smallDatabaseUrl } from "./config.js";
+import { fullDatabaseUrl, pgliteDataDir, pgliteMeasured, smallDatabaseUrl } from "./config.js";
 import { generateData } from "./generate-data.js";
 import { runBench } from "./run.js";
 
@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   const regenerate = process.env.BENCH_REGENERATE === "1";
   const full = !regenerate && (await hasCases(fullDatabaseUrl));
   const tenth =
-    !regenerate && (await hasCases(smallDatabaseUrl)) && existsSync(path.join(pgliteDataDir, "pglite", "PG_VERSION"));
+    !regenerate &&
+    (await hasCases(smallDatabaseUrl)) &&
+    (!pgliteMeasured || existsSync(path.join(pgliteDataDir, "pglite", "PG_VERSION")));
   if (!full || !tenth) await generateData(full ? "tenth" : tenth ? "full" : undefined);
   await runBench();
 }

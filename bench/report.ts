@@ -43,6 +43,9 @@ export function machineInfo() {
 }
 
 export type Machine = ReturnType<typeof machineInfo>;
+/** What an endpoint run measured: the throughput run, or the single-connection run of a heavy read. */
+const measured = (run: EndpointRun | undefined) => run?.throughput ?? run?.single;
+
 export type Dataset = { cases: number; logs: number; version: string };
 
 /**
@@ -56,7 +59,7 @@ export function printReport(report: {
   vigil: ServerRun;
   baseline: ServerRun;
   tenth: ServerRun;
-  pglite: ServerRun;
+  pglite: ServerRun | undefined;
   growth: Growth[];
   tenthCases: number;
   web: WebSizes;
@@ -79,7 +82,6 @@ export function printReport(report: {
       `BENCH_ONLY: ${measuredEndpoints.map((endpoint) => endpoint.id).join(", ")} measured, no other endpoint\n`,
     );
   }
-  const measured = (run: EndpointRun | undefined) => run?.throughput ?? run?.single;
   console.log(`PostgreSQL, ${dataset.cases.toLocaleString("en-US")} cases: the real server against the bare baseline`);
   console.log(
     table(
@@ -118,31 +120,12 @@ export function printReport(report: {
   );
   console.log(
     `App process RSS before load / max under load: Vigil on PostgreSQL ${vigil.rssIdleMb} / ${vigil.rssMaxMb} MB, ` +
-      `baseline ${baseline.rssIdleMb} / ${baseline.rssMaxMb} MB, Vigil on PGlite ${pglite.rssIdleMb} / ${pglite.rssMaxMb} MB`,
+      `baseline ${baseline.rssIdleMb} / ${baseline.rssMaxMb} MB` +
+      (pglite ? `, Vigil on PGlite ${pglite.rssIdleMb} / ${pglite.rssMaxMb} MB` : ""),
   );
   if (report.fanOut) console.log(describeFanOut(report.fanOut));
-  console.log(
-    `\nPGlite against PostgreSQL on the same tenth (${smallDatabase} and ${path.relative(repoRoot, pgliteDataDir)})`,
-  );
-  console.log(
-    table(
-      ["endpoint", "PostgreSQL req/s", "PGlite req/s", "ratio", "PG p50", "PGlite p50", "PG RSS MB", "PGlite RSS MB"],
-      measuredEndpoints.map((endpoint) => {
-        const onPostgres = measured(tenth.runs[endpoint.id]);
-        const onPglite = measured(pglite.runs[endpoint.id]);
-        return [
-          endpoint.label,
-          cell(onPostgres?.requestsPerSecond),
-          cell(onPglite?.requestsPerSecond),
-          onPostgres && onPglite ? `${(onPostgres.requestsPerSecond / onPglite.requestsPerSecond).toFixed(2)}×` : "–",
-          cell(onPostgres?.latencyMs.p50),
-          cell(onPglite?.latencyMs.p50),
-          cell(tenth.runs[endpoint.id]?.rssMaxMb),
-          cell(pglite.runs[endpoint.id]?.rssMaxMb),
-        ];
-      }),
-    ),
-  );
+  if (pglite) printPgliteAgainstPostgres(tenth, pglite, cell);
+  else console.log("\nPGlite was not measured (BENCH_PGLITE=0).");
   const count = (value: number) => value.toLocaleString("en-US");
   console.log(
     `\nGrowth: ${count(report.tenthCases)} → ${count(dataset.cases)} cases (PostgreSQL both; the throughput run's ` +
@@ -178,4 +161,33 @@ export function printReport(report: {
     console.log(`${check.pass ? "PASS" : "MISS"}  ${check.target} — ${check.subject}: ${check.value} (${check.limit})`);
     if (check.cause) console.log(`      likely cause: ${check.cause}`);
   }
+}
+
+function printPgliteAgainstPostgres(
+  tenth: ServerRun,
+  pglite: ServerRun,
+  cell: (value: number | undefined, suffix?: string) => string,
+): void {
+  console.log(
+    `\nPGlite against PostgreSQL on the same tenth (${smallDatabase} and ${path.relative(repoRoot, pgliteDataDir)})`,
+  );
+  console.log(
+    table(
+      ["endpoint", "PostgreSQL req/s", "PGlite req/s", "ratio", "PG p50", "PGlite p50", "PG RSS MB", "PGlite RSS MB"],
+      measuredEndpoints.map((endpoint) => {
+        const onPostgres = measured(tenth.runs[endpoint.id]);
+        const onPglite = measured(pglite.runs[endpoint.id]);
+        return [
+          endpoint.label,
+          cell(onPostgres?.requestsPerSecond),
+          cell(onPglite?.requestsPerSecond),
+          onPostgres && onPglite ? `${(onPostgres.requestsPerSecond / onPglite.requestsPerSecond).toFixed(2)}×` : "–",
+          cell(onPostgres?.latencyMs.p50),
+          cell(onPglite?.latencyMs.p50),
+          cell(tenth.runs[endpoint.id]?.rssMaxMb),
+          cell(pglite.runs[endpoint.id]?.rssMaxMb),
+        ];
+      }),
+    ),
+  );
 }

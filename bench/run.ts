@@ -6,6 +6,7 @@ import {
   fullDatabase,
   fullDatabaseUrl,
   pgliteDataDir,
+  pgliteMeasured,
   repoRoot,
   resultsDir,
   runSettings,
@@ -127,19 +128,17 @@ export async function runBench(): Promise<string> {
       fixtures,
     }),
   );
-  const pglite = await withVigil(
-    "PGlite (tenth)",
-    "bench-server-pglite",
-    { dataDir: pgliteDataDir },
-    (server, token, fixtures) =>
-      measureServer(server, {
-        label: "Vigil/PGlite tenth",
-        database: path.relative(repoRoot, pgliteDataDir),
-        token,
-        fixtures,
-        fixedRate: false,
-      }),
-  );
+  const pglite = pgliteMeasured
+    ? await withVigil("PGlite (tenth)", "bench-server-pglite", { dataDir: pgliteDataDir }, (server, token, fixtures) =>
+        measureServer(server, {
+          label: "Vigil/PGlite tenth",
+          database: path.relative(repoRoot, pgliteDataDir),
+          token,
+          fixtures,
+          fixedRate: false,
+        }),
+      )
+    : undefined;
 
   log("time logs each heavy read covers, full and tenth");
   await countCoveredTimeLogs(fullDatabaseUrl, vigil.run, vigil.fixtures);
