@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { createCaseEventHub } from "./events/case-event-hub.js";
@@ -8,6 +8,7 @@ import { startNotificationListener } from "./events/notification-listener.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
+import { serializeResponse } from "./http/response-serializer.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { serverTimeouts } from "./http/server-timeouts.js";
 import { CognitoService } from "./identity/cognito-service.js";
@@ -161,7 +162,7 @@ export async function buildApp({
   });
   registerJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(serializeResponse);
 
   app.decorate("enoch", enoch);
 
