@@ -16,6 +16,8 @@ export async function drivePaced(options: {
   rate: number;
   seconds: number;
   timeoutSeconds: number;
+  /** Each answer as it arrives: when it was due (performance.now()) and its latency, for a timeline (gc-stalls.ts). */
+  onAnswer?: (dueAt: number, latencyMs: number) => void;
 }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.max(1, Math.round(options.rate * options.seconds));
@@ -30,7 +32,9 @@ export async function drivePaced(options: {
       const request = http.get(new URL(path, options.baseURL), { agent, headers: options.headers }, (response) => {
         response.resume();
         response.on("end", () => {
-          latencies.push(performance.now() - dueAt);
+          const latency = performance.now() - dueAt;
+          latencies.push(latency);
+          options.onAnswer?.(dueAt, latency);
           if ((response.statusCode ?? 0) < 200 || (response.statusCode ?? 0) >= 300) non2xx++;
           resolve();
         });

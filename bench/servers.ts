@@ -29,7 +29,12 @@ function serverStartCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args };
 }
 
-async function startVigil(label: string, name: string, database: { url?: string; dataDir?: string }) {
+async function startVigil(
+  label: string,
+  name: string,
+  database: { url?: string; dataDir?: string },
+  nodeFlags: readonly string[] = [],
+) {
   const env: NodeJS.ProcessEnv = { ...process.env, SEED: "none", LOG_LEVEL: "warn", RELEASE_ID: "bench" };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
@@ -39,10 +44,15 @@ async function startVigil(label: string, name: string, database: { url?: string;
     label,
     name,
     cwd: serverDir,
-    ...serverStartCommand(),
+    ...withNodeFlags(serverStartCommand(), nodeFlags),
     env,
     ready: async (baseURL) => (await fetch(`${baseURL}/api/config`, { signal: AbortSignal.timeout(5_000) })).ok,
   });
+}
+
+/** The start command with V8/Node flags before its own (e.g. `--trace-gc` for gc-stalls.ts). */
+function withNodeFlags(start: { command: string; args: string[] }, flags: readonly string[]) {
+  return { command: start.command, args: [...flags, ...start.args] };
 }
 
 export async function startBaseline() {
@@ -143,9 +153,10 @@ export async function withVigil<T>(
   name: string,
   target: { url?: string; dataDir?: string },
   body: (server: BenchProcess, token: string, fixtures: Fixtures) => Promise<T>,
+  nodeFlags: readonly string[] = [],
 ): Promise<T> {
   log(`starting the server on ${label}`);
-  const server = await startVigil(label, name, target);
+  const server = await startVigil(label, name, target, nodeFlags);
   try {
     const token = await signIn(server.baseURL);
     const fixtures = await fixturesOf(server.baseURL, { authorization: `Bearer ${token}` });
