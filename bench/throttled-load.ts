@@ -88,7 +88,7 @@ async function measure(browser: Browser, variant: Variant, distDir: string): Pro
     name: `throttled-${variant}`,
     cwd: serverDir,
     command: process.execPath,
-    args: ["--max-old-space-size=2000", "dist/server.js"],
+    args: ["--max-old-space-size=2000", "--initial-old-space-size=128", "dist/server.js"],
     env: {
       ...process.env,
       DATABASE_URL: "",

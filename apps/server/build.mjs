@@ -16,7 +16,7 @@ import { build } from "esbuild";
  *
  * dist/server.js.map maps the bundle back to the sources; node uses it with `NODE_OPTIONS=--enable-source-maps`
  * (not on by default: ~13 MB more resident memory; the bundle is not minified, so its stack traces stay readable).
- * The start script's `--max-old-space-size` is explained in docs/operations.md ("Running in production").
+ * The start script's heap flags are explained in docs/operations.md ("Running in production").
  */
 
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
