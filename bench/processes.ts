@@ -63,6 +63,19 @@ export async function startProcess(options: {
   }
 }
 
+/**
+ * The server's own `start` script (apps/server/package.json: `node <flags> dist/server.js`), run with this node and
+ * without npm in between, so the bench measures the process, and the V8 flags, that production runs.
+ */
+export function serverStartCommand(serverDir: string): { command: string; args: string[] } {
+  const manifest = JSON.parse(readFileSync(path.join(serverDir, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const [program, ...args] = (manifest.scripts.start ?? "").trim().split(/\s+/);
+  if (program !== "node") throw new Error(`apps/server's start script is not \`node …\`: ${manifest.scripts.start}`);
+  return { command: process.execPath, args };
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -45,6 +45,7 @@ export function machineInfo() {
 export type Machine = ReturnType<typeof machineInfo>;
 /** What an endpoint run measured: the throughput run, or the single-connection run of a heavy read. */
 const measured = (run: EndpointRun | undefined) => run?.throughput ?? run?.single;
+const cell = (value: number | undefined, suffix = "") => (value === undefined ? "–" : `${value}${suffix}`);
 
 export type Dataset = { cases: number; logs: number; version: string };
 
@@ -68,7 +69,6 @@ export function printReport(report: {
 }): void {
   const { started, machine, dataset, vigil, baseline, tenth, pglite, growth, web, checks } = report;
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-  const cell = (value: number | undefined, suffix = "") => (value === undefined ? "–" : `${value}${suffix}`);
   console.log(
     `\n=== Vigil benchmark ${started.toISOString()} — ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ` +
       `git ${machine.git.revision.slice(0, 10)}${machine.git.dirty ? " (uncommitted changes)" : ""}`,
@@ -124,7 +124,7 @@ export function printReport(report: {
       (pglite ? `, Vigil on PGlite ${pglite.rssIdleMb} / ${pglite.rssMaxMb} MB` : ""),
   );
   if (report.fanOut) console.log(describeFanOut(report.fanOut));
-  if (pglite) printPgliteAgainstPostgres(tenth, pglite, cell);
+  if (pglite) printPgliteAgainstPostgres(tenth, pglite);
   else console.log("\nPGlite was not measured (BENCH_PGLITE=0).");
   const count = (value: number) => value.toLocaleString("en-US");
   console.log(
@@ -163,11 +163,7 @@ export function printReport(report: {
   }
 }
 
-function printPgliteAgainstPostgres(
-  tenth: ServerRun,
-  pglite: ServerRun,
-  cell: (value: number | undefined, suffix?: string) => string,
-): void {
+function printPgliteAgainstPostgres(tenth: ServerRun, pglite: ServerRun): void {
   console.log(
     `\nPGlite against PostgreSQL on the same tenth (${smallDatabase} and ${path.relative(repoRoot, pgliteDataDir)})`,
   );

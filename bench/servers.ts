@@ -1,11 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase } from "../apps/server/src/db/client.js";
 import { benchUser, fullDatabaseUrl, repoRoot } from "./config.js";
 import { apiBase, type Fixtures } from "./endpoints.js";
-import { type BenchProcess, log, startProcess } from "./processes.js";
+import { type BenchProcess, log, serverStartCommand, startProcess } from "./processes.js";
 
 /** The servers under measurement: built and started as production runs them, signed in to, and cleaned up after. */
 
@@ -14,19 +13,6 @@ const serverDir = path.join(repoRoot, "apps", "server");
 /** Builds apps/server/dist/server.js from the sources in the tree (`npm run build -w @vigil/server`, ~1 s). */
 export function buildServer(): void {
   execFileSync(process.execPath, ["build.mjs"], { cwd: serverDir, stdio: "inherit" });
-}
-
-/**
- * The server's own `start` script (apps/server/package.json: `node <flags> dist/server.js`), run with this node and
- * without npm in between, so the bench measures the process, and the V8 flags, that production runs.
- */
-function serverStartCommand(): { command: string; args: string[] } {
-  const manifest = JSON.parse(readFileSync(path.join(serverDir, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  const [program, ...args] = (manifest.scripts.start ?? "").trim().split(/\s+/);
-  if (program !== "node") throw new Error(`apps/server's start script is not \`node …\`: ${manifest.scripts.start}`);
-  return { command: process.execPath, args };
 }
 
 async function startVigil(
@@ -44,7 +30,7 @@ async function startVigil(
     label,
     name,
     cwd: serverDir,
-    ...withNodeFlags(serverStartCommand(), nodeFlags),
+    ...withNodeFlags(serverStartCommand(serverDir), nodeFlags),
     env,
     ready: async (baseURL) => (await fetch(`${baseURL}/api/config`, { signal: AbortSignal.timeout(5_000) })).ok,
   });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { repoRoot, resultsDir } from "./config.js";
-import { startProcess } from "./processes.js";
+import { serverStartCommand, startProcess } from "./processes.js";
 
 /**
  * `npm run bench:throttled`: how long a hospital guest network waits for Vigil. Chromium with DevTools' "Fast 3G"
@@ -87,8 +87,7 @@ async function measure(browser: Browser, variant: Variant, distDir: string): Pro
     label: `Vigil (${variant})`,
     name: `throttled-${variant}`,
     cwd: serverDir,
-    command: process.execPath,
-    args: ["--max-old-space-size=2000", "--initial-old-space-size=128", "dist/server.js"],
+    ...serverStartCommand(serverDir),
     env: {
       ...process.env,
       DATABASE_URL: "",
