@@ -1,5 +1,5 @@
-import { type CaseListItem, casePageSchema, errorEnvelopeSchema, routes, successEnvelope } from "@vigil/contract";
-import { isResponseSerializationError } from "fastify-type-provider-zod";
+import { type CaseListItem, casePageSchema, routes, successEnvelope } from "@vigil/contract";
+import { InvalidSchemaError, ResponseSerializationError } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { responseSchemaProblems, serializeResponse } from "./response-serializer.js";
@@ -58,25 +58,14 @@ describe("the response serializer", () => {
 
   it("refuses an answer that breaks the contract instead of writing it", () => {
     const write = compile(successEnvelope(casePageSchema));
-    let thrown: unknown;
-    try {
-      write({ enoch: "r1", data: { ...page, items: [{ ...listItem, stage: "lost", createdAt: "yesterday" }] } });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(Error);
-    expect(isResponseSerializationError(thrown as Error)).toBe(true);
+    const broken = { enoch: "r1", data: { ...page, items: [{ ...listItem, stage: "lost", createdAt: "yesterday" }] } };
+    expect(() => write(broken)).toThrow(ResponseSerializationError);
   });
 
-  it("accepts the media-type form of a response entry and refuses a schema that is not zod's", () => {
-    const entry = { properties: errorEnvelopeSchema };
-    const error = { enoch: "r1", error: { status: 404, code: "not_found", message: "Not found" } };
-    expect(JSON.parse(serializeResponse({ schema: entry, method: "GET", url: "/x", httpPart: "body" })(error))).toEqual(
-      error,
+  it("refuses at registration a response schema that is not zod's", () => {
+    expect(() => serializeResponse({ schema: { type: "object" }, method: "GET", url: "/x", httpPart: "body" })).toThrow(
+      InvalidSchemaError,
     );
-    expect(() =>
-      serializeResponse({ schema: { type: "object" }, method: "GET", url: "/x", httpPart: "body" }),
-    ).toThrow();
   });
 });
 

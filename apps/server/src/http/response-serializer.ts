@@ -7,30 +7,20 @@ import { z } from "zod";
  * (so an internal column never leaves the server), then written with `JSON.stringify`.
  *
  * `fastify-type-provider-zod`'s own serializer does the check with zod's `safeEncode`, which skips zod's compiled
- * object parser: a 50-row queue page took 377 µs there against 281 µs through `safeParse` (docs/operations.md,
- * "Speed at scale"), and the garbage it leaves is what the queues' p99 stalls are made of. For the response schemas
- * the two give the same answer — encoding differs from parsing only across transforms and codecs, and
- * `responseSchemaProblems` (tested over the whole route table) keeps those out of every response schema; handlers
- * are typed to return the schema's input, which is what a parse takes.
+ * object parser: a 50-row queue page took 560 µs there against 256 µs through `safeParse` (docs/operations.md,
+ * "Speed at scale, fourth round"). For the response schemas the two give the same answer — encoding differs from
+ * parsing only across transforms and codecs, and `responseSchemaProblems` (tested over the whole route table) keeps
+ * those out of every response schema; handlers are typed to return the schema's input, which is what a parse takes.
+ * Every route gives its response as a zod schema (http/register-route.ts); anything else is refused at registration.
  */
 export const serializeResponse: FastifySerializerCompiler<unknown> = ({ schema, method, url }) => {
-  const responseSchema = zodSchemaOf(schema);
+  if (!(schema instanceof z.ZodType)) throw new InvalidSchemaError(JSON.stringify(schema));
   return (data) => {
-    const result = responseSchema.safeParse(data);
+    const result = schema.safeParse(data);
     if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
     return JSON.stringify(result.data);
   };
 };
-
-/** A route's response entry: the zod schema itself, or (the media-type form) an object holding it as `properties`. */
-function zodSchemaOf(schema: unknown): z.ZodType {
-  if (schema instanceof z.ZodType) return schema;
-  if (typeof schema === "object" && schema !== null && "properties" in schema) {
-    const { properties } = schema as { properties: unknown };
-    if (properties instanceof z.ZodType) return properties;
-  }
-  throw new InvalidSchemaError(JSON.stringify(schema));
-}
 
 /**
  * The parts of a response schema where parsing and encoding part ways (a transform, a pipe or codec, a preprocess):
