@@ -20,6 +20,7 @@ import { normaliseUsername } from "../identity/users-repository.js";
 import { addMonths, currentMonth } from "../modules/billing/billing-calendar.js";
 import type { ReportCompany } from "../modules/reports/report-issue.js";
 import { issueMissingReports } from "../modules/reports/reports-service.js";
+import { refreshCaseClocks } from "../modules/watch/watch-service.js";
 import { demoNames } from "./demo-cases.js";
 import {
   type DemoClientExtras,
@@ -150,6 +151,10 @@ export async function seedDemoData(db: Db, company: ReportCompany = demoReportCo
     for (const subject of seeded) {
       await issueMissingReports({ caps: demoRecordCaps, company }, tx, subject.id);
     }
+    // The kept clocks the board, the home page and the bell read, as every write through the services leaves them
+    // (PRODUCT.md §10): the server's start rebuilds them before it seeds, so a fresh install would otherwise show
+    // no running clock until its next restart.
+    for (const subject of seeded) await refreshCaseClocks(tx, subject.id);
     return prepared.map(({ group, password }) => ({ username: group, password, groups: [group] }));
   });
 }
