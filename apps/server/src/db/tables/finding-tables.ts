@@ -1,6 +1,7 @@
 import type {
   CriticalFindingKind,
   CriticalFindingStatus,
+  FindingDeliveryPurpose,
   FindingDeliveryStatus,
   FindingRecipientKind,
 } from "@vigil/contract";
@@ -118,6 +119,8 @@ export const findingDeliveries = pgTable(
     findingId: uuid("finding_id")
       .notNull()
       .references(() => criticalFindings.id),
+    /** The finding itself (raise or escalation), or the word that it was cancelled, to those already told. */
+    purpose: text("purpose").notNull().$type<FindingDeliveryPurpose>().default("notice"),
     channel: text("channel").notNull().$type<"email" | "sms">(),
     destination: text("destination").notNull(),
     status: text("status").notNull().$type<FindingDeliveryStatus>().default("pending"),

@@ -1,0 +1,1 @@
+ALTER TABLE "finding_deliveries" ADD COLUMN "purpose" text DEFAULT 'notice' NOT NULL;
