@@ -287,7 +287,7 @@ export const disclosureSchema = z.object({
   reportId: idSchema.nullable(),
   reportTitle: z.string().nullable(),
   reportVersion: z.number().int().min(1).nullable(),
-  /** Who received it: the contact's name and masked address, or the staff member who fetched it. */
+  /** Who received it: the contact's name and whole e-mail address (only `audit:read` reads this), or the staff member. */
   recipient: z.string(),
   /** The staff member who did it (a re-send or an export); null for what Vigil did itself or a link's holder. */
   by: authorSchema.nullable(),

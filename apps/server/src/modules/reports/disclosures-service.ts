@@ -11,6 +11,7 @@ import {
   type DisclosureFilter,
   type DisclosureListRow,
   findDisclosures,
+  type ReportDeliveryRow,
 } from "./reports-repository.js";
 
 /**
@@ -30,6 +31,15 @@ function filterOf(query: Filter): DisclosureFilter {
   };
 }
 
+/**
+ * "Dr. Ada Lee <ada.lee@example.org>": where a link's disclosure went, whole. An accounting given to a patient names
+ * each recipient (HIPAA §164.528(b)(2)); masking is for messages that leave Vigil, not for this record, which only
+ * its readers (`audit:read`) see.
+ */
+export function disclosedRecipient(delivery: Pick<ReportDeliveryRow, "recipientName" | "recipientEmail">): string {
+  return `${delivery.recipientName} <${delivery.recipientEmail}>`;
+}
+
 function toDisclosure(row: DisclosureListRow): Disclosure {
   return {
     id: row.id,
@@ -43,7 +53,11 @@ function toDisclosure(row: DisclosureListRow): Disclosure {
     reportId: row.reportId,
     reportTitle: row.reportTitle,
     reportVersion: row.reportVersion,
-    recipient: row.recipient,
+    // Rows written before addresses were kept whole hold a masked one; the delivery they name still has it.
+    recipient:
+      row.deliveryName !== null && row.deliveryEmail !== null
+        ? disclosedRecipient({ recipientName: row.deliveryName, recipientEmail: row.deliveryEmail })
+        : row.recipient,
     by: row.byUsername ? { sub: row.bySub, username: row.byUsername, name: row.byName } : null,
     ip: row.ip,
   };

@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.js";
 import { loadServerSecret } from "../../identity/server-secrets-repository.js";
 import { signLink } from "../../links/signed-links.js";
 import { type MessageService, maskDestination } from "../../messaging/message-service.js";
+import { disclosedRecipient } from "./disclosures-service.js";
 import type { ReportInputs } from "./report-inputs.js";
 import {
   findDeliveriesByIds,
@@ -41,7 +42,7 @@ export function reportLinkSecret(db: Db): Promise<Buffer> {
 
 export type Recipient = { contactId: string; name: string; email: string };
 
-/** "Dr. Ada Lee <a***e@example.org>": a recipient as lists and the accounting of disclosures name them. */
+/** "Dr. Ada Lee <a***e@example.org>": a recipient as the audit log's details name them. */
 export function recipientLabel(delivery: Pick<ReportDeliveryRow, "recipientName" | "recipientEmail">): string {
   return `${delivery.recipientName} <${maskDestination("email", delivery.recipientEmail)}>`;
 }
@@ -136,7 +137,7 @@ export async function sendDeliveries(context: ReportDeliveryContext, deliveryIds
           clientId: version.clientId,
           reportId: version.id,
           deliveryId: delivery.id,
-          recipient: recipientLabel(delivery),
+          recipient: disclosedRecipient(delivery),
           bySub: delivery.sentBySub,
           byUsername: delivery.sentByUsername,
           byName: delivery.sentByName,

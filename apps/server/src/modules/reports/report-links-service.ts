@@ -4,7 +4,8 @@ import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { hitRateLimit } from "../../identity/rate-limits-repository.js";
 import { verifyLink } from "../../links/signed-links.js";
-import { recipientLabel, reportLinkSecret } from "./report-delivery.js";
+import { disclosedRecipient } from "./disclosures-service.js";
+import { reportLinkSecret } from "./report-delivery.js";
 import type { ReportInputs } from "./report-inputs.js";
 import {
   findDelivery,
@@ -138,7 +139,7 @@ export async function downloadReportLink(
       clientId: version.clientId,
       reportId: version.id,
       deliveryId: delivery.id,
-      recipient: recipientLabel(delivery),
+      recipient: disclosedRecipient(delivery),
       ip: caller.ip,
       at: now,
     });

@@ -134,6 +134,9 @@ export async function insertDisclosure(db: Db, values: typeof reportDisclosures.
 
 export type DisclosureFilter = { mrn: string; clientId?: string; from?: Date; toExclusive?: Date };
 export type DisclosureListRow = ReportDisclosureRow & {
+  /** The delivery's recipient as it was sent, for a disclosure made through a link. */
+  deliveryName: string | null;
+  deliveryEmail: string | null;
   caseNumber: string;
   clientName: string;
   reportTitle: string | null;
@@ -157,6 +160,8 @@ export async function findDisclosures(
   const query = db
     .select({
       ...getTableColumns(reportDisclosures),
+      deliveryName: reportDeliveries.recipientName,
+      deliveryEmail: reportDeliveries.recipientEmail,
       caseNumber: cases.caseNumber,
       clientName: clients.name,
       reportTitle: reportVersions.title,
@@ -166,6 +171,7 @@ export async function findDisclosures(
     .innerJoin(cases, eq(cases.id, reportDisclosures.caseId))
     .innerJoin(clients, eq(clients.id, reportDisclosures.clientId))
     .leftJoin(reportVersions, eq(reportVersions.id, reportDisclosures.reportId))
+    .leftJoin(reportDeliveries, eq(reportDeliveries.id, reportDisclosures.deliveryId))
     .where(and(...disclosureConditions(filter)))
     .orderBy(desc(reportDisclosures.at), desc(reportDisclosures.id));
   return page ? query.limit(page.limit).offset(page.offset) : query;

@@ -79,9 +79,11 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
     expect(message?.body).not.toContain("%PDF");
 
     const delivered = (await disclosuresOf(caseId)).filter((row) => row.kind === "report-delivered");
+    // The accounting names where each disclosure went, whole: it is a record for its readers, not a message.
+    const suffix = clientId.slice(0, 8);
     expect(delivered.map((row) => row.recipient).sort()).toEqual([
-      expect.stringMatching(/^Dr\. Nia Neuro <n\*\*\*/),
-      expect.stringMatching(/^Dr\. Omar Oncall <o\*\*\*/),
+      `Dr. Nia Neuro <nia.${suffix}@hospital.example>`,
+      `Dr. Omar Oncall <omar.${suffix}@hospital.example>`,
     ]);
     expect(delivered.every((row) => row.patientMrn === caseRow.patient.mrn)).toBe(true);
     expect(await auditRows(harness, "report.issue", caseId)).toHaveLength(1);
@@ -314,6 +316,13 @@ describe("the accounting of disclosures", () => {
       patient: { mrn },
     });
     expect(items.slice(1).map((item: { kind: string }) => item.kind)).toEqual(["report-delivered", "report-delivered"]);
+    const suffix = clientId.slice(0, 8);
+    expect(
+      items
+        .slice(1)
+        .map((item: { recipient: string }) => item.recipient)
+        .sort(),
+    ).toEqual([`Dr. Nia Neuro <nia.${suffix}@hospital.example>`, `Dr. Omar Oncall <omar.${suffix}@hospital.example>`]);
     const filtered = await team.admin(
       "GET",
       `/api/audit/disclosures?mrn=${encodeURIComponent(mrn)}&clientId=${unknownId}`,
@@ -333,6 +342,7 @@ describe("the accounting of disclosures", () => {
     expect(lines[0]).toBe("at,kind,patient_mrn,patient_name,client,case_number,report,report_version,recipient,by,ip");
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/,PDF fetched by staff,/);
+    expect(lines.slice(2).join("\n")).toContain(`,Dr. Nia Neuro <nia.${suffix}@hospital.example>,`);
     expect(await auditRows(harness, "patient-data.read")).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ details: expect.objectContaining({ route: "exportDisclosures" }) }),

@@ -21,7 +21,7 @@ function disclosure(index: number, overrides: Partial<Disclosure> = {}): Disclos
     reportId: "7b1b2c3d-0000-4000-8000-000000000001",
     reportTitle: "EEG report — daily, 2026-11-21 to 2026-11-22",
     reportVersion: 1,
-    recipient: "Dr. Nia Neuro <n***@pni.example>",
+    recipient: "Dr. Nia Neuro <nia.neuro@pni.example>",
     by: null,
     ip: null,
     ...overrides,
@@ -57,7 +57,7 @@ describe("the accounting of disclosures", { timeout: 20_000 }, () => {
     const rows = [
       disclosure(0, {
         kind: "report-downloaded",
-        recipient: "Dr. Nia Neuro <n***@pni.example>",
+        recipient: "Dr. Nia Neuro <nia.neuro@pni.example>",
         ip: "203.0.113.7",
       }),
       disclosure(1, {
@@ -85,6 +85,8 @@ describe("the accounting of disclosures", { timeout: 20_000 }, () => {
       "Report link e-mailed",
     ]);
     expect(bodyRows[0]?.textContent).toContain("203.0.113.7");
+    // Where each disclosure went, whole: an accounting given to the patient names the recipient.
+    expect(within(bodyRows[0] as HTMLElement).getByText("Dr. Nia Neuro <nia.neuro@pni.example>")).toBeTruthy();
     expect(bodyRows[1]?.textContent).toContain("Casey Coordinator");
     expect(bodyRows[2]?.textContent).toContain("Vigil");
     expect(screen.getByText("Jamie Rivera, MRN MRN-0042 — 3 disclosures")).toBeTruthy();
