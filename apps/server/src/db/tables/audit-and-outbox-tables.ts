@@ -1,9 +1,14 @@
 import type { AuditOutcome } from "@vigil/contract";
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.js";
 
-/** Who did what, when, from where, and how it ended. Patient-data reads and all writes land here. */
+/**
+ * Who did what, when, from where, and how it ended. Patient-data reads and all writes land here. Refusals of public
+ * calls repeated from one address within a window are one row (`repeat_key` names the action, address and window;
+ * `repeat_count` how many), so no caller without an account can grow the log by more than a row a window. Kept for
+ * `AUDIT_RETENTION_DAYS`, then archived and pruned (audit/audit-retention.ts).
+ */
 export const auditEvents = pgTable(
   "audit_events",
   {
@@ -18,8 +23,12 @@ export const auditEvents = pgTable(
     ip: text("ip"),
     userAgent: text("user_agent"),
     details: jsonb("details"),
+    repeatKey: text("repeat_key"),
+    repeatCount: integer("repeat_count").notNull().default(1),
   },
   (table) => [
+    // Unique where set (NULLs are distinct): the upsert of a repeated refusal.
+    uniqueIndex("audit_events_repeat_key_idx").on(table.repeatKey),
     index("audit_events_at_idx").on(table.at),
     index("audit_events_actor_idx").on(table.actorSub, table.at),
     index("audit_events_target_idx").on(table.targetType, table.targetId, table.at),

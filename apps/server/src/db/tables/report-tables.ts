@@ -1,4 +1,4 @@
-import type { DisclosureKind, ReportDeliveryStatus, ReportVersionKind } from "@vigil/contract";
+import type { DisclosureKind, ReportDeliveryStatus, ReportLinkVoidReason, ReportVersionKind } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { cases } from "./case-tables.js";
@@ -70,6 +70,14 @@ export const reportDeliveries = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     linkExpiresAt: timestamp("link_expires_at", { withTimezone: true }).notNull(),
     openedAt: timestamp("opened_at", { withTimezone: true }),
+    /**
+     * When an unused link was withdrawn, and why: `staff`, `recipient-removed`, `address-changed` or `superseded`
+     * (a newer link went to the same person). A voided link downloads nothing.
+     */
+    voidedAt: timestamp("voided_at", { withTimezone: true }),
+    voidReason: text("void_reason").$type<ReportLinkVoidReason>(),
+    voidedBySub: uuid("voided_by_sub"),
+    voidedByUsername: text("voided_by_username"),
     /** The staff member who re-sent it; null for the delivery made at signing. */
     sentBySub: uuid("sent_by_sub"),
     sentByUsername: text("sent_by_username"),
@@ -79,6 +87,10 @@ export const reportDeliveries = pgTable(
   (table) => [
     index("report_deliveries_report_idx").on(table.reportId, table.createdAt),
     index("report_deliveries_pending_idx").on(table.createdAt).where(sql`${table.status} = 'pending'`),
+    // The unused links of a contact, voided when the contact goes or their address changes.
+    index("report_deliveries_contact_idx")
+      .on(table.contactId)
+      .where(sql`${table.openedAt} is null and ${table.voidedAt} is null`),
   ],
 );
 
