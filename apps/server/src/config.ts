@@ -234,6 +234,13 @@ export type Config = {
   federation: FederationConfig | undefined;
   /** A second, HTTPS listener (TLS_CERT_FILE/TLS_KEY_FILE), e.g. for the hosted UI on this machine. */
   httpsListener: HttpsListenerConfig | undefined;
+  /** The folder the command was typed in (INIT_CWD under npm, else the process's): relative paths resolve against it. */
+  workingDir: string;
+  /**
+   * The environment this configuration was read from, for the child processes that inherit it: pg_dump and
+   * pg_restore need PATH, HOME (~/.pgpass) and libpq's own PG* defaults, which are not Vigil's settings.
+   */
+  childEnvironment: Readonly<Record<string, string | undefined>>;
 };
 
 export class ConfigError extends Error {}
@@ -255,6 +262,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: value.PORT,
     host: value.HOST,
     dataDir: path.resolve(baseDir, value.DATA_DIR),
+    workingDir: baseDir,
+    childEnvironment: { ...env },
     databaseUrl: value.DATABASE_URL,
     publicUrl,
     logLevel: value.LOG_LEVEL,

@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const source = backupSourceOf(config);
   // npm runs the script in the workspace folder; a relative --out means the folder the command was typed in,
   // as config.ts resolves DATA_DIR.
-  const workingDir = process.env.INIT_CWD || process.cwd();
+  const { workingDir } = config;
   const file = values.out
     ? path.resolve(workingDir, values.out)
     : defaultBackupFile(source, { dataDir: config.dataDir, workingDir });

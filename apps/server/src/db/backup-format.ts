@@ -15,12 +15,21 @@ export function isExpectedFailure(error: unknown): error is Error {
   return error instanceof BackupError || error instanceof FolderLockedError || error instanceof ConfigError;
 }
 
-export type BackupSource = { engine: "postgres"; url: string } | { engine: "pglite"; dataDir: string };
+/** Where pg_dump/pg_restore run from: the environment they inherit (PATH, HOME, libpq's PG* defaults) comes with it. */
+export type ChildEnvironment = Readonly<Record<string, string | undefined>>;
+
+export type BackupSource =
+  | { engine: "postgres"; url: string; environment: ChildEnvironment }
+  | { engine: "pglite"; dataDir: string };
 
 /** The same choice the server makes (`openConfiguredDatabase`): PostgreSQL with DATABASE_URL, else PGlite. */
-export function backupSourceOf(config: { databaseUrl: string | undefined; dataDir: string }): BackupSource {
+export function backupSourceOf(config: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  childEnvironment: ChildEnvironment;
+}): BackupSource {
   return config.databaseUrl
-    ? { engine: "postgres", url: config.databaseUrl }
+    ? { engine: "postgres", url: config.databaseUrl, environment: config.childEnvironment }
     : { engine: "pglite", dataDir: config.dataDir };
 }
 

@@ -5,6 +5,7 @@ import pg from "pg";
 import {
   BackupError,
   type BackupResult,
+  type ChildEnvironment,
   checkBackupFile,
   finishBackupFile,
   prepareBackupFile,
@@ -21,13 +22,18 @@ import { type AppliedMigration, appliedMigrations, compareMigrations } from "./m
 export type LibpqConnection = {
   /** Variables for pg_dump/pg_restore: the connection, with the password in PGPASSWORD, never in arguments. */
   env: Record<string, string>;
+  /** What the tools inherit beneath those (PATH to find them, HOME for ~/.pgpass): the configuration's environment. */
+  inherited: ChildEnvironment;
   database: string;
   /** For messages: the URL without its password. */
   display: string;
 };
 
-/** The parameters of a postgres:// URL as libpq environment variables (https://www.postgresql.org/docs/15/libpq-envars.html). */
-export function libpqConnection(url: string): LibpqConnection {
+/**
+ * The parameters of a postgres:// URL as libpq environment variables (https://www.postgresql.org/docs/15/libpq-envars.html),
+ * over `inherited`, the environment the configuration was read from (config.ts is the one reader of process.env).
+ */
+export function libpqConnection(url: string, inherited: ChildEnvironment): LibpqConnection {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -61,21 +67,22 @@ export function libpqConnection(url: string): LibpqConnection {
   if (sslmode) set("PGSSLMODE", sslmode === "no-verify" ? "require" : sslmode);
   else if (ssl === "true" || ssl === "1") set("PGSSLMODE", "require");
   // libpq's defaults when the URL leaves them out: the variables already set, then the user's name.
-  const user = env.PGUSER ?? process.env.PGUSER ?? userInfo().username;
-  const database = env.PGDATABASE ?? process.env.PGDATABASE ?? user;
+  const user = env.PGUSER ?? inherited.PGUSER ?? userInfo().username;
+  const database = env.PGDATABASE ?? inherited.PGDATABASE ?? user;
   env.PGDATABASE = database;
   const display = new URL(url);
   display.password = "";
   display.searchParams.delete("password");
-  return { env, database, display: display.toString() };
+  return { env, inherited, database, display: display.toString() };
 }
 
 type ToolName = "pg_dump" | "pg_restore";
 
 /** Runs a PostgreSQL client tool; a missing tool or a failure becomes a one-line BackupError. */
-function runTool(tool: ToolName, args: string[], env: Record<string, string>): Promise<string> {
+function runTool(tool: ToolName, args: string[], connection: LibpqConnection): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tool, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const env = { ...connection.inherited, ...connection.env };
+    const child = spawn(tool, args, { env, stdio: ["ignore", "pipe", "pipe"] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -129,8 +136,8 @@ async function withPostgresClient<T>(
 type DumpEntry = { kind: string; schema: string; name: string };
 
 /** The archive's table of contents (`pg_restore --list`): reading it also proves the file is a readable archive. */
-async function listDumpEntries(file: string, env: Record<string, string>): Promise<DumpEntry[]> {
-  const listing = await runTool("pg_restore", ["--list", file], env);
+async function listDumpEntries(file: string, connection: LibpqConnection): Promise<DumpEntry[]> {
+  const listing = await runTool("pg_restore", ["--list", file], connection);
   const entries: DumpEntry[] = [];
   for (const line of listing.split("\n")) {
     const match =
@@ -143,11 +150,11 @@ async function listDumpEntries(file: string, env: Record<string, string>): Promi
 }
 
 /** The migrations the backup had applied, read from its data without restoring it. */
-async function dumpMigrations(file: string, env: Record<string, string>): Promise<AppliedMigration[]> {
+async function dumpMigrations(file: string, connection: LibpqConnection): Promise<AppliedMigration[]> {
   const script = await runTool(
     "pg_restore",
     ["--data-only", "--schema=drizzle", "--table=__drizzle_migrations", "--file=-", file],
-    env,
+    connection,
   );
   const lines = script.split("\n");
   const start = lines.findIndex((line) => /^COPY drizzle\.__drizzle_migrations \(.*\) FROM stdin;$/.test(line));
@@ -164,15 +171,15 @@ async function dumpMigrations(file: string, env: Record<string, string>): Promis
   return applied;
 }
 
-export async function backupPostgres(url: string, file: string): Promise<BackupResult> {
-  const connection = libpqConnection(url);
+export async function backupPostgres(url: string, file: string, environment: ChildEnvironment): Promise<BackupResult> {
+  const connection = libpqConnection(url, environment);
   // Connect once first: a wrong URL or a stopped server reads better from here than from pg_dump.
   await withPostgresClient(connection, url, async () => undefined);
   const partial = prepareBackupFile(file);
   try {
     // --no-password: fail rather than prompt when the URL has none and no ~/.pgpass matches.
-    await runTool("pg_dump", ["--format=custom", "--no-password", `--file=${partial}`], connection.env);
-    const entries = await listDumpEntries(partial, connection.env);
+    await runTool("pg_dump", ["--format=custom", "--no-password", `--file=${partial}`], connection);
+    const entries = await listDumpEntries(partial, connection);
     const bytes = finishBackupFile(partial, file);
     // pg_dump reads one snapshot while the server may keep writing, so rows are not counted beside it.
     const tables = entries
@@ -184,13 +191,18 @@ export async function backupPostgres(url: string, file: string): Promise<BackupR
   }
 }
 
-export async function restorePostgres(url: string, file: string, force: boolean): Promise<RestoreResult> {
+export async function restorePostgres(
+  url: string,
+  file: string,
+  force: boolean,
+  environment: ChildEnvironment,
+): Promise<RestoreResult> {
   checkBackupFile(file, "postgres");
-  const connection = libpqConnection(url);
-  const inBackup = compareMigrations(await dumpMigrations(file, connection.env));
+  const connection = libpqConnection(url, environment);
+  const inBackup = compareMigrations(await dumpMigrations(file, connection));
   if (inBackup.unknown > 0) throw newerReleaseError(inBackup);
   const dumped = new Set(
-    (await listDumpEntries(file, connection.env))
+    (await listDumpEntries(file, connection))
       .filter((entry) => ["TABLE", "SEQUENCE", "VIEW", "MATERIALIZED VIEW"].includes(entry.kind))
       .map((entry) => `${entry.schema}.${entry.name}`),
   );
@@ -255,7 +267,7 @@ export async function restorePostgres(url: string, file: string, force: boolean)
       `--dbname=${connection.database}`,
       file,
     ],
-    connection.env,
+    connection,
   );
 
   // Opening the database migrates it forward, exactly as the server does at start (under the advisory lock).

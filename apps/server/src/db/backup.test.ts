@@ -11,13 +11,16 @@ describe("backup files and connections", () => {
     expect(defaultBackupFile({ engine: "pglite", dataDir: folders.dataDir }, folders, now)).toBe(
       "/srv/vigil/data/backups/vigil-pglite-20260519T143005Z.tar.gz",
     );
-    expect(defaultBackupFile({ engine: "postgres", url: "postgres://db/vigil" }, folders, now)).toBe(
+    expect(defaultBackupFile({ engine: "postgres", url: "postgres://db/vigil", environment: {} }, folders, now)).toBe(
       "/home/ops/vigil-postgres-20260519T143005Z.dump",
     );
   });
 
   it("hands pg_dump the connection in libpq variables, the password only in PGPASSWORD", () => {
-    const connection = libpqConnection("postgresql://vigil%40ops:s3cr%2Ft@db.example:6432/vigil_prod?sslmode=require");
+    const connection = libpqConnection(
+      "postgresql://vigil%40ops:s3cr%2Ft@db.example:6432/vigil_prod?sslmode=require",
+      {},
+    );
     expect(connection.env).toMatchObject({
       PGHOST: "db.example",
       PGPORT: "6432",
@@ -28,6 +31,21 @@ describe("backup files and connections", () => {
     });
     expect(connection.database).toBe("vigil_prod");
     expect(connection.display).not.toContain("s3cr");
-    expect(libpqConnection("postgres://u@[::1]/d?ssl=true").env).toMatchObject({ PGHOST: "::1", PGSSLMODE: "require" });
+    expect(libpqConnection("postgres://u@[::1]/d?ssl=true", {}).env).toMatchObject({
+      PGHOST: "::1",
+      PGSSLMODE: "require",
+    });
+  });
+
+  it("takes libpq's defaults from the configuration's environment, and the URL over them", () => {
+    const inherited = { PATH: "/usr/lib/postgresql/16/bin", PGUSER: "ops", PGDATABASE: "vigil_main" };
+    const fromDefaults = libpqConnection("postgres://db.example", inherited);
+    expect(fromDefaults.database).toBe("vigil_main");
+    expect(fromDefaults.inherited).toBe(inherited);
+    expect(libpqConnection("postgres://db.example", { PGUSER: "ops" }).database).toBe("ops");
+    expect(libpqConnection("postgres://ana@db.example/vigil_test", inherited).env).toMatchObject({
+      PGUSER: "ana",
+      PGDATABASE: "vigil_test",
+    });
   });
 });

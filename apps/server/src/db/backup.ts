@@ -10,7 +10,9 @@ import { backupPostgres, restorePostgres } from "./backup-postgres.js";
  */
 
 export function backupDatabase(source: BackupSource, file: string): Promise<BackupResult> {
-  return source.engine === "postgres" ? backupPostgres(source.url, file) : backupPglite(source.dataDir, file);
+  return source.engine === "postgres"
+    ? backupPostgres(source.url, file, source.environment)
+    : backupPglite(source.dataDir, file);
 }
 
 export function restoreDatabase(
@@ -20,7 +22,7 @@ export function restoreDatabase(
 ): Promise<RestoreResult> {
   const force = options.force ?? false;
   return source.engine === "postgres"
-    ? restorePostgres(source.url, file, force)
+    ? restorePostgres(source.url, file, force, source.environment)
     : restorePglite(source.dataDir, file, force, options.now ?? new Date());
 }
 

@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   // npm runs the script in the workspace folder; a relative file means the folder the command was typed in.
-  const file = path.resolve(process.env.INIT_CWD || process.cwd(), positionals[0] as string);
+  const file = path.resolve(config.workingDir, positionals[0] as string);
   const result = await restoreDatabase(backupSourceOf(config), file, { force: values.force ?? false });
   console.log(describeRestore(result));
   return 0;

@@ -301,7 +301,7 @@ describe.runIf(postgresUrl)("backup and restore of a PostgreSQL database", () =>
     "restores exactly the data of the backup, after refusing connected sessions and a non-empty database without --force",
     async () => {
       const url = await scratchDatabase();
-      const source: BackupSource = { engine: "postgres", url };
+      const source: BackupSource = { engine: "postgres", url, environment: process.env };
       const file = path.join(workDir, "postgres.dump");
       const database = await openDatabase({ kind: "postgres", url, poolSize: 2 });
       const atBackup = await seededSnapshot(database.db);
@@ -328,7 +328,7 @@ describe.runIf(postgresUrl)("backup and restore of a PostgreSQL database", () =>
 
       // Another machine: an empty database needs no --force.
       const freshUrl = await scratchDatabase();
-      await restoreDatabase({ engine: "postgres", url: freshUrl }, file);
+      await restoreDatabase({ engine: "postgres", url: freshUrl, environment: process.env }, file);
       expect(await snapshotOf(freshUrl)).toEqual(atBackup);
     },
     slowEngineWork,
@@ -344,17 +344,17 @@ describe.runIf(postgresUrl)("backup and restore of a PostgreSQL database", () =>
       const newer = path.join(workDir, "newer.dump");
       try {
         await migrateNodePostgres(drizzleNodePostgres(client), { migrationsFolder: olderMigrations() });
-        await backupDatabase({ engine: "postgres", url: olderUrl }, older);
+        await backupDatabase({ engine: "postgres", url: olderUrl, environment: process.env }, older);
         await client.query(
           "insert into drizzle.__drizzle_migrations (hash, created_at) values ('newer', 9999999999999)",
         );
-        await backupDatabase({ engine: "postgres", url: olderUrl }, newer);
+        await backupDatabase({ engine: "postgres", url: olderUrl, environment: process.env }, newer);
       } finally {
         await client.end();
       }
 
       const targetUrl = await scratchDatabase();
-      const target: BackupSource = { engine: "postgres", url: targetUrl };
+      const target: BackupSource = { engine: "postgres", url: targetUrl, environment: process.env };
       await expect(restoreDatabase(target, newer)).rejects.toThrow(/newer Vigil release/);
       const untouched = new pg.Client({ connectionString: targetUrl });
       await untouched.connect();
