@@ -1,5 +1,5 @@
 import type { CaseStage, ClockKind } from "@vigil/contract";
-import { and, asc, count, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { caseClocks, cases, clients } from "../../db/schema.js";
 
@@ -62,40 +62,70 @@ function boardConditions(filter: BoardFilter): SQL | undefined {
   return and(...conditions);
 }
 
-/** One page of the board, sooner due first, and how many rows the filter selects in all. */
+const critical = "critical-notification" satisfies ClockKind;
+
+/**
+ * One page of the board and how many rows the filter selects in all: the open critical findings' clocks first (a
+ * patient's seizure waiting for the hospital's acknowledgement leads however overdue the rest is, PRODUCT.md §11),
+ * then every other, sooner due first. Read as two runs over the `(…, due_at)` indexes rather than one sort by a
+ * computed rank, which would sort every open case's row on each read.
+ */
 export async function findBoardPage(db: Db, filter: BoardFilter): Promise<{ rows: BoardRow[]; total: number }> {
   const where = boardConditions(filter);
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select({
-        caseId: caseClocks.caseId,
-        kind: caseClocks.kind,
-        startedAt: caseClocks.startedAt,
-        dueAt: caseClocks.dueAt,
-        windowMinutes: caseClocks.windowMinutes,
-        ownerSub: caseClocks.ownerSub,
-        ownerUsername: caseClocks.ownerUsername,
-        ownerName: caseClocks.ownerName,
-        stage: caseClocks.stage,
-        priority: caseClocks.priority,
-        caseNumber: cases.caseNumber,
-        patientFirstName: cases.patientFirstName,
-        patientLastName: cases.patientLastName,
-        patientMrn: cases.patientMrn,
-        clientId: clients.id,
-        clientName: clients.name,
-        clientCode: clients.code,
-        clientTimezone: clients.timezone,
-        clockCount: sql<number>`(select count(*)::int from case_clocks o where o.case_id = ${caseClocks.caseId})`,
-      })
-      .from(caseClocks)
-      .innerJoin(cases, eq(cases.id, caseClocks.caseId))
-      .innerJoin(clients, eq(clients.id, caseClocks.clientId))
-      .where(where)
-      .orderBy(asc(caseClocks.dueAt), asc(caseClocks.caseId))
-      .limit(filter.limit)
-      .offset(filter.offset),
+  const criticalWhere = and(where, eq(caseClocks.kind, critical));
+  const [[counted], [criticalCounted]] = await Promise.all([
     db.select({ total: count() }).from(caseClocks).where(where),
+    filter.kind && filter.kind !== critical
+      ? [{ total: 0 }]
+      : db.select({ total: count() }).from(caseClocks).where(criticalWhere),
   ]);
-  return { rows, total: counted?.total ?? 0 };
+  const total = counted?.total ?? 0;
+  const criticalTotal = criticalCounted?.total ?? 0;
+  const criticalRows =
+    filter.offset < criticalTotal
+      ? await selectBoardRows(db, criticalWhere, filter.limit, filter.offset)
+      : ([] as BoardRow[]);
+  const left = filter.limit - criticalRows.length;
+  const otherRows =
+    left > 0 && criticalTotal < total
+      ? await selectBoardRows(
+          db,
+          and(where, ne(caseClocks.kind, critical)),
+          left,
+          Math.max(0, filter.offset - criticalTotal),
+        )
+      : [];
+  return { rows: [...criticalRows, ...otherRows], total };
+}
+
+function selectBoardRows(db: Db, where: SQL | undefined, limit: number, offset: number): Promise<BoardRow[]> {
+  return db
+    .select({
+      caseId: caseClocks.caseId,
+      kind: caseClocks.kind,
+      startedAt: caseClocks.startedAt,
+      dueAt: caseClocks.dueAt,
+      windowMinutes: caseClocks.windowMinutes,
+      ownerSub: caseClocks.ownerSub,
+      ownerUsername: caseClocks.ownerUsername,
+      ownerName: caseClocks.ownerName,
+      stage: caseClocks.stage,
+      priority: caseClocks.priority,
+      caseNumber: cases.caseNumber,
+      patientFirstName: cases.patientFirstName,
+      patientLastName: cases.patientLastName,
+      patientMrn: cases.patientMrn,
+      clientId: clients.id,
+      clientName: clients.name,
+      clientCode: clients.code,
+      clientTimezone: clients.timezone,
+      clockCount: sql<number>`(select count(*)::int from case_clocks o where o.case_id = ${caseClocks.caseId})`,
+    })
+    .from(caseClocks)
+    .innerJoin(cases, eq(cases.id, caseClocks.caseId))
+    .innerJoin(clients, eq(clients.id, caseClocks.clientId))
+    .where(where)
+    .orderBy(asc(caseClocks.dueAt), asc(caseClocks.caseId))
+    .limit(limit)
+    .offset(offset);
 }

@@ -1,6 +1,7 @@
 import type { Case, WatchBoard, WatchBoardRow } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditRows, type Caller, createClient, openCase, type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { raiseFinding } from "../../testing/kits/findings-kit.js";
 import { createItem, minutesAgo, sampleImpedance } from "../../testing/kits/records-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
@@ -159,6 +160,29 @@ describe("GET /api/continuous-monitoring/board", () => {
     const page = await board(team.coordinator, "limit=2&offset=1");
     expect(page).toMatchObject({ total: 5, limit: 2, offset: 1 });
     expect(caseIdsOf(page)).toEqual([ids.soon.id, ids.statMonitoring.id]);
+  });
+
+  it("puts an open critical finding before every other clock, however overdue, and keeps it first across pages", async () => {
+    const before = caseIdsOf(await board(team.coordinator));
+    // A case whose impedance check is hours away gets a finding, due within the protocol's window.
+    await raiseFinding(team.technologist, ids.later.id);
+    const page = await board(team.coordinator);
+    expect(caseIdsOf(page)[0]).toBe(ids.later.id);
+    expect(page.items[0]?.clock).toMatchObject({ kind: "critical-notification", state: "ok" });
+    // It sits above a clock overdue for an hour.
+    expect(rowOf(page, ids.overdue)?.clock.state).toBe("overdue");
+    expect(Date.parse(page.items[0]?.clock.dueAt ?? "")).toBeGreaterThan(
+      Date.parse(rowOf(page, ids.overdue)?.clock.dueAt ?? ""),
+    );
+    expect(page.items[0]?.otherClocks).toBe(1);
+    // Behind it every other case as before, sooner due first.
+    const rest = before.filter((id) => id !== ids.later.id);
+    expect(caseIdsOf(page).slice(1)).toEqual(rest);
+    expect(caseIdsOf(await board(team.coordinator, "limit=2&offset=0"))).toEqual([ids.later.id, rest[0]]);
+    const second = await board(team.coordinator, "limit=2&offset=1");
+    expect(caseIdsOf(second)).toEqual(rest.slice(0, 2));
+    expect(second.total).toBe(5);
+    expect(caseIdsOf(await board(team.coordinator, "kind=critical-notification"))).toEqual([ids.later.id]);
   });
 
   it("moves a case down the board when the step that stops its clock is recorded", async () => {

@@ -43,8 +43,9 @@ export async function deleteAllCaseClocks(db: Db): Promise<void> {
 
 /**
  * Whether the kept clocks look never built: open cases but no kept clock at all, or a case recording in monitoring
- * without its impedance clock (which always runs there). True for a database from before the kept clocks, a
- * restored backup of one, or a bulk load that bypassed the services; two cheap lookups otherwise.
+ * without its impedance clock (which always runs there), or an open critical finding's clock that is not its case's
+ * row (kept before critical findings led the board). True for a database from before the kept clocks, a restored
+ * backup of one, or a bulk load that bypassed the services; three cheap lookups otherwise.
  */
 export async function hasUnkeptClocks(db: Db): Promise<boolean> {
   const result = (await db.execute(sql`
@@ -56,6 +57,7 @@ export async function hasUnkeptClocks(db: Db): Promise<boolean> {
         where c.stage = 'monitoring' and c.archived_at is null
           and c.recording_started_at is not null and c.recording_ended_at is null
           and not exists (select 1 from case_clocks k where k.case_id = c.id and k.kind = 'impedance-check'))
+      or exists (select 1 from case_clocks k where k.kind = 'critical-notification' and not k.is_next)
     ) as "unkept"`)) as unknown as { rows: { unkept: boolean }[] };
   return result.rows[0]?.unkept === true;
 }

@@ -290,6 +290,15 @@ describe("critical finding clocks", () => {
     expect(runningClocksOf(facts({ findings: [atDue, late] })).map((clock) => clock.kind)).toEqual(["impedance-check"]);
   });
 
+  it("keeps an open finding as the case's first clock, ahead of an impedance check overdue since the day before", () => {
+    // The recording started 2026-03-01T08:00 with a 24 h interval: the impedance check fell due a day before the finding.
+    const later = finding("2026-03-03T11:50:00Z", 30);
+    expect(runningClocksOf(facts({ findings: [later] })).map((clock) => clock.kind)).toEqual([
+      "critical-notification",
+      "impedance-check",
+    ]);
+  });
+
   it("gives a cancelled finding no clock at all, even past its due time", () => {
     const cancelled = finding("2026-03-01T10:00:00Z", 30, { cancelled: true });
     expect(findingClocks(clocksOfCase(facts({ findings: [cancelled] }), now, settings))).toEqual([]);

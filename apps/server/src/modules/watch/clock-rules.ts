@@ -209,10 +209,17 @@ export type RunningClock = {
   owner: ClockOwner;
 };
 
+/** 0 for an open critical finding's clock, 1 for any other: an open critical finding leads (PRODUCT.md §11). */
+export function leadRankOf(kind: ClockKind): number {
+  return kind === "critical-notification" ? 0 : 1;
+}
+
 /**
- * The clocks of one case that still run (not stopped, not lapsed), in the order they fall due, at most one of each
- * kind: the kept clocks are keyed by (case, kind), and only critical findings can run several at once. Of those the
- * earliest due is kept, the one about to break first; when it is acknowledged the next open finding takes its place.
+ * The clocks of one case that still run (not stopped, not lapsed), an open critical finding's first, then in the
+ * order they fall due, at most one of each kind: the kept clocks are keyed by (case, kind), and only critical
+ * findings can run several at once. Of those the earliest due is kept, the one about to break first; when it is
+ * acknowledged the next open finding takes its place. The first is the case's row on the board (`is_next`): a
+ * patient's seizure waiting for the hospital's acknowledgement comes before a late impedance check of the same case.
  */
 export function runningClocksOf(facts: CaseClockFacts): RunningClock[] {
   const seen = new Set<ClockKind>();
@@ -225,7 +232,12 @@ export function runningClocksOf(facts: CaseClockFacts): RunningClock[] {
       windowMinutes: draft.windowMinutes,
       owner: draft.owner,
     }))
-    .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.startedAt.getTime() - b.startedAt.getTime())
+    .sort(
+      (a, b) =>
+        leadRankOf(a.kind) - leadRankOf(b.kind) ||
+        a.dueAt.getTime() - b.dueAt.getTime() ||
+        a.startedAt.getTime() - b.startedAt.getTime(),
+    )
     .filter((clock) => {
       if (seen.has(clock.kind)) return false;
       seen.add(clock.kind);
