@@ -82,12 +82,28 @@ export function describeCriticalFinding(finding: ReportCriticalFinding, inputs: 
   return parts.filter(Boolean).join(" ");
 }
 
+/**
+ * The history as ACNS Guideline 7 asks for it: the clinical question and the medications from the intake (versions
+ * signed before the intake was kept say nothing of them), then the reader's history.
+ */
+function historyBlocks(inputs: ReportInputs): ReportDocumentBlock[] {
+  const { indication, medications } = inputs.patient;
+  const rows =
+    indication === undefined && medications === undefined
+      ? []
+      : [
+          { label: "Indication", value: indication?.trim() || "not recorded" },
+          { label: "Medications", value: medications?.trim() || "not recorded" },
+        ];
+  return [...(rows.length > 0 ? [{ kind: "fields" as const, rows }] : []), paragraph(inputs.interpretation.history)];
+}
+
 function sectionsOf(inputs: ReportInputs): ReportDocument["sections"] {
   const data = inputs.interpretation;
   const findings = data.findings.length === 0 ? paragraph(describeFindings([])[0] ?? "") : undefined;
   return [
     { id: "patient-and-study", heading: "Patient and study", blocks: [{ kind: "fields", rows: patientRows(inputs) }] },
-    { id: "clinical-history", heading: "Clinical history", blocks: [paragraph(data.history)] },
+    { id: "clinical-history", heading: "Clinical history", blocks: historyBlocks(inputs) },
     { id: "technical-description", heading: "Technical description", blocks: [paragraph(data.technicalDescription)] },
     {
       id: "background",

@@ -23,6 +23,9 @@ export type ReportInputs = {
     sex: "female" | "male" | "other" | "unknown";
     location: string | null;
     referringPhysician: string | null;
+    /** The intake's clinical question and current medications (absent from versions signed before they were kept). */
+    indication?: string | null;
+    medications?: string | null;
   };
   case: {
     id: string;
@@ -71,19 +74,34 @@ export function studyTypeLabel(studyType: string): string {
   return studyTypeLabels[studyType] ?? studyType;
 }
 
-/** "EEG report — daily, Nov 5, 2026 to Nov 6, 2026": the heading of the PDF and the FHIR attachment's title. */
+function dayIn(instant: string, timeZone: string, locale: "en-US" | "en-CA"): string {
+  const options =
+    locale === "en-US"
+      ? ({ month: "short", day: "numeric" } as const)
+      : ({ month: "2-digit", day: "2-digit" } as const);
+  try {
+    return new Intl.DateTimeFormat(locale, { timeZone, year: "numeric", ...options }).format(new Date(instant));
+  } catch {
+    return instant.slice(0, 10);
+  }
+}
+
+/** "Nov 5, 2026 to Nov 6, 2026", or one day: the dates a report covers, in the client's zone. */
+export function reportPeriodOf(periodFrom: string, periodTo: string, timeZone: string): string {
+  const from = dayIn(periodFrom, timeZone, "en-US");
+  const to = dayIn(periodTo, timeZone, "en-US");
+  return from === to ? from : `${from} to ${to}`;
+}
+
+/** "2026-11-05-to-2026-11-06", or one day: the same dates for a file name. */
+export function reportPeriodSlugOf(periodFrom: string, periodTo: string, timeZone: string): string {
+  const from = dayIn(periodFrom, timeZone, "en-CA");
+  const to = dayIn(periodTo, timeZone, "en-CA");
+  return from === to ? from : `${from}-to-${to}`;
+}
+
+/** "EEG report (24-hour), Nov 5, 2026 to Nov 6, 2026": the heading of the PDF and the FHIR attachment's title. */
 export function reportTitleOf(reportType: "daily" | "summary", periodFrom: string, periodTo: string, timeZone: string) {
-  const day = (instant: string) => {
-    try {
-      return new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "short", day: "numeric" }).format(
-        new Date(instant),
-      );
-    } catch {
-      return instant.slice(0, 10);
-    }
-  };
   const kind = reportType === "daily" ? "EEG report (24-hour)" : "EEG study summary";
-  const from = day(periodFrom);
-  const to = day(periodTo);
-  return from === to ? `${kind}, ${from}` : `${kind}, ${from} to ${to}`;
+  return `${kind}, ${reportPeriodOf(periodFrom, periodTo, timeZone)}`;
 }

@@ -1,150 +1,147 @@
 import { createHash } from "node:crypto";
 import type { ReportDocumentBlock } from "@vigil/contract";
-import PDFDocument from "pdfkit";
+import type PDFKit from "pdfkit";
+import { createArchivalPdf, finishPdf, type PdfDoc, type TextStyle, writeText } from "../../pdf/pdf-document.js";
 import { buildReportDocument, type ReportContent } from "./report-document.js";
 import type { ReportInputs } from "./report-inputs.js";
 
 /**
  * The signed report as a PDF (pdfkit, in-process: no browser in the request path). Rendered once, when the version
- * is signed, from the document its stored inputs make (`report-document.ts`, which the printable page shows too); the bytes are kept and never rendered again, so this layout may change without
- * altering any delivered document. Every page carries the patient's name, MRN and case number and "Page i of n".
+ * is signed, from the document its stored inputs make (`report-document.ts`, which the printable page shows too); the
+ * bytes are kept and never rendered again, so this layout may change without altering any delivered document. Every
+ * page carries the patient's name, MRN and case number and "Page i of n". The file is PDF/A-2b and tagged, its text in
+ * embedded Noto subsets that print names in Latin, Greek, Cyrillic, Chinese, Japanese and Korean as entered
+ * (`pdf/pdf-document.ts`, `pdf/pdf-fonts.ts`).
  */
 
 export type RenderedPdf = { bytes: Buffer; sha256: string };
-
-// The 14 standard PDF fonts need no file and are in every reader, but they encode WinAnsi only (Latin-1 and a few
-// typographic marks): any other character would print as a wrong glyph. Text is folded to what they can show.
-const winAnsiExtras = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
-const replacements: Record<string, string> = {
-  "≥": ">=",
-  "≤": "<=",
-  "≠": "!=",
-  "→": "->",
-  "←": "<-",
-  Ł: "L",
-  ł: "l",
-  Đ: "D",
-  đ: "d",
-  ı: "i",
-  "\u202f": " ",
-  "\u2009": " ",
-  "\u2011": "-",
-  "\u2212": "-",
-};
-
-export function toWinAnsi(text: string): string {
-  let out = "";
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if ((code >= 0x20 && code <= 0x7e) || code === 0x0a || (code >= 0xa0 && code <= 0xff) || winAnsiExtras.has(char)) {
-      out += char;
-      continue;
-    }
-    const replaced = replacements[char];
-    if (replaced !== undefined) {
-      out += replaced;
-      continue;
-    }
-    const stripped = char.normalize("NFD").replace(/\p{M}/gu, "");
-    out += [...stripped].every((part) => (part.codePointAt(0) ?? 0) <= 0xff) && stripped ? stripped : "?";
-  }
-  return out;
-}
 
 const margin = 54;
 const footerHeight = 36;
 const colours = { text: "#111111", muted: "#555555", rule: "#999999", addendum: "#8a1c1c" };
 
-type Doc = InstanceType<typeof PDFDocument>;
+const styles = {
+  company: { weight: "bold", size: 15, color: colours.text },
+  companyDetails: { weight: "regular", size: 9, color: colours.muted },
+  preparedFor: { weight: "regular", size: 9.5, color: colours.text },
+  clientLines: { weight: "regular", size: 9, color: colours.muted },
+  title: { weight: "bold", size: 14, color: colours.text },
+  status: { weight: "regular", size: 9.5, color: colours.muted },
+  addendumStatus: { weight: "bold", size: 11, color: colours.addendum },
+  heading: { weight: "bold", size: 11, color: colours.text },
+  body: { weight: "regular", size: 10, color: colours.text },
+  label: { weight: "bold", size: 9.5, color: colours.muted },
+  value: { weight: "regular", size: 9.5, color: colours.text },
+  signature: { weight: "bold", size: 10, color: colours.text },
+  footer: { weight: "regular", size: 8, color: colours.muted },
+} satisfies Record<string, TextStyle>;
 
-function heading(doc: Doc, text: string): void {
-  doc.moveDown(0.6);
-  doc.font("Helvetica-Bold").fontSize(11).fillColor(colours.text).text(toWinAnsi(text));
-  doc.moveDown(0.2);
+type Struct = PDFKit.PDFStructureElement;
+
+/** One structure element (H1, P, …) holding what `draw` prints, appended to `parent`. */
+function tagged(doc: PdfDoc, parent: Struct, type: string, draw: () => void): void {
+  parent.add(doc.struct(type, {}, draw));
 }
 
-function paragraph(doc: Doc, text: string): void {
-  doc.font("Helvetica").fontSize(10).fillColor(colours.text).text(toWinAnsi(text), { align: "left" });
+/** Drawing that is decoration, not content (rules, running footers): marked so screen readers skip it. */
+function artifact(doc: PdfDoc, draw: () => void, type?: "Pagination" | "Layout"): void {
+  doc.markContent("Artifact", type ? { type } : undefined);
+  draw();
+  doc.endMarkedContent();
 }
 
-function field(doc: Doc, label: string, value: string): void {
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(9.5)
-    .fillColor(colours.muted)
-    .text(toWinAnsi(`${label}: `), { continued: true })
-    .font("Helvetica")
-    .fillColor(colours.text)
-    .text(toWinAnsi(value));
-}
-
-function rule(doc: Doc): void {
+function rule(doc: PdfDoc): void {
   const y = doc.y + 4;
-  doc
-    .moveTo(margin, y)
-    .lineTo(doc.page.width - margin, y)
-    .lineWidth(0.5)
-    .strokeColor(colours.rule)
-    .stroke();
+  artifact(
+    doc,
+    () => {
+      doc
+        .moveTo(margin, y)
+        .lineTo(doc.page.width - margin, y)
+        .lineWidth(0.5)
+        .strokeColor(colours.rule)
+        .stroke();
+    },
+    "Layout",
+  );
   doc.y = y + 6;
 }
 
-function writeHeader(doc: Doc, report: ReportContent): void {
-  doc.font("Helvetica-Bold").fontSize(15).fillColor(colours.text).text(toWinAnsi(report.company.name));
+function writeHeader(doc: PdfDoc, root: Struct, report: ReportContent): void {
+  tagged(doc, root, "P", () => writeText(doc, report.company.name, styles.company));
   if (report.company.details) {
-    doc.font("Helvetica").fontSize(9).fillColor(colours.muted).text(toWinAnsi(report.company.details));
+    tagged(doc, root, "P", () => writeText(doc, report.company.details, styles.companyDetails));
   }
   doc.moveDown(0.3);
-  doc.font("Helvetica").fontSize(9.5).fillColor(colours.text).text(toWinAnsi(report.preparedFor));
+  tagged(doc, root, "P", () => writeText(doc, report.preparedFor, styles.preparedFor));
   if (report.clientLines.length > 0) {
-    doc
-      .fontSize(9)
-      .fillColor(colours.muted)
-      .text(toWinAnsi(report.clientLines.join(" · ")));
+    tagged(doc, root, "P", () => writeText(doc, report.clientLines.join(" · "), styles.clientLines));
   }
   doc.moveDown(0.5);
-  doc.font("Helvetica-Bold").fontSize(14).fillColor(colours.text).text(toWinAnsi(report.title));
+  tagged(doc, root, "H1", () => writeText(doc, report.title, styles.title));
   if (report.kind === "addendum") {
     doc.moveDown(0.2);
-    doc.font("Helvetica-Bold").fontSize(11).fillColor(colours.addendum).text(toWinAnsi(report.status));
+    tagged(doc, root, "P", () => writeText(doc, report.status, styles.addendumStatus));
   } else {
-    doc.font("Helvetica").fontSize(9.5).fillColor(colours.muted).text(toWinAnsi(report.status));
+    tagged(doc, root, "P", () => writeText(doc, report.status, styles.status));
   }
   rule(doc);
 }
 
-function writeBlock(doc: Doc, block: ReportDocumentBlock): void {
+function writeBlock(doc: PdfDoc, section: Struct, block: ReportDocumentBlock): void {
   if (block.kind === "fields") {
-    for (const row of block.rows) field(doc, row.label, row.value);
-  } else if (block.kind === "paragraph") {
-    paragraph(doc, block.text);
-  } else {
-    for (const item of block.items) {
-      paragraph(doc, item);
-      doc.moveDown(0.2);
+    for (const row of block.rows) {
+      tagged(doc, section, "P", () => {
+        writeText(doc, `${row.label}: `, styles.label, { continued: true });
+        writeText(doc, row.value, styles.value);
+      });
     }
+  } else if (block.kind === "paragraph") {
+    tagged(doc, section, "P", () => writeText(doc, block.text, styles.body, { align: "left" }));
+  } else {
+    const list = doc.struct("L");
+    section.add(list);
+    for (const item of block.items) {
+      list.add(
+        doc.struct("LI", {}, [
+          doc.struct("LBody", {}, () => {
+            writeText(doc, item, styles.body, { align: "left" });
+            doc.moveDown(0.2);
+          }),
+        ]),
+      );
+    }
+    list.end();
   }
 }
 
-function writeBody(doc: Doc, report: ReportContent): void {
+function writeBody(doc: PdfDoc, root: Struct, report: ReportContent): void {
   for (const section of report.sections) {
-    heading(doc, section.heading);
-    for (const block of section.blocks) writeBlock(doc, block);
+    const element = doc.struct("Sect");
+    root.add(element);
+    doc.moveDown(0.6);
+    tagged(doc, element, "H2", () => writeText(doc, section.heading, styles.heading));
+    doc.moveDown(0.2);
+    for (const block of section.blocks) writeBlock(doc, element, block);
+    element.end();
   }
   rule(doc);
-  doc.font("Helvetica-Bold").fontSize(10).fillColor(colours.text).text(toWinAnsi(report.signature));
+  tagged(doc, root, "P", () => writeText(doc, report.signature, styles.signature));
 }
 
-function writeAddenda(doc: Doc, report: ReportContent): void {
+function writeAddenda(doc: PdfDoc, root: Struct, report: ReportContent): void {
   for (const addendum of report.addenda) {
+    const element = doc.struct("Sect");
+    root.add(element);
     doc.moveDown(0.8);
-    doc.font("Helvetica-Bold").fontSize(11).fillColor(colours.addendum).text(toWinAnsi(addendum.heading));
+    tagged(doc, element, "H2", () => writeText(doc, addendum.heading, { ...styles.heading, color: colours.addendum }));
     doc.moveDown(0.2);
-    paragraph(doc, addendum.text);
+    tagged(doc, element, "P", () => writeText(doc, addendum.text, styles.body, { align: "left" }));
+    element.end();
   }
 }
 
-function writeFooters(doc: Doc, report: ReportContent): void {
+function writeFooters(doc: PdfDoc, report: ReportContent): void {
   const range = doc.bufferedPageRange();
   for (let index = 0; index < range.count; index += 1) {
     doc.switchToPage(range.start + index);
@@ -152,16 +149,26 @@ function writeFooters(doc: Doc, report: ReportContent): void {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     const y = doc.page.height - margin + 8;
-    doc
-      .font("Helvetica")
-      .fontSize(8)
-      .fillColor(colours.muted)
-      .text(toWinAnsi(report.runningHeader), margin, y, { width: doc.page.width - 2 * margin - 80, lineBreak: false });
-    doc.text(`Page ${index + 1} of ${range.count}`, doc.page.width - margin - 80, y, {
-      width: 80,
-      align: "right",
-      lineBreak: false,
-    });
+    artifact(
+      doc,
+      () => {
+        writeText(
+          doc,
+          report.runningHeader,
+          styles.footer,
+          { width: doc.page.width - 2 * margin - 80, lineBreak: false },
+          { x: margin, y },
+        );
+        writeText(
+          doc,
+          `Page ${index + 1} of ${range.count}`,
+          styles.footer,
+          { width: 80, align: "right", lineBreak: false },
+          { x: doc.page.width - margin - 80, y },
+        );
+      },
+      "Pagination",
+    );
     doc.page.margins.bottom = bottom;
   }
 }
@@ -169,33 +176,24 @@ function writeFooters(doc: Doc, report: ReportContent): void {
 /** Renders one report version; the same inputs give the same text (the bytes are stored, not re-rendered). */
 export async function renderReportPdf(inputs: ReportInputs): Promise<RenderedPdf> {
   const report = buildReportDocument(inputs);
-  const issued = new Date(inputs.report.issuedAt);
-  const doc = new PDFDocument({
+  const doc = createArchivalPdf({
     size: "LETTER",
     margins: { top: margin, left: margin, right: margin, bottom: margin + footerHeight },
-    bufferPages: true,
+    lang: "en-US",
     info: {
-      Title: toWinAnsi(`${inputs.report.title} - ${inputs.case.number}`),
-      Author: toWinAnsi(inputs.company.name),
-      Subject: toWinAnsi(`${inputs.patient.name}, MRN ${inputs.patient.mrn}`),
-      Producer: "Vigil",
-      Creator: "Vigil",
-      CreationDate: issued,
-      ModDate: issued,
+      Title: `${inputs.report.title} - ${inputs.case.number}`,
+      Author: inputs.company.name,
+      Subject: `${inputs.patient.name}, MRN ${inputs.patient.mrn}`,
+      CreationDate: new Date(inputs.report.issuedAt),
     },
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on("end", resolve);
-    doc.on("error", reject);
-  });
-  writeHeader(doc, report);
-  writeBody(doc, report);
-  writeAddenda(doc, report);
+  const root = doc.struct("Document");
+  doc.addStructure(root);
+  writeHeader(doc, root, report);
+  writeBody(doc, root, report);
+  writeAddenda(doc, root, report);
+  root.end();
   writeFooters(doc, report);
-  doc.end();
-  await ended;
-  const bytes = Buffer.concat(chunks);
+  const bytes = await finishPdf(doc);
   return { bytes, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
