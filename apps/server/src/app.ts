@@ -39,6 +39,7 @@ import { registerNotificationRoutes } from "./modules/notifications/notification
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
 import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { hasSignedInterpretation } from "./modules/records/records-service.js";
+import { withdrawReportLinks } from "./modules/reports/report-link-voids.js";
 import { registerReportRoutes } from "./modules/reports/reports-routes.js";
 import { type ReportsContext, reportIssuer } from "./modules/reports/reports-service.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
@@ -196,7 +197,8 @@ export async function buildApp({
   registerSystemRoutes(app, database, config);
   registerChromeRoutes(app, database.db);
   registerPatientDataAudit(app, database.db);
-  registerClientRoutes(app, database.db);
+  // Clients sit below reports: a contact's removal or new address voids their unused report links through this hook.
+  registerClientRoutes(app, database.db, { onContactsWithdrawn: withdrawReportLinks });
   registerCaseRoutes(app, database.db, caseDependenciesOf(config));
   // Reports sit above records: records hands each signing and addendum to them through this hook.
   const reports: ReportsContext = {
@@ -204,6 +206,7 @@ export async function buildApp({
     messages,
     publicUrl: config.publicUrl,
     linkHours: config.reports.linkHours,
+    linkLimits: config.identityLimits,
     company: { name: config.reports.companyName, details: config.reports.companyDetails },
     caps: config.technologistCaps,
   };

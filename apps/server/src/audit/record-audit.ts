@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { auditEvents } from "../db/schema.js";
 
@@ -13,19 +14,55 @@ export type AuditEvent = {
 };
 
 /**
+ * The longest header text a row keeps (as the identity endpoint always did): a caller without an account must not be
+ * able to store 15,000 characters per call.
+ */
+export const auditTextLimit = 512;
+
+function capped(text: string | null | undefined): string | null {
+  return text === undefined || text === null ? null : text.slice(0, auditTextLimit);
+}
+
+function valuesOf(event: AuditEvent) {
+  return {
+    action: event.action,
+    outcome: event.outcome,
+    actorSub: event.actor?.sub ?? null,
+    actorUsername: capped(event.actor?.username),
+    targetType: event.target?.type ?? null,
+    targetId: event.target?.id ?? null,
+    ip: capped(event.ip),
+    userAgent: capped(event.userAgent),
+    details: event.details ?? null,
+  };
+}
+
+/**
  * Writes one audit event. Pass the transaction of the write being audited so both land or neither does.
  * The audit log keeps the true reason of a failure even where the caller is told less.
  */
 export async function recordAudit(db: Db, event: AuditEvent): Promise<void> {
-  await db.insert(auditEvents).values({
-    action: event.action,
-    outcome: event.outcome,
-    actorSub: event.actor?.sub ?? null,
-    actorUsername: event.actor?.username ?? null,
-    targetType: event.target?.type ?? null,
-    targetId: event.target?.id ?? null,
-    ip: event.ip ?? null,
-    userAgent: event.userAgent ?? null,
-    details: event.details ?? null,
-  });
+  await db.insert(auditEvents).values(valuesOf(event));
+}
+
+/**
+ * Records a refusal that may repeat (a forged link, again and again from one address): the first of a window is a row,
+ * every further one with the same `key` only counts on it (`repeat_count`, and `details.lastAt`). So a caller without an
+ * account adds at most one row per key and window, however fast it calls. `key` should name the action, the address
+ * and the window's start; the row keeps the first call's user agent.
+ */
+export async function recordRepeatedAudit(db: Db, event: AuditEvent, key: string, now: Date): Promise<number> {
+  const values = valuesOf(event);
+  const [row] = await db
+    .insert(auditEvents)
+    .values({ ...values, at: now, repeatKey: key, details: { ...values.details, lastAt: now.toISOString() } })
+    .onConflictDoUpdate({
+      target: auditEvents.repeatKey,
+      set: {
+        repeatCount: sql`${auditEvents.repeatCount} + 1`,
+        details: sql`coalesce(${auditEvents.details}, '{}'::jsonb) || jsonb_build_object('lastAt', ${now.toISOString()}::text)`,
+      },
+    })
+    .returning({ count: auditEvents.repeatCount });
+  return row?.count ?? 1;
 }

@@ -26,6 +26,16 @@ export const reportDeliveryStatuses = ["pending", "sent", "failed"] as const;
 export const reportDeliveryStatusSchema = z.enum(reportDeliveryStatuses);
 export type ReportDeliveryStatus = z.infer<typeof reportDeliveryStatusSchema>;
 
+/**
+ * Why an unused link was withdrawn: by `staff` from the case's Reports list, because its contact was removed (deleted,
+ * or dropped from the protocol's report recipients: `recipient-removed`), because the contact's address changed
+ * (`address-changed`: the old mailbox may be someone else's now), or because a newer link of the same version went to
+ * the same person (`superseded`).
+ */
+export const reportLinkVoidReasons = ["staff", "recipient-removed", "address-changed", "superseded"] as const;
+export const reportLinkVoidReasonSchema = z.enum(reportLinkVoidReasons);
+export type ReportLinkVoidReason = z.infer<typeof reportLinkVoidReasonSchema>;
+
 export const reportDeliverySchema = z.object({
   id: idSchema,
   /** The client contact it went to (kept even if the contact is later removed from the protocol). */
@@ -40,6 +50,9 @@ export const reportDeliverySchema = z.object({
   linkExpiresAt: isoDateTimeSchema,
   /** When the recipient downloaded the PDF with this link (which spent it); null while unused. */
   openedAt: isoDateTimeSchema.nullable(),
+  /** When the unused link was withdrawn (it downloads nothing since), and why; null while it stands. */
+  voidedAt: isoDateTimeSchema.nullable(),
+  voidReason: reportLinkVoidReasonSchema.nullable(),
   /** The staff member who re-sent it; null for the delivery made when the version was signed. */
   sentBy: authorSchema.nullable(),
   createdAt: isoDateTimeSchema,
@@ -102,6 +115,8 @@ export type ReportList = z.infer<typeof reportListSchema>;
 
 export const reportParamsSchema = z.object({ id: idSchema, reportId: idSchema });
 
+export const reportDeliveryParamsSchema = z.object({ id: idSchema, reportId: idSchema, deliveryId: idSchema });
+
 /** `POST …/reports/{reportId}/deliveries`: a new e-mail with a new link to each of these contacts of the client. */
 export const resendReportInputSchema = z.object({
   contactIds: z
@@ -144,13 +159,20 @@ export const reportLinkViewSchema = z.object({
   signedBy: z.string(),
   recipientName: z.string(),
   linkExpiresAt: isoDateTimeSchema,
+  /** The client's IANA zone: the page words every time in it, zone named, as the e-mail and the case do. */
+  timeZone: z.string(),
 });
 export type ReportLinkView = z.infer<typeof reportLinkViewSchema>;
 
-/** Why a link cannot be used, in `details` of its 410: `used` (it works once) or `expired`. A forged link is a 404. */
+/**
+ * Why a link cannot be used, in `details` of its 410: `used` (it works once), `expired`, or `voided` (staff withdrew
+ * it, its recipient was removed or their address changed, or a newer link was sent). `timeZone` is the client's, for
+ * saying `at` as the e-mail says times. A forged link is a 404.
+ */
 export const reportLinkRefusalSchema = z.object({
-  reason: z.enum(["used", "expired"]),
+  reason: z.enum(["used", "expired", "voided"]),
   at: isoDateTimeSchema.nullable(),
+  timeZone: z.string().optional(),
 });
 export type ReportLinkRefusal = z.infer<typeof reportLinkRefusalSchema>;
 
@@ -254,11 +276,13 @@ export type FhirDiagnosticReport = z.infer<typeof fhirDiagnosticReportSchema>;
  * The accounting of disclosures (HIPAA §164.528): every time a patient's report left Vigil or was taken out of it —
  * e-mailed to a client's contact (`report-delivered`: the link, not the PDF), downloaded with that link
  * (`report-downloaded`), or fetched by staff as PDF, FHIR or the printable page (`pdf-exported`, `fhir-exported`,
- * `page-exported`: the page holds the same content and prints it).
+ * `page-exported`: the page holds the same content and prints it). A link withdrawn before it was used
+ * (`link-voided`) is listed too: the accounting shows that what was sent can no longer be taken.
  */
 export const disclosureKinds = [
   "report-delivered",
   "report-downloaded",
+  "link-voided",
   "pdf-exported",
   "fhir-exported",
   "page-exported",
@@ -269,6 +293,7 @@ export type DisclosureKind = z.infer<typeof disclosureKindSchema>;
 export const disclosureKindLabels: Record<DisclosureKind, string> = {
   "report-delivered": "Report link e-mailed",
   "report-downloaded": "Report downloaded with a link",
+  "link-voided": "Report link withdrawn before use",
   "pdf-exported": "PDF fetched by staff",
   "fhir-exported": "FHIR DiagnosticReport fetched by staff",
   "page-exported": "Printable page opened by staff",

@@ -13,12 +13,19 @@ import {
   restoreClient,
   updateClient,
 } from "./clients-service.js";
-import { createContact, getContact, listContacts, removeContact, updateContact } from "./contacts-service.js";
+import {
+  type ContactHooks,
+  createContact,
+  getContact,
+  listContacts,
+  removeContact,
+  updateContact,
+} from "./contacts-service.js";
 import { createProtocolRevision, getProtocol, getTransferForm } from "./protocol-service.js";
 import { createUsefulLink, listUsefulLinks, removeUsefulLink, updateUsefulLink } from "./useful-links-service.js";
 
 /** Clients, their protocol, contacts and useful links (PRODUCT.md §2). Every versioned answer carries its ETag. */
-export function registerClientRoutes(app: FastifyInstance, db: Db): void {
+export function registerClientRoutes(app: FastifyInstance, db: Db, hooks: ContactHooks = {}): void {
   const routes = clientRoutes;
 
   registerRoute(app, "listClients", routes.listClients, ({ query }) => listClients(db, query));
@@ -52,7 +59,7 @@ export function registerClientRoutes(app: FastifyInstance, db: Db): void {
 
   registerRoute(app, "getClientProtocol", routes.getClientProtocol, ({ params }) => getProtocol(db, params.id));
   registerRoute(app, "createProtocolRevision", routes.createProtocolRevision, ({ params, body, principal, request }) =>
-    createProtocolRevision(db, params.id, body, actorOf(principal, request)),
+    createProtocolRevision(db, params.id, body, actorOf(principal, request), hooks),
   );
   registerRoute(app, "getTransferForm", routes.getTransferForm, ({ params }) => getTransferForm(db, params.id));
 
@@ -69,12 +76,20 @@ export function registerClientRoutes(app: FastifyInstance, db: Db): void {
   });
   registerRoute(app, "updateContact", routes.updateContact, async ({ params, body, principal, request, reply }) => {
     const expected = readIfMatch(request.headers["if-match"]);
-    const contact = await updateContact(db, params.id, params.contactId, expected, body, actorOf(principal, request));
+    const contact = await updateContact(
+      db,
+      params.id,
+      params.contactId,
+      expected,
+      body,
+      actorOf(principal, request),
+      hooks,
+    );
     sendEtag(reply, contact.version);
     return contact;
   });
   registerRoute(app, "removeContact", routes.removeContact, async ({ params, principal, request }) => {
-    await removeContact(db, params.id, params.contactId, actorOf(principal, request));
+    await removeContact(db, params.id, params.contactId, actorOf(principal, request), hooks);
     return null;
   });
 

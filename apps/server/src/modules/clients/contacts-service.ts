@@ -18,6 +18,20 @@ import {
 
 type ContactInput = z.output<typeof contactInputSchema>;
 
+/**
+ * Told, in the write's transaction, when contacts stop being who was sent something (removed, dropped from the
+ * protocol's report recipients, or given another address). The reports module voids their unused links with it;
+ * `app.ts` hands it down, as clients asks no higher module (CODE_STYLE.md, layers).
+ */
+export type ContactsWithdrawnHook = (
+  tx: Db,
+  contactIds: readonly string[],
+  reason: "recipient-removed" | "address-changed",
+  actor: Actor,
+) => Promise<unknown>;
+
+export type ContactHooks = { onContactsWithdrawn?: ContactsWithdrawnHook | undefined };
+
 export function toContact(row: ContactRow): Contact {
   return {
     _id: row.id,
@@ -95,6 +109,7 @@ export async function updateContact(
   expectedVersions: readonly number[],
   input: ContactInput,
   actor: Actor,
+  hooks: ContactHooks = {},
 ): Promise<Contact> {
   return db.transaction(async (tx) => {
     await requireWritableClient(tx, clientId, "update");
@@ -111,12 +126,21 @@ export async function updateContact(
         { clientId, version: after.version, changes: changesBetween(before, after, auditedFields), previousPrimary },
       ),
     );
+    if (before.email && before.email.toLowerCase() !== after.email?.toLowerCase()) {
+      await hooks.onContactsWithdrawn?.(tx, [contactId], "address-changed", actor);
+    }
     return toContact(after);
   });
 }
 
 /** Marks the contact removed: lists skip it, the row and its audit trail stay. */
-export async function removeContact(db: Db, clientId: string, contactId: string, actor: Actor): Promise<void> {
+export async function removeContact(
+  db: Db,
+  clientId: string,
+  contactId: string,
+  actor: Actor,
+  hooks: ContactHooks = {},
+): Promise<void> {
   await db.transaction(async (tx) => {
     await requireWritableClient(tx, clientId, "update");
     const before = await requireContact(tx, clientId, contactId);
@@ -130,5 +154,6 @@ export async function removeContact(db: Db, clientId: string, contactId: string,
         { clientId, name: before.name, wasPrimary: before.isPrimary },
       ),
     );
+    await hooks.onContactsWithdrawn?.(tx, [contactId], "recipient-removed", actor);
   });
 }

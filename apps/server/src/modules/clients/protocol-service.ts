@@ -14,6 +14,7 @@ import { getUserByUsername } from "../../identity/user-directory.js";
 import { recordClientProtocolChange } from "../watch/watch-service.js";
 import { requireClient, requireWritableClient } from "./clients-service.js";
 import { findContactsOfClient } from "./contacts-repository.js";
+import type { ContactHooks } from "./contacts-service.js";
 import {
   findLatestProtocolRevision,
   findProtocolRevisionById,
@@ -110,6 +111,7 @@ export async function createProtocolRevision(
   clientId: string,
   input: CreateProtocolRevision,
   actor: Actor,
+  hooks: ContactHooks = {},
 ): Promise<ProtocolRevision> {
   // Read outside the transaction: PGlite has one connection, and the transaction holds it.
   const name = await authorName(db, actor.username);
@@ -153,6 +155,10 @@ export async function createProtocolRevision(
           },
         ),
       );
+      // Contacts the protocol no longer names as report recipients lose their unused links.
+      const kept = new Set(input.reportRecipients.contactIds);
+      const dropped = (latest?.reportRecipients.contactIds ?? []).filter((id) => !kept.has(id));
+      if (dropped.length > 0) await hooks.onContactsWithdrawn?.(tx, dropped, "recipient-removed", actor);
       // Open cases without a pinned revision are held to this one from now on.
       await recordClientProtocolChange(tx, clientId);
       return toProtocolRevision(row);

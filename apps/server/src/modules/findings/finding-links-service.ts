@@ -7,7 +7,7 @@ import {
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { hitRateLimit } from "../../identity/rate-limits-repository.js";
+import { admitLinkCall } from "../../links/link-calls.js";
 import { requireCase } from "../cases/cases-service.js";
 import { requireClient } from "../clients/clients-service.js";
 import { recordCaseChange } from "../watch/watch-service.js";
@@ -46,14 +46,29 @@ function gone(message: string, details: FindingLinkRefusal, recipientId: string)
   return { error: new AppError("gone", message, details), recipientId, reason: details.reason };
 }
 
-async function throttle(ctx: FindingsContext, caller: LinkCaller, now: Date): Promise<void> {
-  const { requestsPerIp, ipWindowSeconds } = ctx.settings.identityLimits;
-  const hit = await hitRateLimit(ctx.db, `finding-link:${caller.ip}`, requestsPerIp, ipWindowSeconds, now);
-  if (!hit.allowed) {
-    throw new AppError("too_many_requests", "Too many requests from this address; try again in a moment.", undefined, {
-      "retry-after": String(hit.retryAfterSeconds),
-    });
-  }
+/**
+ * The links' one gate (links/link-calls.ts): a forged token counts against the caller's address (404, then 429 with
+ * Retry-After), audited as one counted row per address and window; a genuine one is never refused for others' calls.
+ */
+async function throttle(
+  ctx: FindingsContext,
+  action: "lookup" | "acknowledge",
+  token: string,
+  caller: LinkCaller,
+  now: Date,
+): Promise<void> {
+  const gate = {
+    kind: "finding-link" as const,
+    action: action === "lookup" ? "critical-finding.link-lookup" : "critical-finding.acknowledge",
+    limits: ctx.settings.identityLimits,
+    caller: { ip: caller.ip, userAgent: caller.userAgent },
+    now,
+    auditDetails: { via: "link", recipientId: null },
+  };
+  await admitLinkCall(ctx.db, gate, () => {
+    const claims = readLinkToken(ctx.linkSecret, token);
+    return claims && { ...claims, id: claims.recipientId };
+  });
 }
 
 /** Why a closed finding's link takes no acknowledgement, in the client's zone. */
@@ -154,7 +169,7 @@ export async function lookUpFindingLink(
   caller: LinkCaller,
 ): Promise<FindingLinkView> {
   const now = new Date();
-  await throttle(ctx, caller, now);
+  await throttle(ctx, "lookup", token, caller, now);
   const opened = await openLink(ctx.db, ctx.linkSecret, token, now);
   if ("error" in opened) {
     await auditLink(ctx, "lookup", caller, { refusal: opened });
@@ -175,7 +190,7 @@ export async function acknowledgeFindingLink(
   caller: LinkCaller,
 ): Promise<FindingLinkView> {
   const now = new Date();
-  await throttle(ctx, caller, now);
+  await throttle(ctx, "acknowledge", input.token, caller, now);
   const opened = await openLink(ctx.db, ctx.linkSecret, input.token, now);
   if ("error" in opened) {
     await auditLink(ctx, "acknowledge", caller, { refusal: opened });

@@ -2,6 +2,7 @@ import { criticalFindingRoutes } from "@vigil/contract";
 import type { FastifyInstance } from "fastify";
 import { actorOf } from "../../http/actor.js";
 import { registerRoute } from "../../http/register-route.js";
+import { linkCallerOf } from "../../links/link-calls.js";
 import { acknowledgeFindingLink, lookUpFindingLink } from "./finding-links-service.js";
 import type { FindingsContext } from "./findings-context.js";
 import {
@@ -31,9 +32,9 @@ export function registerFindingRoutes(app: FastifyInstance, ctx: FindingsContext
     cancelCriticalFinding(ctx, params.id, params.findingId, body, actorOf(principal, request)),
   );
   registerRoute(app, "lookUpFindingLink", routes.lookUpFindingLink, ({ body, request }) =>
-    lookUpFindingLink(ctx, body.token, { ip: request.ip, userAgent: request.headers["user-agent"] }),
+    lookUpFindingLink(ctx, body.token, linkCallerOf(request)),
   );
   registerRoute(app, "acknowledgeFindingLink", routes.acknowledgeFindingLink, ({ body, request }) =>
-    acknowledgeFindingLink(ctx, body, { ip: request.ip, userAgent: request.headers["user-agent"] }),
+    acknowledgeFindingLink(ctx, body, linkCallerOf(request)),
   );
 }

@@ -2,7 +2,7 @@ import type { ReportLinkRefusal, ReportLinkView } from "@vigil/contract";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { hitRateLimit } from "../../identity/rate-limits-repository.js";
+import { admitLinkCall, type LinkCaller, type LinkLimits, recordLinkRefusal } from "../../links/link-calls.js";
 import { verifyLink } from "../../links/signed-links.js";
 import { disclosedRecipient } from "./disclosures-service.js";
 import { reportLinkSecret } from "./report-delivery.js";
@@ -18,30 +18,28 @@ import {
 
 /**
  * The two public calls of a report's download link (no account): look it up (does not spend it), and download the
- * PDF (spends it: once per link). The token arrives in the body; a forged or altered one is a 404 before any lookup,
- * a used or expired one a 410 saying which. Both are rate limited per address and audited without a user.
+ * PDF (spends it: once per link). The token arrives in the body and passes the links' one gate (links/link-calls.ts):
+ * a forged or altered one is a 404 (429 once its address has had too many), a genuine one is never refused for
+ * others' calls; a used, expired or voided one is a 410 saying which. Every call is audited without a user.
  */
 
-/** Link calls per address and minute: enough for a person, far too few to guess at tokens. */
-const callsPerMinute = 30;
-
-export type LinkCaller = { ip: string; userAgent: string | undefined };
-
-function invalid(): AppError {
-  return new AppError("not_found", "This link is not valid.");
-}
+export type ReportLinkContext = { db: Db; linkLimits: LinkLimits };
 
 function gone(refusal: ReportLinkRefusal): AppError {
   const message =
     refusal.reason === "used"
       ? "This link was already used: each link downloads the report once. Ask for the report to be sent again."
-      : "This link has expired. Ask for the report to be sent again.";
+      : refusal.reason === "voided"
+        ? "This link was withdrawn by the sender and no longer downloads the report. Ask for the report to be sent again."
+        : "This link has expired. Ask for the report to be sent again.";
   return new AppError("gone", message, refusal);
 }
 
+type LinkAction = "report-link.lookup" | "report-link.download";
+
 async function auditLinkCall(
   db: Db,
-  action: "report-link.lookup" | "report-link.download",
+  action: LinkAction,
   caller: LinkCaller,
   outcome: "success" | "failure",
   details: Record<string, unknown>,
@@ -56,23 +54,31 @@ async function auditLinkCall(
   });
 }
 
-/** The delivery a genuine token names; 404 for anything else, 429 past the per-address limit. */
-async function deliveryOf(db: Db, token: string, caller: LinkCaller, now: Date): Promise<ReportDeliveryRow> {
-  const limit = await hitRateLimit(db, `report-link:${caller.ip}`, callsPerMinute, 60, now);
-  if (!limit.allowed) {
-    throw new AppError("too_many_requests", "Too many attempts; wait a minute and try again.", {
-      retryAfterSeconds: limit.retryAfterSeconds,
-    });
-  }
-  const link = verifyLink(await reportLinkSecret(db), token);
-  const delivery = link ? await findDelivery(db, link.id) : undefined;
+/** The delivery a genuine token names; 404 for anything else, 429 past the links' limits. */
+async function deliveryOf(
+  ctx: ReportLinkContext,
+  action: LinkAction,
+  token: string,
+  caller: LinkCaller,
+  now: Date,
+): Promise<ReportDeliveryRow> {
+  const { db } = ctx;
+  const secret = await reportLinkSecret(db);
+  const gate = { kind: "report-link" as const, action, limits: ctx.linkLimits, caller, now };
+  const link = await admitLinkCall(db, gate, () => verifyLink(secret, token));
+  const delivery = await findDelivery(db, link.id);
   // The token carries its expiry: one that does not match the row's was not made for it.
-  if (!link || !delivery || delivery.linkExpiresAt.getTime() !== link.expiresAt.getTime()) throw invalid();
+  if (!delivery || delivery.linkExpiresAt.getTime() !== link.expiresAt.getTime()) {
+    await recordLinkRefusal(db, gate, "invalid", `report-link:${link.id}`, { linkId: link.id });
+    throw new AppError("not_found", "This link is not valid.");
+  }
   return delivery;
 }
 
+/** Why the link no longer works, if it does not; times in the client's zone (`timeZone`). */
 function refusalOf(delivery: ReportDeliveryRow, now: Date): ReportLinkRefusal | undefined {
   if (delivery.openedAt) return { reason: "used", at: delivery.openedAt.toISOString() };
+  if (delivery.voidedAt) return { reason: "voided", at: delivery.voidedAt.toISOString() };
   if (now.getTime() >= delivery.linkExpiresAt.getTime()) {
     return { reason: "expired", at: delivery.linkExpiresAt.toISOString() };
   }
@@ -83,17 +89,38 @@ function detailsOf(delivery: ReportDeliveryRow, extra: Record<string, unknown> =
   return { deliveryId: delivery.id, reportId: delivery.reportId, caseId: delivery.caseId, ...extra };
 }
 
+/** The client's zone as the report's e-mail used it (the inputs stored when the version was signed). */
+async function zoneOf(db: Db, reportId: string): Promise<string | undefined> {
+  const version = await findReportVersionSummary(db, reportId);
+  return version ? (version.inputs as unknown as ReportInputs).client.timeZone : undefined;
+}
+
+/** Audits the refusal of a genuine link and answers 410 with why, its time in the client's zone. */
+async function refuse(
+  db: Db,
+  action: LinkAction,
+  caller: LinkCaller,
+  delivery: ReportDeliveryRow,
+  refusal: ReportLinkRefusal,
+) {
+  await auditLinkCall(db, action, caller, "failure", detailsOf(delivery, { refused: refusal.reason }));
+  const timeZone = await zoneOf(db, delivery.reportId);
+  return gone(timeZone ? { ...refusal, timeZone } : refusal);
+}
+
 /** `POST /api/report-links/lookup`: what the link will download, without spending it. */
-export async function lookUpReportLink(db: Db, token: string, caller: LinkCaller): Promise<ReportLinkView> {
+export async function lookUpReportLink(
+  ctx: ReportLinkContext,
+  token: string,
+  caller: LinkCaller,
+): Promise<ReportLinkView> {
+  const { db } = ctx;
   const now = new Date();
-  const delivery = await deliveryOf(db, token, caller, now);
+  const delivery = await deliveryOf(ctx, "report-link.lookup", token, caller, now);
   const refusal = refusalOf(delivery, now);
-  if (refusal) {
-    await auditLinkCall(db, "report-link.lookup", caller, "failure", detailsOf(delivery, { refused: refusal.reason }));
-    throw gone(refusal);
-  }
+  if (refusal) throw await refuse(db, "report-link.lookup", caller, delivery, refusal);
   const version = await findReportVersionSummary(db, delivery.reportId);
-  if (!version) throw invalid();
+  if (!version) throw new AppError("not_found", "This link is not valid.");
   const inputs = version.inputs as unknown as ReportInputs;
   await auditLinkCall(db, "report-link.lookup", caller, "success", detailsOf(delivery));
   return {
@@ -107,30 +134,29 @@ export async function lookUpReportLink(db: Db, token: string, caller: LinkCaller
     signedBy: inputs.signedBy.name || inputs.signedBy.username,
     recipientName: delivery.recipientName,
     linkExpiresAt: delivery.linkExpiresAt.toISOString(),
+    timeZone: inputs.client.timeZone,
   };
 }
 
 /**
  * `POST /api/report-links/download`: the stored PDF, once. The link is spent, the disclosure recorded and the call
- * audited in one transaction; of two downloads racing on one link, exactly one gets the PDF.
+ * audited in one transaction; of two downloads racing on one link (or a download and its voiding), exactly one wins.
  */
 export async function downloadReportLink(
-  db: Db,
+  ctx: ReportLinkContext,
   token: string,
   caller: LinkCaller,
 ): Promise<{ bytes: Buffer; fileName: string }> {
+  const { db } = ctx;
   const now = new Date();
-  const delivery = await deliveryOf(db, token, caller, now);
+  const delivery = await deliveryOf(ctx, "report-link.download", token, caller, now);
   const early = refusalOf(delivery, now);
-  if (early) {
-    await auditLinkCall(db, "report-link.download", caller, "failure", detailsOf(delivery, { refused: early.reason }));
-    throw gone(early);
-  }
+  if (early) throw await refuse(db, "report-link.download", caller, delivery, early);
   const result = await db.transaction(async (tx) => {
     const spent = await spendDelivery(tx, delivery.id, now);
     if (!spent) return undefined;
     const version = await findReportVersion(tx, delivery.reportId);
-    if (!version) throw invalid();
+    if (!version) throw new AppError("not_found", "This link is not valid.");
     await insertDisclosure(tx, {
       kind: "report-downloaded",
       patientMrn: version.patientMrn,
@@ -154,7 +180,13 @@ export async function downloadReportLink(
     return { bytes: version.pdf, fileName: `${inputs.case.number}-report-v${version.version}.pdf` };
   });
   if (result) return result;
-  const used = await findDelivery(db, delivery.id);
-  await auditLinkCall(db, "report-link.download", caller, "failure", detailsOf(delivery, { refused: "used" }));
-  throw gone({ reason: "used", at: used?.openedAt?.toISOString() ?? null });
+  // Spent or voided in the meantime: say which.
+  const after = (await findDelivery(db, delivery.id)) ?? delivery;
+  throw await refuse(
+    db,
+    "report-link.download",
+    caller,
+    after,
+    refusalOf(after, now) ?? { reason: "used", at: after.openedAt?.toISOString() ?? null },
+  );
 }

@@ -42,6 +42,8 @@ describe("a report's one-time download link", () => {
       kind: "signed",
       signedBy: report.signedBy.name,
       recipientName: "Dr. Nia Neuro",
+      linkExpiresAt: expect.any(String),
+      timeZone: (await team.coordinator("GET", `/clients/${clientId}`)).json().data.timezone,
     });
     // Before the download the page shows no patient data: that is in the PDF.
     const patient = (await team.coordinator("GET", `/cases/${caseId}`)).json().data.patient;
@@ -90,7 +92,12 @@ describe("a report's one-time download link", () => {
     for (const call of ["lookup", "download"] as const) {
       const response = await linkCall(harness, call, stale);
       expect(response.statusCode).toBe(410);
-      expect(response.json().error.details).toEqual({ reason: "expired", at: expired.toISOString() });
+      // With the client's zone, so the page says the time as the e-mail did.
+      expect(response.json().error.details).toEqual({
+        reason: "expired",
+        at: expired.toISOString(),
+        timeZone: expect.any(String),
+      });
     }
     // The original link (carrying the old expiry) no longer matches the row: not valid at all.
     expect((await linkCall(harness, "download", token)).statusCode).toBe(404);

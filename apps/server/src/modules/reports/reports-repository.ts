@@ -1,4 +1,20 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import type { ReportLinkVoidReason } from "@vigil/contract";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import {
   cases,
@@ -118,14 +134,68 @@ export async function settleDelivery(
   return row;
 }
 
-/** Spends a link: sets `opened_at` once. Undefined when it was already spent (the caller answers 410). */
+/** Spends a link: sets `opened_at` once. Undefined when it was already spent or voided (the caller answers 410). */
 export async function spendDelivery(db: Db, id: string, at: Date): Promise<ReportDeliveryRow | undefined> {
   const [row] = await db
     .update(reportDeliveries)
     .set({ openedAt: at })
-    .where(and(eq(reportDeliveries.id, id), isNull(reportDeliveries.openedAt)))
+    .where(and(eq(reportDeliveries.id, id), isNull(reportDeliveries.openedAt), isNull(reportDeliveries.voidedAt)))
     .returning();
   return row;
+}
+
+export type DeliveryVoid = {
+  reason: ReportLinkVoidReason;
+  at: Date;
+  by?: { sub: string | null; username: string } | undefined;
+};
+
+/**
+ * Voids the unused links among `where` (never a spent or already voided one): the rows voided now. One statement, so a
+ * download racing with the voiding either spent the link first or finds it voided.
+ */
+async function voidDeliveriesWhere(db: Db, where: SQL, voiding: DeliveryVoid): Promise<ReportDeliveryRow[]> {
+  return db
+    .update(reportDeliveries)
+    .set({
+      voidedAt: voiding.at,
+      voidReason: voiding.reason,
+      voidedBySub: voiding.by?.sub ?? null,
+      voidedByUsername: voiding.by?.username ?? null,
+    })
+    .where(and(where, isNull(reportDeliveries.openedAt), isNull(reportDeliveries.voidedAt)) as SQL)
+    .returning();
+}
+
+/** One delivery's link, when it is unused and of that report. */
+export function voidDelivery(db: Db, reportId: string, id: string, voiding: DeliveryVoid) {
+  return voidDeliveriesWhere(
+    db,
+    and(eq(reportDeliveries.id, id), eq(reportDeliveries.reportId, reportId)) as SQL,
+    voiding,
+  );
+}
+
+/** Every unused link sent to these contacts (their removal, or a change of address). */
+export function voidDeliveriesToContacts(db: Db, contactIds: readonly string[], voiding: DeliveryVoid) {
+  if (contactIds.length === 0) return Promise.resolve([]);
+  return voidDeliveriesWhere(db, inArray(reportDeliveries.contactId, [...contactIds]), voiding);
+}
+
+/** The unused links of one version to the same contact or address, but for `exceptIds` (the newer ones). */
+export function voidEarlierDeliveries(
+  db: Db,
+  reportId: string,
+  recipient: { contactId: string | null; email: string },
+  exceptIds: readonly string[],
+  voiding: DeliveryVoid,
+) {
+  const same = recipient.contactId
+    ? or(eq(reportDeliveries.contactId, recipient.contactId), eq(reportDeliveries.recipientEmail, recipient.email))
+    : eq(reportDeliveries.recipientEmail, recipient.email);
+  const conditions = [eq(reportDeliveries.reportId, reportId), same as SQL];
+  if (exceptIds.length > 0) conditions.push(notInArray(reportDeliveries.id, [...exceptIds]));
+  return voidDeliveriesWhere(db, and(...conditions) as SQL, voiding);
 }
 
 export async function insertDisclosure(db: Db, values: typeof reportDisclosures.$inferInsert): Promise<void> {

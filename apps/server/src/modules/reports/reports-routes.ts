@@ -1,10 +1,11 @@
 import { reportRoutes } from "@vigil/contract";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { actorOf } from "../../http/actor.js";
 import { registerRoute } from "../../http/register-route.js";
+import { linkCallerOf } from "../../links/link-calls.js";
 import { exportDisclosuresCsv, listDisclosures } from "./disclosures-service.js";
 import { reportLinkSecret } from "./report-delivery.js";
-import { downloadReportLink, type LinkCaller, lookUpReportLink } from "./report-links-service.js";
+import { downloadReportLink, lookUpReportLink } from "./report-links-service.js";
 import {
   getReportDocument,
   getReportFhir,
@@ -12,13 +13,10 @@ import {
   listCaseReports,
   type ReportsContext,
   resendReport,
+  voidReportLink,
 } from "./reports-service.js";
 
-function callerOf(request: FastifyRequest): LinkCaller {
-  return { ip: request.ip, userAgent: request.headers["user-agent"] };
-}
-
-/** A case's signed reports, their PDF, FHIR and printable-page forms, re-sending, the download link's calls and the disclosures. */
+/** A case's signed reports, their PDF, FHIR and printable-page forms, re-sending and voiding links, the download link's calls and the disclosures. */
 export function registerReportRoutes(app: FastifyInstance, ctx: ReportsContext): void {
   const { db } = ctx;
   // The links' key is made before the first request: a refused link call must write nothing, not even the key.
@@ -41,11 +39,14 @@ export function registerReportRoutes(app: FastifyInstance, ctx: ReportsContext):
   registerRoute(app, "resendReport", reportRoutes.resendReport, ({ params, body, principal, request }) =>
     resendReport(ctx, params.id, params.reportId, body.contactIds, actorOf(principal, request)),
   );
+  registerRoute(app, "voidReportLink", reportRoutes.voidReportLink, ({ params, principal, request }) =>
+    voidReportLink(db, params.id, params.reportId, params.deliveryId, actorOf(principal, request)),
+  );
   registerRoute(app, "lookUpReportLink", reportRoutes.lookUpReportLink, ({ body, request }) =>
-    lookUpReportLink(db, body.token, callerOf(request)),
+    lookUpReportLink(ctx, body.token, linkCallerOf(request)),
   );
   registerRoute(app, "downloadReportLink", reportRoutes.downloadReportLink, async ({ body, request }) => {
-    const pdf = await downloadReportLink(db, body.token, callerOf(request));
+    const pdf = await downloadReportLink(ctx, body.token, linkCallerOf(request));
     return { body: pdf.bytes, fileName: pdf.fileName, disposition: "attachment" as const };
   });
   registerRoute(app, "listDisclosures", reportRoutes.listDisclosures, ({ query }) => listDisclosures(db, query));

@@ -12,6 +12,7 @@ import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { findUserById } from "../../identity/user-directory.js";
+import type { LinkLimits } from "../../links/link-calls.js";
 import { maskDestination } from "../../messaging/message-service.js";
 import { requireCase } from "../cases/cases-service.js";
 import { listContacts } from "../clients/contacts-service.js";
@@ -29,6 +30,7 @@ import { buildReportDocument } from "./report-document.js";
 import { buildDiagnosticReport } from "./report-fhir.js";
 import type { ReportInputs } from "./report-inputs.js";
 import { missingVersions, type ReportCompany, storeReportVersion, type VersionToIssue } from "./report-issue.js";
+import { recordVoidedLinks, voidSupersededLinks } from "./report-link-voids.js";
 import {
   existsSignedReport,
   findDeliveriesOfReports,
@@ -38,6 +40,7 @@ import {
   type ReportDeliveryRow,
   type ReportVersionRow,
   type ReportVersionSummaryRow,
+  voidDelivery,
 } from "./reports-repository.js";
 
 /**
@@ -48,6 +51,8 @@ import {
  */
 
 export type ReportsContext = ReportDeliveryContext & {
+  /** The public link calls' limits (links/link-calls.ts), shared with the acknowledgement links. */
+  linkLimits: LinkLimits;
   company: ReportCompany;
   /** The records module's caps setting, for reading interpretations through its service. */
   caps: { intermittent: number; continuous: number };
@@ -173,6 +178,8 @@ function toDelivery(row: ReportDeliveryRow): ReportDelivery {
     sentAt: row.sentAt?.toISOString() ?? null,
     linkExpiresAt: row.linkExpiresAt.toISOString(),
     openedAt: row.openedAt?.toISOString() ?? null,
+    voidedAt: row.voidedAt?.toISOString() ?? null,
+    voidReason: row.voidReason,
     sentBy: row.sentByUsername ? { sub: row.sentBySub, username: row.sentByUsername, name: row.sentByName } : null,
     createdAt: row.createdAt.toISOString(),
   };
@@ -308,8 +315,8 @@ export async function getReportDocument(
 
 /**
  * `POST …/reports/{reportId}/deliveries`: a new e-mail with a new one-time link to each named contact of the case's
- * client (any live contact with an e-mail address, not only those the protocol names). Earlier links stay as they
- * were.
+ * client (any live contact with an e-mail address, not only those the protocol names). The older unused links of this
+ * version to the same people are voided in the same transaction: one link per person stands.
  */
 export async function resendReport(
   ctx: ReportsContext,
@@ -341,6 +348,7 @@ export async function resendReport(
   const name = (await findUserById(ctx.db, actor.sub))?.name ?? null;
   const created = await ctx.db.transaction(async (tx) => {
     const deliveries = await createDeliveries(tx, ctx, row, recipients, new Date(), { ...actor, name });
+    await voidSupersededLinks(tx, row.id, deliveries, actor);
     await recordAudit(
       tx,
       auditedWrite(
@@ -364,4 +372,33 @@ export async function resendReport(
   );
   const deliveries = await findDeliveriesOfReports(ctx.db, [row.id]);
   return toReportVersion(row, deliveries);
+}
+
+/**
+ * `POST …/reports/{reportId}/deliveries/{deliveryId}/void`: staff withdraw an unused link (sent to the wrong address,
+ * or no longer wanted); it downloads nothing afterwards. A spent or already voided link is a 409 saying which.
+ */
+export async function voidReportLink(
+  db: Db,
+  caseId: string,
+  reportId: string,
+  deliveryId: string,
+  actor: Actor,
+): Promise<ReportVersion> {
+  const row = await requireVersion(db, caseId, reportId);
+  await db.transaction(async (tx) => {
+    const voided = await voidDelivery(tx, reportId, deliveryId, { reason: "staff", at: new Date(), by: actor });
+    if (voided.length === 0) {
+      const [delivery] = (await findDeliveriesOfReports(tx, [reportId])).filter((entry) => entry.id === deliveryId);
+      if (!delivery) throw new AppError("not_found", `The report version has no delivery with id ${deliveryId}.`);
+      throw new AppError(
+        "conflict",
+        delivery.openedAt
+          ? "This link was already used: the report was downloaded with it."
+          : "This link was already withdrawn.",
+      );
+    }
+    await recordVoidedLinks(tx, voided, { reason: "staff", actor });
+  });
+  return toReportVersion(row, await findDeliveriesOfReports(db, [reportId]));
 }

@@ -189,8 +189,20 @@ export async function reportTokensFor(harness: TestApp, email: string): Promise<
     .map((token) => decodeURIComponent(token));
 }
 
-export function linkCall(harness: TestApp, call: "lookup" | "download", token: string) {
-  return harness.app.inject({ method: "POST", url: `/api/report-links/${call}`, payload: { token } });
+/** A public call of a report link, from `from.ip` (default 127.0.0.1) with `from.userAgent`, on `app` (the harness's). */
+export function linkCall(
+  harness: Pick<TestApp, "app">,
+  call: "lookup" | "download",
+  token: string,
+  from: { ip?: string; userAgent?: string } = {},
+) {
+  return harness.app.inject({
+    method: "POST",
+    url: `/api/report-links/${call}`,
+    payload: { token },
+    ...(from.ip ? { remoteAddress: from.ip } : {}),
+    ...(from.userAgent ? { headers: { "user-agent": from.userAgent } } : {}),
+  });
 }
 
 /**
