@@ -12,13 +12,18 @@ import { clockKindSchema } from "./watch.js";
 
 /**
  * The monthly service-level report (PRODUCT.md §10): every clock instance a client's cases ran, counted in the month
- * its due time falls in (the client's time zone). Durations are whole minutes: time taken is rounded to the nearest
- * minute, lateness up (a promise missed by seconds is late by 1 minute, never by 0).
+ * its due time falls in (the client's time zone). Durations are whole seconds, every one rounded up: a promise missed
+ * by a moment is late by 1 s, never by 0, and a clock that took longer than its window never reads as taking it
+ * exactly. Screens show seconds under an hour, so a late step never reads as in time.
  */
 export const serviceLevelParamsSchema = z.object({ clientId: idSchema, month: monthSchema });
 export type ServiceLevelParams = z.infer<typeof serviceLevelParamsSchema>;
 
-/** Nearest-rank percentiles of a set of durations; null when the set is empty. */
+/**
+ * Nearest-rank percentiles of a set of durations (seconds): p is the smallest value with at least p% of the values at
+ * or below it, always a value measured (for [0, 1] the p50 is 0; a spreadsheet's PERCENTILE.INC interpolates 0.5).
+ * null when the set is empty.
+ */
 export const durationPercentilesSchema = z.object({
   p50: z.number().int().min(0),
   p90: z.number().int().min(0),
@@ -33,9 +38,9 @@ export const serviceLevelKindFiguresSchema = z.object({
   /** Due later in the month than the time of reading and still running: neither kept nor missed yet. */
   pending: z.number().int().min(0),
   /** Start → stop of the clocks that were stopped (kept, or stopped late). */
-  takenMinutes: durationPercentilesSchema.nullable(),
+  takenSeconds: durationPercentilesSchema.nullable(),
   /** Due → stop (or → the time of reading, while still running) of the missed clocks. */
-  lateMinutes: durationPercentilesSchema.nullable(),
+  lateSeconds: durationPercentilesSchema.nullable(),
 });
 export type ServiceLevelKindFigures = z.infer<typeof serviceLevelKindFiguresSchema>;
 
@@ -54,7 +59,7 @@ export const serviceLevelBreachSchema = z.object({
    * finding not acknowledged yet).
    */
   end: z.enum(["stopped", "ended", "running"]),
-  lateMinutes: z.number().int().min(0),
+  lateSeconds: z.number().int().min(0),
 });
 export type ServiceLevelBreach = z.infer<typeof serviceLevelBreachSchema>;
 
@@ -75,7 +80,7 @@ export const serviceLevelMissedFindingSchema = z.object({
   /** null: not acknowledged by the time of reading. */
   acknowledgedAt: derivedDateTimeSchema.nullable(),
   /** Due → acknowledged, or → the time of reading while not acknowledged. */
-  lateMinutes: z.number().int().min(0),
+  lateSeconds: z.number().int().min(0),
 });
 export type ServiceLevelMissedFinding = z.infer<typeof serviceLevelMissedFindingSchema>;
 
@@ -92,11 +97,11 @@ export const serviceLevelCriticalFindingsSchema = z.object({
   pending: z.number().int().min(0),
   cancelled: z.number().int().min(0),
   /** Raised → acknowledged, of the acknowledged ones. */
-  acknowledgementMinutes: durationPercentilesSchema.nullable(),
+  acknowledgementSeconds: durationPercentilesSchema.nullable(),
   /** EEG onset → raised, the median; null when there is none. */
-  onsetToRaisedMinutesP50: z.number().int().min(0).nullable(),
+  onsetToRaisedSecondsP50: z.number().int().min(0).nullable(),
   /** Raised → the first message sent, the median of those where one was sent; null when none was. */
-  raisedToNotifiedMinutesP50: z.number().int().min(0).nullable(),
+  raisedToNotifiedSecondsP50: z.number().int().min(0).nullable(),
   /** The missed windows, by due time. */
   missed: z.array(serviceLevelMissedFindingSchema),
 });

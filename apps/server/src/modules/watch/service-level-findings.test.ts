@@ -81,15 +81,16 @@ describe("critical finding clocks in a case's history", () => {
     expect(instances[0]?.owner).toEqual({ kind: "user", user: rita });
 
     const figures = kindFiguresOf(instances, november, asOf).find((entry) => entry.kind === "critical-notification");
-    // Late by a millisecond is late by 1 minute; the open one is late until the time of reading.
-    const openLate = (asOf.getTime() - plus(t, 2 * hour + 30 * minute).getTime()) / minute;
+    // Late by a millisecond is late by 1 s; the open one is late until the time of reading.
+    const openLate = Math.ceil((asOf.getTime() - plus(t, 2 * hour + 30 * minute).getTime()) / 1000);
     expect(figures).toEqual({
       kind: "critical-notification",
       kept: 1,
       missed: 2,
       pending: 0,
-      takenMinutes: { p50: 30, p90: 30, max: 30 },
-      lateMinutes: { p50: 1, p90: openLate, max: openLate },
+      // The one a millisecond late took 1801 s, never the window's 1800: rounded up like its lateness.
+      takenSeconds: { p50: 30 * 60, p90: 30 * 60 + 1, max: 30 * 60 + 1 },
+      lateSeconds: { p50: 1, p90: openLate, max: openLate },
     });
     expect(breachesOf(instances, november, asOf).map((breach) => [breach.kind, breach.end])).toEqual([
       ["critical-notification", "stopped"],
@@ -130,11 +131,11 @@ describe("the report's critical findings section", () => {
       notAcknowledged: 1,
       pending: 0,
       cancelled: 1,
-      acknowledgementMinutes: { p50: 20, p90: 50, max: 50 },
+      acknowledgementSeconds: { p50: 20 * 60, p90: 50 * 60, max: 50 * 60 },
       // Onset → raised: 20, 120, 20 and 20 minutes.
-      onsetToRaisedMinutesP50: 20,
+      onsetToRaisedSecondsP50: 20 * 60,
       // Raised → first notification: 1 and 3 minutes; the others sent nothing yet.
-      raisedToNotifiedMinutesP50: 1,
+      raisedToNotifiedSecondsP50: 60,
     });
     expect(section.missed).toEqual([
       {
@@ -145,7 +146,7 @@ describe("the report's critical findings section", () => {
         raisedAt: plus(t, 2 * hour).toISOString(),
         dueAt: plus(t, 2 * hour + 30 * minute).toISOString(),
         acknowledgedAt: plus(t, 2 * hour + 50 * minute).toISOString(),
-        lateMinutes: 20,
+        lateSeconds: 20 * 60,
       },
       {
         findingId: expect.any(String),
@@ -156,9 +157,22 @@ describe("the report's critical findings section", () => {
         dueAt: plus(t, 3 * hour + 30 * minute).toISOString(),
         acknowledgedAt: null,
         // Not acknowledged: late until the time of reading.
-        lateMinutes: Math.ceil((asOf.getTime() - plus(t, 3 * hour + 30 * minute).getTime()) / minute),
+        lateSeconds: Math.ceil((asOf.getTime() - plus(t, 3 * hour + 30 * minute).getTime()) / 1000),
       },
     ]);
+  });
+
+  it("gives a late acknowledgement in seconds, so its time never reads as within the window", () => {
+    // A 1-minute window acknowledged after 74.6 s: 75 s to acknowledgement, late by 15 s (in minutes both read 1).
+    const raised = plus(t, 6 * hour);
+    const quick = finding(raised, {
+      dueAt: plus(raised, minute),
+      windowMinutes: 1,
+      acknowledgedAt: plus(raised, 74_600),
+    });
+    const section = criticalFindingsOf([historyOf("CM-5", [quick])], november, asOf);
+    expect(section.acknowledgementSeconds).toEqual({ p50: 75, p90: 75, max: 75 });
+    expect(section.missed.map((missed) => missed.lateSeconds)).toEqual([15]);
   });
 
   it("places a finding in the month its due time falls in, in the client's zone", () => {
@@ -180,9 +194,9 @@ describe("the report's critical findings section", () => {
       notAcknowledged: 0,
       pending: 0,
       cancelled: 0,
-      acknowledgementMinutes: null,
-      onsetToRaisedMinutesP50: null,
-      raisedToNotifiedMinutesP50: null,
+      acknowledgementSeconds: null,
+      onsetToRaisedSecondsP50: null,
+      raisedToNotifiedSecondsP50: null,
       missed: [],
     });
   });

@@ -4,6 +4,7 @@ import {
   type FindingHistory,
   percentileOf,
   percentilesOf,
+  secondsOf,
   type Window,
 } from "./service-level-rules.js";
 
@@ -13,13 +14,11 @@ import {
  * measured times. Pure: `asOf` is the time of reading, as for the clocks.
  */
 
-const minute = 60_000;
-
 type CaseFinding = FindingHistory & { caseId: string; caseNumber: string };
 
-/** Whole minutes from `from` to `to`, rounded to the nearest; never below 0 (an onset given a little ahead). */
-function minutesBetween(from: Date, to: Date): number {
-  return Math.max(0, Math.round((to.getTime() - from.getTime()) / minute));
+/** Whole seconds from `from` to `to`, rounded up like every duration of the report; never below 0 (an early onset). */
+function secondsBetween(from: Date, to: Date): number {
+  return secondsOf(to.getTime() - from.getTime());
 }
 
 function medianOf(values: number[]): number | null {
@@ -37,10 +36,10 @@ function outcomeOf(finding: FindingHistory, asOf: Date) {
   return asOf > finding.dueAt ? "not-acknowledged" : "pending";
 }
 
-/** Lateness in whole minutes, rounded up like every missed clock's: late by seconds is late by 1 minute. */
-function lateMinutesOf(finding: FindingHistory, asOf: Date): number {
+/** Lateness in whole seconds, rounded up like every missed clock's: late by a moment is late by 1 s, never 0. */
+function lateSecondsOf(finding: FindingHistory, asOf: Date): number {
   const end = finding.acknowledgedAt ?? asOf;
-  return Math.ceil(Math.max(0, end.getTime() - finding.dueAt.getTime()) / minute);
+  return secondsOf(end.getTime() - finding.dueAt.getTime());
 }
 
 /**
@@ -73,7 +72,7 @@ export function criticalFindingsOf(
       raisedAt: finding.raisedAt.toISOString(),
       dueAt: finding.dueAt.toISOString(),
       acknowledgedAt: finding.acknowledgedAt?.toISOString() ?? null,
-      lateMinutes: lateMinutesOf(finding, asOf),
+      lateSeconds: lateSecondsOf(finding, asOf),
     }));
 
   return {
@@ -83,15 +82,15 @@ export function criticalFindingsOf(
     notAcknowledged: count("not-acknowledged"),
     pending: count("pending"),
     cancelled: count("cancelled"),
-    acknowledgementMinutes: percentilesOf(
+    acknowledgementSeconds: percentilesOf(
       month.flatMap((finding) =>
-        finding.acknowledgedAt ? [minutesBetween(finding.raisedAt, finding.acknowledgedAt)] : [],
+        finding.acknowledgedAt ? [secondsBetween(finding.raisedAt, finding.acknowledgedAt)] : [],
       ),
     ),
-    onsetToRaisedMinutesP50: medianOf(standing.map((finding) => minutesBetween(finding.onsetAt, finding.raisedAt))),
-    raisedToNotifiedMinutesP50: medianOf(
+    onsetToRaisedSecondsP50: medianOf(standing.map((finding) => secondsBetween(finding.onsetAt, finding.raisedAt))),
+    raisedToNotifiedSecondsP50: medianOf(
       standing.flatMap((finding) =>
-        finding.firstNotifiedAt ? [minutesBetween(finding.raisedAt, finding.firstNotifiedAt)] : [],
+        finding.firstNotifiedAt ? [secondsBetween(finding.raisedAt, finding.firstNotifiedAt)] : [],
       ),
     ),
     missed,

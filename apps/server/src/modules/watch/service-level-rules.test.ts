@@ -71,7 +71,7 @@ describe("clock instances of a case's history", () => {
     const instances = clockInstancesOf(history, read);
     expect(instances.at(-1)).toMatchObject({ dueAt: at("2026-12-01T04:00:00Z"), outcome: "missed", stoppedAt: null });
     expect(breachesOf(instances, window, read)).toEqual([
-      expect.objectContaining({ kind: "impedance-check", end: "running", lateMinutes: 6 * 60, stoppedAt: null }),
+      expect.objectContaining({ kind: "impedance-check", end: "running", lateSeconds: 6 * 3600, stoppedAt: null }),
     ]);
     // Read before it fell due, it is pending: neither kept nor missed.
     const earlyRead = at("2026-12-01T03:00:00Z");
@@ -104,13 +104,13 @@ describe("clock instances of a case's history", () => {
     ]);
     const window = monthWindowIn("2026-11", "UTC");
     expect(breachesOf(instances, window, asOf)).toEqual([
-      expect.objectContaining({ kind: "review-turnaround", end: "stopped", lateMinutes: 60 }),
+      expect.objectContaining({ kind: "review-turnaround", end: "stopped", lateSeconds: 3600 }),
     ]);
     expect(kindFiguresOf(instances, window, asOf).find((entry) => entry.kind === "review-turnaround")).toMatchObject({
       kept: 0,
       missed: 1,
-      takenMinutes: { p50: 9 * 60, p90: 9 * 60, max: 9 * 60 },
-      lateMinutes: { p50: 60, p90: 60, max: 60 },
+      takenSeconds: { p50: 9 * 3600, p90: 9 * 3600, max: 9 * 3600 },
+      lateSeconds: { p50: 3600, p90: 3600, max: 3600 },
     });
   });
 

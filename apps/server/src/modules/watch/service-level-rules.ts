@@ -88,6 +88,7 @@ export type ClockInstance = {
 };
 
 const minute = 60_000;
+const second = 1_000;
 
 function sortedTimes(times: Date[]): Date[] {
   return [...times].sort((a, b) => a.getTime() - b.getTime());
@@ -302,7 +303,10 @@ export function dueIn(instance: ClockInstance, window: Window): boolean {
 // Figures
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Nearest rank: the smallest value with at least p% of the values at or below it. */
+/**
+ * Nearest rank: the smallest value with at least p% of the values at or below it, always one of the values measured
+ * (for [0, 1] the p50 is 0, where a spreadsheet's PERCENTILE.INC interpolates 0.5). The report says so beside it.
+ */
 export function percentileOf(sortedValues: readonly number[], percent: number): number {
   const rank = Math.max(1, Math.ceil((percent / 100) * sortedValues.length));
   return sortedValues[rank - 1] as number;
@@ -319,14 +323,21 @@ function lateMillisecondsOf(instance: ClockInstance, asOf: Date): number {
   return Math.max(0, end.getTime() - instance.dueAt.getTime());
 }
 
-/** Lateness in whole minutes, rounded up: a promise missed by seconds is 1 minute late, never 0. */
-function lateMinutesOf(instance: ClockInstance, asOf: Date): number {
-  return Math.ceil(lateMillisecondsOf(instance, asOf) / minute);
+/**
+ * Whole seconds, rounded up, the one rounding of every duration in the report: a step a moment past its due time is
+ * late by 1 s, never by 0, and a clock that took longer than its window never reads as taking the window exactly.
+ */
+export function secondsOf(milliseconds: number): number {
+  return Math.ceil(Math.max(0, milliseconds) / second);
 }
 
-function takenMinutesOf(instance: ClockInstance): number | null {
+function lateSecondsOf(instance: ClockInstance, asOf: Date): number {
+  return secondsOf(lateMillisecondsOf(instance, asOf));
+}
+
+function takenSecondsOf(instance: ClockInstance): number | null {
   if (!instance.stoppedAt) return null;
-  return Math.round((instance.stoppedAt.getTime() - instance.startedAt.getTime()) / minute);
+  return secondsOf(instance.stoppedAt.getTime() - instance.startedAt.getTime());
 }
 
 /** Per kind, in the contract's order: kept, missed, pending, time taken and lateness. */
@@ -344,8 +355,8 @@ export function kindFiguresOf(
       kept: ofKind.filter((instance) => instance.outcome === "kept").length,
       missed: missed.length,
       pending: ofKind.filter((instance) => instance.outcome === "pending").length,
-      takenMinutes: percentilesOf(ofKind.map(takenMinutesOf).filter((value): value is number => value !== null)),
-      lateMinutes: percentilesOf(missed.map((instance) => lateMinutesOf(instance, asOf))),
+      takenSeconds: percentilesOf(ofKind.map(takenSecondsOf).filter((value): value is number => value !== null)),
+      lateSeconds: percentilesOf(missed.map((instance) => lateSecondsOf(instance, asOf))),
     };
   });
 }
@@ -363,7 +374,7 @@ export function breachesOf(instances: readonly ClockInstance[], window: Window, 
       dueAt: instance.dueAt.toISOString(),
       stoppedAt: instance.stoppedAt?.toISOString() ?? null,
       end: instance.stoppedAt ? "stopped" : instance.endedAt ? "ended" : "running",
-      lateMinutes: lateMinutesOf(instance, asOf),
+      lateSeconds: lateSecondsOf(instance, asOf),
     }));
 }
 

@@ -164,9 +164,9 @@ async function report(caller = team.coordinator, path = `${clientId}/${month}`):
   return response.json().data;
 }
 
-/** The never-acknowledged finding (due t0 + 3 h 30) is late until the report's time of reading, in whole minutes up. */
+/** The never-acknowledged finding (due t0 + 3 h 30) is late until the report's time of reading, in whole seconds up. */
 function neverAcknowledgedLate(data: ServiceLevelReport): number {
-  return Math.ceil((Date.parse(data.asOf) - plus(3 * hour + 30 * minute).getTime()) / minute);
+  return Math.ceil((Date.parse(data.asOf) - plus(3 * hour + 30 * minute).getTime()) / 1000);
 }
 
 describe("the monthly service-level report", () => {
@@ -179,47 +179,47 @@ describe("the monthly service-level report", () => {
         kept: 1,
         missed: 0,
         pending: 0,
-        takenMinutes: { p50: 30, p90: 30, max: 30 },
-        lateMinutes: null,
+        takenSeconds: { p50: 1800, p90: 1800, max: 1800 },
+        lateSeconds: null,
       },
       {
         kind: "impedance-check",
         kept: 1,
         missed: 1,
         pending: 0,
-        takenMinutes: { p50: 600, p90: 900, max: 900 },
-        lateMinutes: { p50: 180, p90: 180, max: 180 },
+        takenSeconds: { p50: 36000, p90: 54000, max: 54000 },
+        lateSeconds: { p50: 10800, p90: 10800, max: 10800 },
       },
       {
         kind: "intermittent-review",
         kept: 1,
         missed: 0,
         pending: 0,
-        takenMinutes: { p50: 60, p90: 60, max: 60 },
-        lateMinutes: null,
+        takenSeconds: { p50: 3600, p90: 3600, max: 3600 },
+        lateSeconds: null,
       },
       {
         kind: "review-turnaround",
         kept: 1,
         missed: 1,
         pending: 0,
-        takenMinutes: { p50: 240, p90: 600, max: 600 },
-        lateMinutes: { p50: 120, p90: 120, max: 120 },
+        takenSeconds: { p50: 14400, p90: 36000, max: 36000 },
+        lateSeconds: { p50: 7200, p90: 7200, max: 7200 },
       },
       {
         kind: "critical-notification",
         kept: 1,
         missed: 2,
         pending: 0,
-        takenMinutes: { p50: 10, p90: 45, max: 45 },
-        lateMinutes: { p50: 15, p90: neverAcknowledgedLate(data), max: neverAcknowledgedLate(data) },
+        takenSeconds: { p50: 600, p90: 2700, max: 2700 },
+        lateSeconds: { p50: 900, p90: neverAcknowledgedLate(data), max: neverAcknowledgedLate(data) },
       },
     ]);
-    expect(data.breaches.map((breach) => [breach.kind, breach.dueAt, breach.end, breach.lateMinutes])).toEqual([
-      ["critical-notification", plus(2 * hour + 30 * minute).toISOString(), "stopped", 15],
+    expect(data.breaches.map((breach) => [breach.kind, breach.dueAt, breach.end, breach.lateSeconds])).toEqual([
+      ["critical-notification", plus(2 * hour + 30 * minute).toISOString(), "stopped", 900],
       ["critical-notification", plus(3 * hour + 30 * minute).toISOString(), "running", neverAcknowledgedLate(data)],
-      ["impedance-check", plus(22 * hour).toISOString(), "stopped", 180],
-      ["review-turnaround", plus(39 * hour).toISOString(), "stopped", 120],
+      ["impedance-check", plus(22 * hour).toISOString(), "stopped", 10800],
+      ["review-turnaround", plus(39 * hour).toISOString(), "stopped", 7200],
     ]);
     expect(data.breaches.every((breach) => breach.caseNumber === caseNumbers[breach.caseId])).toBe(true);
   });
@@ -251,11 +251,11 @@ describe("the monthly service-level report", () => {
       notAcknowledged: 1,
       pending: 0,
       cancelled: 1,
-      acknowledgementMinutes: { p50: 10, p90: 45, max: 45 },
+      acknowledgementSeconds: { p50: 600, p90: 2700, max: 2700 },
       // Onset → raised: 12, 40 and 5 minutes (the cancelled finding is not counted).
-      onsetToRaisedMinutesP50: 12,
+      onsetToRaisedSecondsP50: 720,
       // Only the first finding's message went out (2 minutes after raising).
-      raisedToNotifiedMinutesP50: 2,
+      raisedToNotifiedSecondsP50: 120,
       missed: [
         {
           findingId: expect.any(String),
@@ -265,7 +265,7 @@ describe("the monthly service-level report", () => {
           raisedAt: plus(2 * hour).toISOString(),
           dueAt: plus(2 * hour + 30 * minute).toISOString(),
           acknowledgedAt: plus(2 * hour + 45 * minute).toISOString(),
-          lateMinutes: 15,
+          lateSeconds: 900,
         },
         {
           findingId: expect.any(String),
@@ -275,7 +275,7 @@ describe("the monthly service-level report", () => {
           raisedAt: plus(3 * hour).toISOString(),
           dueAt: plus(3 * hour + 30 * minute).toISOString(),
           acknowledgedAt: null,
-          lateMinutes: neverAcknowledgedLate(data),
+          lateSeconds: neverAcknowledgedLate(data),
         },
       ],
     });

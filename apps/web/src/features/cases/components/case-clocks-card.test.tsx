@@ -1,7 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import type { ServiceClock } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
-import { timeLeftText } from "../../../components/clocks/clock-labels";
 import { envelope } from "../../../test/fake-server";
 import { caseId, renderCaseScreen, technologistSub, testCase } from "../testing/render-case-screen";
 import { clockStateNow } from "./case-clocks-card";
@@ -51,11 +50,11 @@ describe("the case's service clocks", { timeout: 20_000 }, () => {
     const rows = within(table).getAllByRole("row");
     expect(within(rows[1] as HTMLElement).getByText("Impedance check")).toBeTruthy();
     expect(within(rows[1] as HTMLElement).getByText("Overdue")).toBeTruthy();
-    expect(within(rows[1] as HTMLElement).getByText("overdue by 1 h 01 min")).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByText(/^overdue by 1 h 0[12] min$/)).toBeTruthy();
     expect(within(rows[1] as HTMLElement).getByText("Taylor Technologist")).toBeTruthy();
     expect(within(rows[2] as HTMLElement).getByText("STAT case taken by a reviewer")).toBeTruthy();
     expect(within(rows[2] as HTMLElement).getByText("On time")).toBeTruthy();
-    expect(within(rows[2] as HTMLElement).getByText("50 min left")).toBeTruthy();
+    expect(within(rows[2] as HTMLElement).getByText(/^50 min (29|30) s left$/)).toBeTruthy();
     expect(within(rows[2] as HTMLElement).getByText("Coordinators")).toBeTruthy();
   });
 
@@ -73,10 +72,29 @@ describe("the case's service clocks", { timeout: 20_000 }, () => {
     expect(clockStateNow({ ...running, stoppedAt: "2026-03-01T12:00:00.000Z", state: "met" }, Date.now())).toBe("met");
   });
 
-  it("words the time left in whole hours and minutes", () => {
-    const due = Date.parse("2026-03-01T12:00:00Z");
-    expect(timeLeftText("2026-03-01T12:00:00Z", due - 125 * minute)).toBe("2 h 05 min left");
-    expect(timeLeftText("2026-03-01T12:00:00Z", due - 59 * minute - 30_000)).toBe("59 min left");
-    expect(timeLeftText("2026-03-01T12:00:00Z", due + 12 * minute)).toBe("overdue by 12 min");
+  it("says how long a stopped clock took and, when late, by how much, to the second under an hour", async () => {
+    const raised = Date.parse("2026-03-01T11:00:00Z");
+    const clocks = [
+      clock({
+        kind: "critical-notification",
+        startedAt: new Date(raised).toISOString(),
+        dueSoonAt: new Date(raised + 45_000).toISOString(),
+        dueAt: new Date(raised + minute).toISOString(),
+        // A 1-minute window acknowledged after 74.6 s: late, though both instants read 11:01.
+        stoppedAt: new Date(raised + 74_600).toISOString(),
+        windowMinutes: 1,
+        state: "missed",
+      }),
+    ];
+    renderCaseScreen(`/continuous-monitoring/cases/monitoring/${caseId}/overview`, {
+      routes: {
+        [`GET ${caseApi}`]: () => envelope(testCase({ stage: "monitoring" })),
+        [`GET ${caseApi}/clocks`]: () => envelope({ caseId, asOf: new Date().toISOString(), clocks }),
+      },
+    });
+    const table = await screen.findByRole("table", { name: "Service clocks" });
+    const row = within(table).getAllByRole("row")[1] as HTMLElement;
+    expect(within(row).getByText("Missed")).toBeTruthy();
+    expect(row.textContent).toContain("took 1 min 15 s, late by 15 s");
   });
 });

@@ -13,8 +13,8 @@ import {
   clockStateColors,
   clockStateLabels,
   runningClockStateAt,
-  timeLeftText,
 } from "../../../components/clocks/clock-labels";
+import { countdownText, formatDuration } from "../../../components/clocks/format-duration";
 import { useNow } from "../../../components/clocks/use-now";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ScrollRegion } from "../../../components/tables/scroll-region";
@@ -28,6 +28,14 @@ export function clockStateNow(clock: ServiceClock, now: number): ClockState {
   return runningClockStateAt(clock, now);
 }
 
+/** "took 1 min 15 s, late by 15 s": a stopped clock's measure, by the watch's one duration format. */
+function stoppedText(clock: ServiceClock & { stoppedAt: string }): string {
+  const stopped = Date.parse(clock.stoppedAt);
+  const taken = `took ${formatDuration((stopped - Date.parse(clock.startedAt)) / 1000)}`;
+  const late = stopped - Date.parse(clock.dueAt);
+  return late > 0 ? `${taken}, late by ${formatDuration(late / 1000)}` : taken;
+}
+
 function ownerText(clock: ServiceClock): string {
   return clock.owner.kind === "user" ? personName(clock.owner.user) : "Coordinators";
 }
@@ -35,7 +43,8 @@ function ownerText(clock: ServiceClock): string {
 /** What the case owes its client and by when (PRODUCT.md §10), counting down while the page is open. */
 export function CaseClocksCard({ caseId, timeZone }: { caseId: string; timeZone: string }) {
   const { data, isPending, isError } = useCaseClocks(caseId);
-  const now = useNow(15_000);
+  // Every second: under an hour the countdown shows seconds.
+  const now = useNow(1_000);
   return (
     <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
       <Typography variant="h6" component="h2" sx={{ pt: 1 }}>
@@ -83,11 +92,12 @@ export function CaseClocksCard({ caseId, timeZone }: { caseId: string; timeZone:
                       <ZonedDateTime value={clock.dueAt} timeZone={timeZone} />
                       {clock.stoppedAt ? (
                         <Typography variant="body2" color="text.secondary">
-                          done <ZonedDateTime value={clock.stoppedAt} timeZone={timeZone} />
+                          done <ZonedDateTime value={clock.stoppedAt} timeZone={timeZone} />;{" "}
+                          {stoppedText({ ...clock, stoppedAt: clock.stoppedAt })}
                         </Typography>
                       ) : state === "missed" ? null : (
                         <Typography variant="body2" color={state === "ok" ? "text.secondary" : "inherit"}>
-                          {timeLeftText(clock.dueAt, now)}
+                          {countdownText(clock.dueAt, now)}
                         </Typography>
                       )}
                     </TableCell>

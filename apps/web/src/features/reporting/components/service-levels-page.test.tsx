@@ -28,33 +28,34 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
         kept: 3,
         missed: 1,
         pending: 0,
-        takenMinutes: { p50: 20, p90: 75, max: 75 },
-        lateMinutes: { p50: 15, p90: 15, max: 15 },
+        takenSeconds: { p50: 20 * 60, p90: 75 * 60, max: 75 * 60 },
+        lateSeconds: { p50: 15 * 60, p90: 15 * 60, max: 15 * 60 },
       },
       {
         kind: "impedance-check",
         kept: 40,
         missed: 0,
         pending: 0,
-        takenMinutes: { p50: 600, p90: 700, max: 720 },
-        lateMinutes: null,
+        takenSeconds: { p50: 600 * 60, p90: 700 * 60, max: 720 * 60 },
+        lateSeconds: null,
       },
-      { kind: "intermittent-review", kept: 0, missed: 0, pending: 0, takenMinutes: null, lateMinutes: null },
+      { kind: "intermittent-review", kept: 0, missed: 0, pending: 0, takenSeconds: null, lateSeconds: null },
       {
         kind: "review-turnaround",
         kept: 5,
         missed: 1,
         pending: 1,
-        takenMinutes: { p50: 240, p90: 600, max: 600 },
-        lateMinutes: { p50: 125, p90: 125, max: 125 },
+        takenSeconds: { p50: 240 * 60, p90: 600 * 60, max: 600 * 60 },
+        lateSeconds: { p50: 125 * 60, p90: 125 * 60, max: 125 * 60 },
       },
       {
         kind: "critical-notification",
         kept: 2,
         missed: 2,
         pending: 0,
-        takenMinutes: { p50: 12, p90: 50, max: 50 },
-        lateMinutes: { p50: 20, p90: 95, max: 95 },
+        // A 1-minute window acknowledged after 74.6 s: 75 s taken, late by 15 s.
+        takenSeconds: { p50: 75, p90: 50 * 60, max: 50 * 60 },
+        lateSeconds: { p50: 15, p90: 95 * 60, max: 95 * 60 },
       },
     ],
     breaches: [
@@ -66,7 +67,7 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
         dueAt: "2026-11-03T15:00:00.000Z",
         stoppedAt: "2026-11-03T15:15:00.000Z",
         end: "stopped",
-        lateMinutes: 15,
+        lateSeconds: 15 * 60,
       },
       {
         caseId: "4f1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a11",
@@ -76,7 +77,7 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
         dueAt: "2026-11-20T18:00:00.000Z",
         stoppedAt: "2026-11-20T20:05:00.000Z",
         end: "stopped",
-        lateMinutes: 125,
+        lateSeconds: 125 * 60,
       },
     ],
     series: months.map((month, index) => ({
@@ -96,9 +97,9 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
       notAcknowledged: 1,
       pending: 0,
       cancelled: 1,
-      acknowledgementMinutes: { p50: 12, p90: 50, max: 50 },
-      onsetToRaisedMinutesP50: 18,
-      raisedToNotifiedMinutesP50: null,
+      acknowledgementSeconds: { p50: 75, p90: 50 * 60, max: 50 * 60 },
+      onsetToRaisedSecondsP50: 18 * 60,
+      raisedToNotifiedSecondsP50: null,
       missed: [
         {
           findingId: "9a1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a01",
@@ -106,9 +107,9 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
           caseNumber: "CM-2026-000131",
           kind: "electrographic-status-epilepticus",
           raisedAt: "2026-11-07T02:10:00.000Z",
-          dueAt: "2026-11-07T02:40:00.000Z",
-          acknowledgedAt: "2026-11-07T03:00:00.000Z",
-          lateMinutes: 20,
+          dueAt: "2026-11-07T02:11:00.000Z",
+          acknowledgedAt: "2026-11-07T02:11:14.600Z",
+          lateSeconds: 15,
         },
         {
           findingId: "9a1c2b3a-0d9e-4c8b-8a7f-6e5d4c3b2a02",
@@ -118,7 +119,7 @@ function testReport(overrides: Partial<ServiceLevelReport> = {}): ServiceLevelRe
           raisedAt: "2026-11-30T23:00:00.000Z",
           dueAt: "2026-11-30T23:30:00.000Z",
           acknowledgedAt: null,
-          lateMinutes: 95,
+          lateSeconds: 95 * 60,
         },
       ],
     },
@@ -167,20 +168,20 @@ describe("service levels page", { timeout: 20_000 }, () => {
       "1",
       "75.0%",
       "0",
-      "20 min",
+      "20 min 00 s",
       "1 h 15 min",
       "1 h 15 min",
-      "15 min",
-      "15 min",
-      "15 min",
+      "15 min 00 s",
+      "15 min 00 s",
+      "15 min 00 s",
     ]);
     expect(cells(kinds)[3]?.slice(0, 6)).toEqual(["Intermittent review check (every 2 h)", "0", "0", "—", "0", "—"]);
     const breaches = screen.getByRole("table", { name: "Missed promises" });
     expect(cells(breaches)[2]).toEqual([
       "CM-2026-000150",
       "Review turnaround",
-      "Nov 20, 2026, 13:00 EST (America/New_York)",
-      "Nov 20, 2026, 15:05 EST (America/New_York)",
+      "Nov 20, 2026, 13:00:00 EST",
+      "Nov 20, 2026, 15:05:00 EST",
       "Done late",
       "2 h 05 min",
     ]);
@@ -206,28 +207,28 @@ describe("service levels page", { timeout: 20_000 }, () => {
         "Not yet due",
         "Cancelled",
         "To acknowledgement p50",
-        "p90",
-        "max",
+        "To acknowledgement p90",
+        "To acknowledgement max",
         "EEG onset to raised p50",
         "Raised to first message p50",
       ],
-      ["5", "2", "1", "1", "0", "1", "12 min", "50 min", "50 min", "18 min", "—"],
+      ["5", "2", "1", "1", "0", "1", "1 min 15 s", "50 min 00 s", "50 min 00 s", "18 min 00 s", "—"],
     ]);
     const missed = screen.getByRole("table", { name: "Missed acknowledgement windows" });
     expect(cells(missed).slice(1)).toEqual([
       [
         "CM-2026-000131",
         "Electrographic status epilepticus (ESE)",
-        "Nov 6, 2026, 21:10 EST (America/New_York)",
-        "Nov 6, 2026, 21:40 EST (America/New_York)",
-        "Nov 6, 2026, 22:00 EST (America/New_York)",
-        "20 min",
+        "Nov 6, 2026, 21:10:00 EST",
+        "Nov 6, 2026, 21:11:00 EST",
+        "Nov 6, 2026, 21:11:14 EST",
+        "15 s",
       ],
       [
         "CM-2026-000140",
         "Other urgent finding",
-        "Nov 30, 2026, 18:00 EST (America/New_York)",
-        "Nov 30, 2026, 18:30 EST (America/New_York)",
+        "Nov 30, 2026, 18:00:00 EST",
+        "Nov 30, 2026, 18:30:00 EST",
         "Not acknowledged",
         "1 h 35 min",
       ],
@@ -263,10 +264,26 @@ describe("service levels page", { timeout: 20_000 }, () => {
     expect(cells(table)[1]).toEqual(["Rita Reviewer", "Reviewer", "3 / 1", "—", "—", "5 / 1", "8", "2"]);
   });
 
-  it("asks for a client first, and refuses a month that is not one before asking the server", async () => {
+  it("opens on the current month and the first client when the link names neither", async () => {
+    const now = new Date();
+    const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}`;
+    const { calls } = renderReportingScreen("/reporting/service-levels", {
+      groups: ["coordinator"],
+      routes: {
+        ...pickers,
+        [`GET /api/reporting/service-levels/${clientId}/${month}`]: () => envelope(testReport({ month })),
+      },
+    });
+    expect(await screen.findByRole("table", { name: "Promises kept and missed" })).toBeTruthy();
+    expect((screen.getByLabelText("Month") as HTMLInputElement).value).toBe(month);
+    expect(calls.map((call) => call.path)).toContain(`/api/reporting/service-levels/${clientId}/${month}`);
+    expect(screen.getByText(/Percentiles are nearest rank/)).toBeTruthy();
+  });
+
+  it("asks for a client when there is none to choose, and refuses a month that is not one before asking the server", async () => {
     const { calls } = renderReportingScreen("/reporting/service-levels?month=2026-13", {
       groups: ["coordinator"],
-      routes: pickers,
+      routes: { "GET /api/continuous-monitoring/clients/ids": () => envelope([]) },
     });
     expect(await screen.findByText("Choose a client to see its month.")).toBeTruthy();
     expect(screen.getByLabelText("Month").getAttribute("aria-invalid")).toBe("true");
@@ -293,16 +310,66 @@ describe("service levels page", { timeout: 20_000 }, () => {
     await screen.findByRole("table", { name: "Promises kept and missed" });
     await user.click(screen.getByRole("button", { name: "Export CSV" }));
     await waitFor(() => expect(downloads).toEqual(["service-levels-SMRMC-2026-11.csv"]));
-    const rows = parseCsv(await readBlob(blobs[0] as Blob));
-    expect(rows[0]?.[0]).toBe("Promise");
+    const text = await readBlob(blobs[0] as Blob);
+    // The method and the units are stated, and no cell holds a dash or a duration in words.
+    expect(text).toContain("# Percentiles are nearest rank:");
+    expect(text).toContain("PERCENTILE.INC");
+    expect(text).toContain("durations are decimal minutes");
+    expect(text).not.toContain("—");
+    const rows = parseCsv(text);
+    expect(rows[0]).toEqual([
+      "Promise",
+      "Kept",
+      "Missed",
+      "Kept share (%)",
+      "Not yet due",
+      "Time taken p50 (min)",
+      "Time taken p90 (min)",
+      "Time taken max (min)",
+      "Late by p50 (min)",
+      "Late by p90 (min)",
+      "Late by max (min)",
+    ]);
+    expect(rows[1]).toEqual([
+      "STAT case taken by a reviewer",
+      "3",
+      "1",
+      "75.0",
+      "0",
+      "20",
+      "75",
+      "75",
+      "15",
+      "15",
+      "15",
+    ]);
+    // Nothing decided, nothing measured: empty cells, not dashes.
+    expect(rows[3]).toEqual(["Intermittent review check (every 2 h)", "0", "0", "", "0", "", "", "", "", "", ""]);
     expect(rows[4]?.slice(0, 3)).toEqual(["Review turnaround", "5", "1"]);
-    expect(rows[6]).toEqual(["Case", "Promise", "Due", "Done", "Outcome", "Late by"]);
-    expect(rows[7]?.[0]).toBe("CM-2026-000123");
+    expect(rows[5]?.slice(5, 9)).toEqual(["1.25", "50", "50", "0.25"]);
+    expect(rows[6]).toEqual(["Case", "Promise", "Due", "Done", "Outcome", "Late by (min)"]);
+    expect(rows[7]).toEqual([
+      "CM-2026-000123",
+      "STAT case taken by a reviewer",
+      "2026-11-03 10:00:00",
+      "2026-11-03 10:15:00",
+      "Done late",
+      "15",
+    ]);
     // Then the critical findings' figures and their missed windows.
     expect(rows[9]?.[0]).toBe("Findings");
-    expect(rows[10]?.slice(0, 6)).toEqual(["5", "2", "1", "1", "0", "1"]);
-    expect(rows[11]).toEqual(["Case", "Finding", "Raised", "Due", "Acknowledged", "Late by"]);
+    expect(rows[9]?.slice(6)).toEqual([
+      "To acknowledgement p50 (min)",
+      "To acknowledgement p90 (min)",
+      "To acknowledgement max (min)",
+      "EEG onset to raised p50 (min)",
+      "Raised to first message p50 (min)",
+    ]);
+    expect(rows[10]).toEqual(["5", "2", "1", "1", "0", "1", "1.25", "50", "50", "18", ""]);
+    expect(rows[11]).toEqual(["Case", "Finding", "Raised", "Due", "Acknowledged", "Late by (min)"]);
+    expect(rows[12]?.slice(3)).toEqual(["2026-11-06 21:11:00", "2026-11-06 21:11:14", "0.25"]);
     expect(rows[13]?.slice(0, 2)).toEqual(["CM-2026-000140", "Other urgent finding"]);
     expect(rows[13]?.at(4)).toBe("Not acknowledged");
+    expect(rows[13]?.at(5)).toBe("95");
   });
 });

@@ -9,7 +9,8 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { formatInstantInZone, monthSchema, type ServiceLevelReport } from "@vigil/contract";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
+import { useClientIds } from "../../../api/list-client-ids";
 import { Can } from "../../../components/access/access-context";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
@@ -20,7 +21,7 @@ import { useServiceLevelPeople } from "../api/get-service-level-people";
 import { useServiceLevelReport } from "../api/get-service-level-report";
 import type { ServiceLevelParams } from "../api/query-keys";
 import { sentence, serverQueryProblems } from "../report-period";
-import { formatMonth, serviceLevelCsv, serviceLevelCsvFilename } from "../service-level-format";
+import { formatMonth, percentileMethod, serviceLevelCsv, serviceLevelCsvFilename } from "../service-level-format";
 import { ReportClientField } from "./report-client-field";
 import { ServiceLevelChart } from "./service-level-chart";
 import {
@@ -51,10 +52,12 @@ const printStyles = (
   />
 );
 
-/** The month before the current one, by the user's calendar: the last complete month. */
-export function previousMonth(now: Date = new Date()): string {
-  const date = new Date(now.getFullYear(), now.getMonth() - 1, 1);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}`;
+/**
+ * The month the report opens on: the current one by the user's calendar, the month to date, whose promises are
+ * the ones still to be kept (clocks still running are judged as of the reading). The month picker goes back.
+ */
+export function currentMonth(now: Date = new Date()): string {
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}`;
 }
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -97,6 +100,9 @@ function ReportBody({ report, params }: { report: ServiceLevelReport; params: Se
       </Typography>
       <Section title="Promises kept and missed">
         <ServiceLevelKindsTable kinds={report.kinds} />
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          {percentileMethod}
+        </Typography>
       </Section>
       <Section title="The last 12 months">
         <ServiceLevelChart series={report.series} />
@@ -131,7 +137,14 @@ function ReportBody({ report, params }: { report: ServiceLevelReport; params: Se
  * paper (the menu, pickers and buttons do not print). Administrators also see each person's figures.
  */
 export function ServiceLevelsPage() {
-  const [search, setSearch] = useSearchState({ client: "", month: previousMonth() });
+  const [search, setSearch] = useSearchState({ client: "", month: currentMonth() });
+  // Opened without a client (from the menu), the report shows the first client of the picker's list at once, the
+  // only one for most services, rather than an empty page; the link then names it (PRODUCT.md §10).
+  const clients = useClientIds();
+  const firstClient = clients.data?.[0]?.id;
+  useEffect(() => {
+    if (!search.client && firstClient) setSearch({ client: firstClient }, { replace: true });
+  }, [search.client, firstClient, setSearch]);
   const monthCheck = monthSchema.safeParse(search.month);
   const params: ServiceLevelParams = { clientId: search.client, month: search.month };
   const ready = Boolean(search.client) && monthCheck.success;
@@ -144,7 +157,10 @@ export function ServiceLevelsPage() {
   const data = ready && !report.isError ? report.data : undefined;
 
   const body = (() => {
-    if (!search.client) return <Alert severity="info">Choose a client to see its month.</Alert>;
+    if (!search.client) {
+      if (clients.isPending) return <LoadingScreen label="Loading the clients…" />;
+      return <Alert severity="info">Choose a client to see its month.</Alert>;
+    }
     if (!monthCheck.success) return null;
     if (report.isError) {
       if (isNotFound(report.error)) return <Alert severity="error">There is no client with this id.</Alert>;
