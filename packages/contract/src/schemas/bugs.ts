@@ -198,8 +198,11 @@ export const integrationCheckParamsSchema = z.object({ check: integrationCheckId
 export const integrationResultSchema = z.object({
   id: integrationCheckIdSchema,
   title: z.string(),
-  /** `skipped`: the check does not apply to this deployment (no federation, say), with the reason in `summary`. */
-  status: z.enum(["pass", "fail", "skipped"]),
+  /**
+   * `skipped`: the check does not apply to this deployment (no federation, say), with the reason in `summary`.
+   * `warning`: it works, but something needs watching (messages waiting for a retry), said in `summary`.
+   */
+  status: z.enum(["pass", "warning", "fail", "skipped"]),
   /** One sentence: what was found. */
   summary: z.string(),
   /** What to do when it fails (or how to keep it passing). */

@@ -1,10 +1,11 @@
 import { getFindingDeliveryHealth, stuckPendingMinutes } from "../findings/finding-deliveries-service.js";
-import { databaseHint, fail, type IntegrationCheck, pass } from "./integration-check.js";
+import { databaseHint, fail, type IntegrationCheck, pass, warn } from "./integration-check.js";
 
 /**
  * The critical findings' messages (PRODUCT.md §11) as the delivery queue sees them: what failed for good in the last
- * day, what waits for a retry, and how long the oldest message has waited. Ok and warning pass (a warning says so and
- * what to watch); failing fails. `details.health` carries which of the three it is.
+ * day, what waits for a retry, and how long the oldest message has waited. Ok passes; a warning (messages waiting for
+ * a retry, or a wait over a minute) is the check's warning state, never a green pass; failing fails. `details.health`
+ * carries which of the three it is.
  */
 
 const transportHint =
@@ -44,11 +45,11 @@ export const findingDeliveries: IntegrationCheck = {
       return fail(`${what}${waiting}`, hint, details);
     }
     if (health.status === "warning") {
-      return pass(
-        `Warning: ${health.waitingRetries} message(s) wait for a retry after a failed attempt.${waiting}`,
-        details,
-        transportHint,
-      );
+      const what =
+        health.waitingRetries > 0
+          ? `${health.waitingRetries} message(s) wait for a retry after a failed attempt.`
+          : "Messages are waiting to be sent.";
+      return warn(`${what}${waiting}`, transportHint, details);
     }
     const outbox = [details.emailTransport, details.smsTransport].includes("outbox")
       ? " Channels without a transport keep messages in the outbox table."

@@ -42,6 +42,13 @@ export const pass = (summary: string, details: Details, hint: string | null = nu
   hint,
   details,
 });
+/** It works, but something needs watching: said in the summary, with what to do in the hint. */
+export const warn = (summary: string, hint: string, details: Details): CheckOutcome => ({
+  status: "warning",
+  summary,
+  hint,
+  details,
+});
 export const fail = (summary: string, hint: string, details: Details): CheckOutcome => ({
   status: "fail",
   summary,

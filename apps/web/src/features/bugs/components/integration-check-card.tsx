@@ -67,6 +67,7 @@ export function IntegrationCheckCard({
   const outcome = outcomeOf(run);
   const running = outcome === "running";
   const failed = outcome === "fail";
+  const warned = outcome === "warning";
 
   return (
     <Paper
@@ -74,7 +75,7 @@ export function IntegrationCheckCard({
       variant="outlined"
       aria-labelledby={titleId}
       aria-busy={running || undefined}
-      sx={{ p: 2, listStyle: "none", borderLeftWidth: 4, borderLeftColor: failed ? "error.main" : "divider" }}
+      sx={{ p: 2, listStyle: "none", borderLeftWidth: 4, borderLeftColor: failed ? "error.main" : warned ? "warning.main" : "divider" }}
     >
       <Stack direction="row" sx={{ gap: 2, alignItems: "flex-start", flexWrap: "wrap" }}>
         <Box sx={{ flex: "1 1 320px", minWidth: 0 }}>
@@ -112,8 +113,8 @@ export function IntegrationCheckCard({
         <Box sx={{ mt: 1 }}>
           <Typography>{run.result.summary}</Typography>
           {run.result.hint ? (
-            failed ? (
-              <Alert severity="error" sx={{ mt: 1 }}>
+            failed || warned ? (
+              <Alert severity={failed ? "error" : "warning"} sx={{ mt: 1 }}>
                 <AlertTitle>What to do</AlertTitle>
                 {run.result.hint}
               </Alert>

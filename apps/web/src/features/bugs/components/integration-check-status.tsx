@@ -1,6 +1,7 @@
 import Cancel from "@mui/icons-material/Cancel";
 import CheckCircle from "@mui/icons-material/CheckCircle";
 import RemoveCircleOutlined from "@mui/icons-material/RemoveCircleOutlined";
+import WarningAmber from "@mui/icons-material/WarningAmber";
 import Box from "@mui/material/Box";
 import CircularProgress from "@mui/material/CircularProgress";
 import type { IntegrationResult } from "@vigil/contract";
@@ -12,6 +13,7 @@ export type CheckOutcome = IntegrationResult["status"] | "running";
 export const checkOutcomeLabels: Record<CheckOutcome, string> = {
   running: "Running…",
   pass: "Pass",
+  warning: "Warning",
   fail: "Fail",
   skipped: "Skipped",
 };
@@ -22,13 +24,15 @@ export function outcomeOf(run: CheckRun | undefined): CheckOutcome {
   return run.state === "error" ? "fail" : run.result.status;
 }
 
-/** Pass, Fail, Skipped or Running… as an icon and a word, never colour alone. */
+/** Pass, Warning, Fail, Skipped or Running… as an icon and a word, never colour alone. */
 export function IntegrationCheckStatus({ outcome }: { outcome: CheckOutcome }) {
   const icon =
     outcome === "running" ? (
       <CircularProgress size={18} aria-hidden="true" />
     ) : outcome === "pass" ? (
       <CheckCircle color="success" aria-hidden="true" />
+    ) : outcome === "warning" ? (
+      <WarningAmber color="warning" aria-hidden="true" />
     ) : outcome === "fail" ? (
       <Cancel color="error" aria-hidden="true" />
     ) : (
@@ -43,7 +47,14 @@ export function IntegrationCheckStatus({ outcome }: { outcome: CheckOutcome }) {
         gap: 0.75,
         fontWeight: 600,
         whiteSpace: "nowrap",
-        color: outcome === "fail" ? "error.main" : outcome === "pass" ? "success.dark" : "text.secondary",
+        color:
+          outcome === "fail"
+            ? "error.main"
+            : outcome === "warning"
+              ? "warning.dark"
+              : outcome === "pass"
+                ? "success.dark"
+                : "text.secondary",
       }}
     >
       {icon}

@@ -185,4 +185,26 @@ describe("integration testing page", { timeout: 20_000 }, () => {
     answer("signing-keys", envelope(result("signing-keys")));
     await waitFor(() => expect(within(card("Signing keys")).getByText("Pass")).toBeTruthy());
   });
+
+  it("shows a check with messages waiting for a retry as a warning with what to do, never as a plain pass", async () => {
+    const { answer, runCalls } = renderPage();
+    await waitFor(() => expect(runCalls()).toHaveLength(3));
+    answer("database-round-trip", envelope(result("database-round-trip")));
+    answer("signing-keys", envelope(result("signing-keys")));
+    answer(
+      "mail-transport",
+      envelope(
+        result("mail-transport", {
+          status: "warning",
+          summary: "1 message(s) wait for a retry after a failed attempt.",
+          hint: "Fix the transport named there.",
+        }),
+      ),
+    );
+    await waitFor(() => expect(progress()).toBe("No check failed; 1 check with a warning"));
+    const warned = card("Mail transport");
+    expect(within(warned).getByText("Warning")).toBeTruthy();
+    expect(within(warned).queryByText("Pass")).toBeNull();
+    expect(within(warned).getByRole("alert").textContent).toContain("Fix the transport named there.");
+  });
 });

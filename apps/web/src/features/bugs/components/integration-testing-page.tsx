@@ -15,19 +15,24 @@ import { type CheckRuns, useIntegrationCheckRuns } from "../api/run-integration-
 import { IntegrationCheckCard } from "./integration-check-card";
 import { outcomeOf } from "./integration-check-status";
 
-/** "5 of 8 done" while checks run; then the verdict ("All checks passed", "2 checks failed"). */
+/**
+ * "5 of 8 done" while checks run; then the verdict ("All checks passed", "2 checks failed", "All checks passed, 1 with
+ * a warning"): a warning is never counted as a plain pass.
+ */
 function progressOf(ids: readonly IntegrationCheckId[], runs: CheckRuns) {
   const outcomes = ids.map((id) => outcomeOf(runs[id]));
   const done = outcomes.filter((outcome) => outcome !== "running").length;
   const failed = outcomes.filter((outcome) => outcome === "fail").length;
   const skipped = outcomes.filter((outcome) => outcome === "skipped").length;
+  const warned = outcomes.filter((outcome) => outcome === "warning").length;
   const finished = done === ids.length;
   let message: string;
   if (!finished) message = `${done} of ${ids.length} done`;
   else if (failed > 0) message = `${countOf(failed, "check")} failed`;
+  else if (warned > 0) message = `No check failed; ${countOf(warned, "check")} with a warning`;
   else message = "All checks passed";
   if (finished && skipped > 0) message += ` (${skipped} skipped as not applicable here)`;
-  return { done, failed, finished, message };
+  return { done, failed, warned, finished, message };
 }
 
 /**
@@ -69,14 +74,31 @@ export function IntegrationTestingPage() {
               <Typography
                 role="status"
                 aria-live="polite"
-                sx={{ fontWeight: 600, color: progress.finished && progress.failed > 0 ? "error.main" : undefined }}
+                sx={{
+                  fontWeight: 600,
+                  color: !progress.finished
+                    ? undefined
+                    : progress.failed > 0
+                      ? "error.main"
+                      : progress.warned > 0
+                        ? "warning.dark"
+                        : undefined,
+                }}
               >
                 {ids.length === 0 ? "This deployment offers no checks." : progress.message}
               </Typography>
               <LinearProgress
                 variant="determinate"
                 value={ids.length === 0 ? 100 : (progress.done / ids.length) * 100}
-                color={progress.finished ? (progress.failed > 0 ? "error" : "success") : "primary"}
+                color={
+                  progress.finished
+                    ? progress.failed > 0
+                      ? "error"
+                      : progress.warned > 0
+                        ? "warning"
+                        : "success"
+                    : "primary"
+                }
                 aria-label="Checks done"
                 sx={{ mt: 0.5, maxWidth: 480 }}
               />
