@@ -30,7 +30,7 @@ describe("message delivery", () => {
     expect((await service.listOutbox({ channel: "sms" }))[0]?.body).toBe("Code 654321");
   });
 
-  it("sends email through a real SMTP server when SMTP_URL is set", async () => {
+  it("sends email through a real SMTP server when SMTP_URL is set, marked as automatic mail", async () => {
     const received: string[] = [];
     const server = new SMTPServer({
       authOptional: true,
@@ -65,6 +65,8 @@ describe("message delivery", () => {
       });
       expect(received).toHaveLength(1);
       expect(received[0]).toContain("Subject: Welcome to Vigil");
+      // RFC 3834: no vacation responder answers it.
+      expect(received[0]).toMatch(/^Auto-Submitted: auto-generated\r?$/m);
       expect(received[0]).toContain("Temporary password: abc");
       expect(await service.listOutbox({ recipient: "sam@example.org" })).toEqual([]);
     } finally {

@@ -77,12 +77,24 @@ export class MessageService {
   }
 }
 
+/**
+ * Every mail Vigil sends is written by the machine, not by a person (codes, alerts, critical findings, report links):
+ * RFC 3834 marks it so, which keeps vacation responders and auto-forwarders from answering it or looping.
+ */
+export const automaticMailHeaders = { "Auto-Submitted": "auto-generated" } as const;
+
 function createSmtpTransport(smtpUrl: string, from: string): MessageTransport & { verify: () => Promise<boolean> } {
   const transporter = nodemailer.createTransport(smtpUrl);
   return {
     name: "smtp",
     send: async (message) => {
-      await transporter.sendMail({ from, to: message.to, subject: message.subject, text: message.body });
+      await transporter.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.body,
+        headers: automaticMailHeaders,
+      });
     },
     verify: () => transporter.verify(),
   };
