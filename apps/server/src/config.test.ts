@@ -49,6 +49,7 @@ describe("configuration", () => {
       deliveryAttempts: 6,
       workerSeconds: 5,
       messagesIncludePatient: false,
+      teamPhone: null,
     });
     expect(
       loadConfig({
@@ -57,6 +58,7 @@ describe("configuration", () => {
         FINDING_DELIVERY_ATTEMPTS: "3",
         FINDING_WORKER_SECONDS: "0",
         FINDING_MESSAGES_INCLUDE_PATIENT: "true",
+        FINDING_TEAM_PHONE: " +1 312 555 0199 ",
       }).findings,
     ).toEqual({
       linkHours: 0.5,
@@ -64,6 +66,7 @@ describe("configuration", () => {
       deliveryAttempts: 3,
       workerSeconds: 0,
       messagesIncludePatient: true,
+      teamPhone: "+1 312 555 0199",
     });
     expect(() => loadConfig({ FINDING_LINK_HOURS: "0.001" })).toThrow(/FINDING_LINK_HOURS must be at least one minute/);
     expect(() => loadConfig({ FINDING_ESCALATION_MINUTES: "0" })).toThrow(/FINDING_ESCALATION_MINUTES/);

@@ -157,6 +157,11 @@ const configSchema = z.object({
   /** Whether finding messages name the patient (name and MRN); off by default: SMS and e-mail leave the building. */
   FINDING_MESSAGES_INCLUDE_PATIENT: booleanFromEnv.default(false),
   /**
+   * The EEG monitoring team's phone number, shown on the acknowledgement page and in the findings' messages so the
+   * hospital's physician can call (empty: none shown).
+   */
+  FINDING_TEAM_PHONE: z.string().trim().max(40).default(""),
+  /**
    * Signed reports: how long a report's download link works (hours; decimals allowed, at least a minute). Each link
    * works once; staff re-send for a new one.
    */
@@ -223,6 +228,8 @@ export type Config = {
     /** 0: this instance runs no worker. */
     workerSeconds: number;
     messagesIncludePatient: boolean;
+    /** The monitoring team's number to call; null where none is set. */
+    teamPhone: string | null;
   };
   /** Signed reports: the download links' lifetime and the company that issues them (REPORT_*). */
   reports: { linkHours: number; companyName: string; companyDetails: string };
@@ -315,6 +322,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deliveryAttempts: value.FINDING_DELIVERY_ATTEMPTS,
       workerSeconds: value.FINDING_WORKER_SECONDS,
       messagesIncludePatient: value.FINDING_MESSAGES_INCLUDE_PATIENT,
+      teamPhone: value.FINDING_TEAM_PHONE || null,
     },
     reports: {
       linkHours: value.REPORT_LINK_HOURS,

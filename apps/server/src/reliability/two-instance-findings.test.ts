@@ -108,7 +108,8 @@ async function raiseOn(server: ServerProcess, tokens: Tokens, clientId: string):
   expect(started.status, started.body).toBe(201);
   const raised = await server.request("POST", `${base}/cases/${caseId}/critical-findings`, {
     token: tokens.tech,
-    body: sampleFinding(),
+    // The recording started when monitoring did, just now: an onset before it is refused.
+    body: sampleFinding({ onsetAt: new Date().toISOString() }),
   });
   expect(raised.status, raised.body).toBe(201);
   return raised.json().data.id;

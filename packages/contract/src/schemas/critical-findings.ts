@@ -51,8 +51,16 @@ export const findingRecipientKindSchema = z.enum(findingRecipientKinds);
 export type FindingRecipientKind = z.infer<typeof findingRecipientKindSchema>;
 
 export const findingDeliveryChannels = ["email", "sms"] as const;
-export const findingDeliveryStatuses = ["pending", "sending", "sent", "failed"] as const;
+/**
+ * `not-needed`: deliberately not sent, because the finding was acknowledged or cancelled before its turn came; not a
+ * failure of any transport.
+ */
+export const findingDeliveryStatuses = ["pending", "sending", "sent", "failed", "not-needed"] as const;
 export type FindingDeliveryStatus = (typeof findingDeliveryStatuses)[number];
+
+/** What a message is for: the finding itself (the raise or an escalation), or the word that it was cancelled. */
+export const findingDeliveryPurposes = ["notice", "cancellation"] as const;
+export type FindingDeliveryPurpose = (typeof findingDeliveryPurposes)[number];
 
 /**
  * One message to one recipient over one channel. `failed` is final (every retry spent); a failed attempt before that
@@ -60,6 +68,7 @@ export type FindingDeliveryStatus = (typeof findingDeliveryStatuses)[number];
  */
 export const findingDeliverySchema = z.object({
   id: idSchema,
+  purpose: z.enum(findingDeliveryPurposes),
   channel: z.enum(findingDeliveryChannels),
   destination: z.string(),
   status: z.enum(findingDeliveryStatuses),
@@ -169,12 +178,20 @@ export const findingLinkTokenSchema = z
 
 export const findingLinkLookupInputSchema = z.object({ token: findingLinkTokenSchema });
 
-export const acknowledgeFindingLinkInputSchema = z.object({
-  token: findingLinkTokenSchema,
-  name: z.string().trim().min(1, "is required").max(200),
-  /** What the acknowledger read back, or a note (optional). */
-  readBack: z.string().trim().max(1000).default(""),
-});
+export const acknowledgeFindingLinkInputSchema = z
+  .object({
+    token: findingLinkTokenSchema,
+    name: z.string().trim().min(1, "is required").max(200),
+    /** What the acknowledger read back, or a note (optional). */
+    readBack: z.string().trim().max(1000).default(""),
+    /** The acknowledger confirms that `readBack` is the finding read back (kind, onset) rather than a note. */
+    readBackConfirmed: z.boolean().default(false),
+  })
+  .superRefine((input, context) => {
+    if (input.readBackConfirmed && input.readBack === "") {
+      context.addIssue({ code: "custom", path: ["readBack"], message: "is required to confirm a read-back" });
+    }
+  });
 export type AcknowledgeFindingLinkInput = z.input<typeof acknowledgeFindingLinkInputSchema>;
 
 /**
@@ -191,19 +208,31 @@ export const findingLinkViewSchema = z.object({
   description: z.string(),
   recipientName: z.string(),
   patient: z.object({ name: z.string(), mrn: z.string().nullable() }).nullable(),
+  /** Where the patient lies (unit, room, bed): not identifying on its own, and what the physician needs to act. */
+  location: z
+    .object({ unit: z.string().nullable(), room: z.string().nullable(), bed: z.string().nullable() })
+    .nullable(),
+  /** By when the hospital is to acknowledge (raised + the protocol's window). */
+  dueAt: isoDateTimeSchema,
+  /** The EEG monitoring team's phone number to call (FINDING_TEAM_PHONE); null where none is set. */
+  teamPhone: z.string().nullable(),
   status: criticalFindingStatusSchema,
   acknowledgedAt: isoDateTimeSchema.nullable(),
   acknowledgedBy: z.string().nullable(),
+  /** What was read back or noted with the acknowledgement, and whether it was confirmed as a read-back. */
+  readBack: z.string().nullable(),
+  readBackConfirmed: z.boolean(),
   linkExpiresAt: isoDateTimeSchema,
 });
 export type FindingLinkView = z.infer<typeof findingLinkViewSchema>;
 
 /**
- * Why a link cannot be used, in `details` of its 410: `used` (it works once), `expired`, or `closed` (someone else
- * acknowledged the finding, or staff cancelled it). A link that is not ours at all is a 404.
+ * Why a link cannot be used, in `details` of its 410: `used` (it works once), `expired`, `closed` (someone else
+ * acknowledged the finding, or staff cancelled it), or `staff` (a link once sent to Vigil staff: acknowledging is the
+ * hospital's step, PRODUCT.md §10). A link that is not ours at all is a 404.
  */
 export const findingLinkRefusalSchema = z.object({
-  reason: z.enum(["used", "expired", "closed"]),
+  reason: z.enum(["used", "expired", "closed", "staff"]),
   at: isoDateTimeSchema.nullable(),
 });
 export type FindingLinkRefusal = z.infer<typeof findingLinkRefusalSchema>;

@@ -13,6 +13,7 @@ type ClaimedRow = {
   id: string;
   recipient_id: string;
   finding_id: string;
+  purpose: "notice" | "cancellation";
   channel: "email" | "sms";
   destination: string;
   attempts: number;
@@ -20,7 +21,7 @@ type ClaimedRow = {
 
 export type ClaimedDelivery = Pick<
   DeliveryRow,
-  "id" | "recipientId" | "findingId" | "channel" | "destination" | "attempts"
+  "id" | "recipientId" | "findingId" | "purpose" | "channel" | "destination" | "attempts"
 >;
 
 /**
@@ -42,12 +43,13 @@ export async function claimDueDeliveries(db: Db, now: Date, limit: number): Prom
           order by next_attempt_at, id
           limit ${limit}
           for update skip locked)
-        returning d.id, d.recipient_id, d.finding_id, d.channel, d.destination, d.attempts`,
+        returning d.id, d.recipient_id, d.finding_id, d.purpose, d.channel, d.destination, d.attempts`,
   );
   return rows.map((row) => ({
     id: row.id,
     recipientId: row.recipient_id,
     findingId: row.finding_id,
+    purpose: row.purpose,
     channel: row.channel,
     destination: row.destination,
     attempts: Number(row.attempts),
@@ -64,20 +66,22 @@ export async function settleDelivery(
   outcome:
     | { status: "sent"; at: Date }
     | { status: "pending"; error: string; nextAttemptAt: Date }
-    | { status: "failed"; error: string; at: Date },
+    | { status: "failed" | "not-needed"; error: string; at: Date },
 ): Promise<boolean> {
   const values =
     outcome.status === "sent"
       ? { status: "sent" as const, sentAt: outcome.at, lastError: null, leaseUntil: null }
-      : outcome.status === "pending"
-        ? {
-            status: "pending" as const,
-            lastError: outcome.error,
-            nextAttemptAt: outcome.nextAttemptAt,
-            leaseUntil: null,
-          }
-        : // A failed message keeps, as its next attempt time, when it failed: the delivery health counts by it.
-          { status: "failed" as const, lastError: outcome.error, nextAttemptAt: outcome.at, leaseUntil: null };
+      : outcome.status === "not-needed"
+        ? { status: "not-needed" as const, lastError: outcome.error, nextAttemptAt: outcome.at, leaseUntil: null }
+        : outcome.status === "pending"
+          ? {
+              status: "pending" as const,
+              lastError: outcome.error,
+              nextAttemptAt: outcome.nextAttemptAt,
+              leaseUntil: null,
+            }
+          : // A failed message keeps, as its next attempt time, when it failed: the delivery health counts by it.
+            { status: "failed" as const, lastError: outcome.error, nextAttemptAt: outcome.at, leaseUntil: null };
   const rows = await tx
     .update(findingDeliveries)
     .set(values)

@@ -1,3 +1,4 @@
+import { type CaseStage, pages } from "@vigil/contract";
 import { recordAudit } from "../../audit/record-audit.js";
 import { type Message, maskDestination } from "../../messaging/message-service.js";
 import { requireCase } from "../cases/cases-service.js";
@@ -10,7 +11,7 @@ import {
   notSentPrefix,
   settleDelivery,
 } from "./finding-deliveries-repository.js";
-import { findingEmail, findingSms } from "./finding-messages.js";
+import { cancellationEmail, cancellationSms, findingEmail, findingSms } from "./finding-messages.js";
 import { afterFailedAttempt } from "./finding-schedule.js";
 import type { FindingsContext } from "./findings-context.js";
 import { findFinding, findRecipient, updateFinding } from "./findings-repository.js";
@@ -24,15 +25,40 @@ export type DeliveryPass = { sent: number; retrying: number; failed: number };
 
 type Outcome = { status: "sent" } | { status: "error"; error: string } | { status: "not-sent"; reason: string };
 
-/** The message of one claimed delivery, rebuilt from its rows (links are never stored), or why it is not sent. */
+/** The case's overview, where staff see who was told and record a phone acknowledgement. */
+function caseHrefOf(caseRow: { id: string; stage: CaseStage }): string {
+  return pages[`case-${caseRow.stage}-detail`].href({ caseId: caseRow.id, tab: "overview" });
+}
+
+/**
+ * The message of one claimed delivery, rebuilt from its rows (links are never stored), or why it is not needed: a
+ * notice only while the finding is open, a cancellation only once it is cancelled. Only the client's contacts get an
+ * acknowledgement link; staff are informed (PRODUCT.md §10: acknowledging is the hospital's step).
+ */
 async function messageOf(ctx: FindingsContext, delivery: ClaimedDelivery): Promise<Message | { reason: string }> {
   const { db, settings } = ctx;
   const finding = await findFinding(db, delivery.findingId);
   const recipient = await findRecipient(db, delivery.recipientId);
   if (!finding || !recipient) return { reason: `${notSentPrefix} the finding or its recipient is gone.` };
-  if (finding.status !== "open") return { reason: `${notSentPrefix} the finding was already ${finding.status}.` };
   const caseRow = await requireCase(db, finding.caseId);
   const client = await requireClient(db, finding.clientId);
+  if (delivery.purpose === "cancellation") {
+    if (finding.status !== "cancelled" || !finding.cancelledAt) {
+      return { reason: `${notSentPrefix} the finding is ${finding.status}, not cancelled.` };
+    }
+    const facts = {
+      caseNumber: caseRow.caseNumber,
+      clientName: client.name,
+      timeZone: client.timezone,
+      kind: finding.kind,
+      raisedAt: finding.raisedAt,
+      recipientKind: recipient.kind,
+      cancelledAt: finding.cancelledAt,
+    };
+    const text = delivery.channel === "email" ? cancellationEmail(facts) : cancellationSms(facts);
+    return { channel: delivery.channel, to: delivery.destination, ...text };
+  }
+  if (finding.status !== "open") return { reason: `${notSentPrefix} the finding was already ${finding.status}.` };
   const facts = {
     caseNumber: caseRow.caseNumber,
     clientName: client.name,
@@ -40,13 +66,20 @@ async function messageOf(ctx: FindingsContext, delivery: ClaimedDelivery): Promi
     kind: finding.kind,
     onsetAt: finding.onsetAt,
     raisedAt: finding.raisedAt,
+    dueAt: finding.dueAt,
+    level: recipient.level,
     patient: {
       name: [caseRow.patientFirstName, caseRow.patientLastName].filter(Boolean).join(" ") || null,
       mrn: caseRow.patientMrn,
     },
     recipientKind: recipient.kind,
-    token: signLinkToken(ctx.linkSecret, { recipientId: recipient.id, expiresAt: recipient.linkExpiresAt }),
+    token:
+      recipient.kind === "contact"
+        ? signLinkToken(ctx.linkSecret, { recipientId: recipient.id, expiresAt: recipient.linkExpiresAt })
+        : null,
     linkExpiresAt: recipient.linkExpiresAt,
+    caseHref: caseHrefOf(caseRow),
+    teamPhone: settings.findings.teamPhone,
   };
   const options = { publicUrl: settings.publicUrl, includePatient: settings.findings.messagesIncludePatient };
   const text = delivery.channel === "email" ? findingEmail(facts, options) : findingSms(facts, options);
@@ -69,7 +102,7 @@ async function settle(ctx: FindingsContext, delivery: ClaimedDelivery, outcome: 
     outcome.status === "sent"
       ? ({ status: "sent", at: now } as const)
       : outcome.status === "not-sent"
-        ? ({ status: "failed", error: outcome.reason, at: now } as const)
+        ? ({ status: "not-needed", error: outcome.reason, at: now } as const)
         : (() => {
             const after = afterFailedAttempt(delivery.attempts, maxAttempts, now);
             return after.status === "failed"
@@ -81,7 +114,7 @@ async function settle(ctx: FindingsContext, delivery: ClaimedDelivery, outcome: 
     if (!finding) return;
     const caseRow = await requireCase(tx, finding.caseId, "update");
     if (!(await settleDelivery(tx, delivery, next))) return;
-    if (next.status === "sent" && !finding.firstNotifiedAt) {
+    if (next.status === "sent" && delivery.purpose === "notice" && !finding.firstNotifiedAt) {
       await updateFinding(tx, finding.id, { firstNotifiedAt: now });
     }
     if (outcome.status !== "not-sent" && next.status !== "pending") {
@@ -93,6 +126,7 @@ async function settle(ctx: FindingsContext, delivery: ClaimedDelivery, outcome: 
           caseNumber: caseRow.caseNumber,
           findingId: finding.id,
           recipientId: delivery.recipientId,
+          purpose: delivery.purpose,
           channel: delivery.channel,
           destination: maskDestination(delivery.channel, delivery.destination),
           attempts: delivery.attempts,

@@ -1,24 +1,26 @@
 import {
-  type AcknowledgeFindingLinkInput,
+  type acknowledgeFindingLinkInputSchema,
   type FindingLinkRefusal,
   type FindingLinkView,
   formatInstantInZone,
 } from "@vigil/contract";
+import type { z } from "zod";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { admitLinkCall } from "../../links/link-calls.js";
 import { requireCase } from "../cases/cases-service.js";
+import { getPatientDetails } from "../cases/patient-details-service.js";
 import { requireClient } from "../clients/clients-service.js";
 import { recordCaseChange } from "../watch/watch-service.js";
 import type { FindingsContext } from "./findings-context.js";
 import {
   type FindingRow,
-  failWaitingDeliveries,
   findFinding,
   findRecipient,
   markLinkUsed,
   type RecipientRow,
+  setAsideWaitingNotices,
   updateFinding,
 } from "./findings-repository.js";
 import { notSentReason } from "./findings-service.js";
@@ -83,6 +85,19 @@ function closedRefusal(finding: FindingRow, recipientId: string, timeZone: strin
 }
 
 /**
+ * A link once sent to Vigil staff (the case's reviewer, a coordinator) informs; it never acknowledges for the hospital,
+ * whose step it is (PRODUCT.md §10). Staff record an acknowledgement the hospital gave by phone on the case instead.
+ */
+function staffLink(recipientId: string): Refusal {
+  return gone(
+    "This link was sent to Vigil staff for information: only the hospital acknowledges a finding. Record an " +
+      "acknowledgement the hospital gave by phone on the case in Vigil.",
+    { reason: "staff", at: null },
+    recipientId,
+  );
+}
+
+/**
  * The recipient and finding of a genuine link that is neither used nor expired, or why not: a bad signature is a 404
  * before any lookup; a used link says when; an expired one says since when.
  */
@@ -95,6 +110,7 @@ async function openLink(db: Db, secret: Buffer, token: string, now: Date): Promi
   const finding = await findFinding(db, recipient.findingId);
   if (!finding) return invalidLink();
   const { timezone } = await requireClient(db, finding.clientId);
+  if (recipient.kind !== "contact") return staffLink(recipient.id);
   if (recipient.linkUsedAt) {
     const at = formatInstantInZone(recipient.linkUsedAt, timezone);
     return gone(
@@ -138,10 +154,24 @@ async function auditLink(
   });
 }
 
+/** Unit, room and bed from the case's current patient details; null when none is recorded. */
+async function locationOf(db: Db, caseId: string): Promise<FindingLinkView["location"]> {
+  const details = await getPatientDetails(db, caseId, new Set()).catch(() => undefined);
+  const location = details?.current.location;
+  if (!location || (!location.unit && !location.room && !location.bed)) return null;
+  return { unit: location.unit ?? null, room: location.room ?? null, bed: location.bed ?? null };
+}
+
+/**
+ * What the page shows: the finding, by when to acknowledge it, where the patient lies (unit, room, bed: not
+ * identifying on its own, and what the physician needs to act), the team's number to call, and the acknowledgement
+ * with its read-back once given. The patient's name and MRN only where the operator enabled them in messages.
+ */
 async function toLinkView(ctx: FindingsContext, opened: OpenedLink, finding: FindingRow): Promise<FindingLinkView> {
   const caseRow = await requireCase(ctx.db, finding.caseId);
   const client = await requireClient(ctx.db, finding.clientId);
   const patientName = [caseRow.patientFirstName, caseRow.patientLastName].filter(Boolean).join(" ");
+  const acknowledged = finding.status === "acknowledged";
   return {
     caseNumber: caseRow.caseNumber,
     clientName: client.name,
@@ -152,9 +182,17 @@ async function toLinkView(ctx: FindingsContext, opened: OpenedLink, finding: Fin
     description: finding.description,
     recipientName: opened.recipient.name,
     patient: ctx.settings.findings.messagesIncludePatient ? { name: patientName, mrn: caseRow.patientMrn } : null,
+    location: await locationOf(ctx.db, finding.caseId),
+    dueAt: finding.dueAt.toISOString(),
+    teamPhone: ctx.settings.findings.teamPhone,
     status: finding.status,
     acknowledgedAt: finding.acknowledgedAt?.toISOString() ?? null,
-    acknowledgedBy: finding.status === "acknowledged" ? finding.acknowledgedName : null,
+    acknowledgedBy: acknowledged ? finding.acknowledgedName : null,
+    // Only to the one whose link acknowledged it: another recipient's page says who, not what was read back.
+    readBack:
+      acknowledged && finding.acknowledgedRecipientId === opened.recipient.id ? finding.acknowledgementNote : null,
+    readBackConfirmed:
+      acknowledged && finding.acknowledgedRecipientId === opened.recipient.id && finding.readBackConfirmed,
     linkExpiresAt: opened.recipient.linkExpiresAt.toISOString(),
   };
 }
@@ -186,7 +224,7 @@ export async function lookUpFindingLink(
  */
 export async function acknowledgeFindingLink(
   ctx: FindingsContext,
-  input: AcknowledgeFindingLinkInput & { readBack: string },
+  input: z.output<typeof acknowledgeFindingLinkInputSchema>,
   caller: LinkCaller,
 ): Promise<FindingLinkView> {
   const now = new Date();
@@ -217,12 +255,12 @@ export async function acknowledgeFindingLink(
       acknowledgedName: input.name,
       acknowledgedVia: "link",
       acknowledgedRecipientId: recipient.id,
-      // Nobody at Vigil heard it read back: a link's note is kept, not confirmed.
-      readBackConfirmed: false,
+      // The physician confirms on the page that what they typed is the finding read back, not a note.
+      readBackConfirmed: input.readBackConfirmed,
       acknowledgementNote: input.readBack,
       nextEscalationAt: null,
     });
-    const unsent = await failWaitingDeliveries(tx, finding.id, notSentReason("acknowledged"), now);
+    const unsent = await setAsideWaitingNotices(tx, finding.id, notSentReason("acknowledged"), now);
     await recordAudit(tx, {
       action: "critical-finding.acknowledge",
       outcome: "success",
@@ -235,6 +273,7 @@ export async function acknowledgeFindingLink(
         via: "link",
         recipientId: recipient.id,
         name: input.name,
+        readBackConfirmed: input.readBackConfirmed,
         unsentMessages: unsent,
       },
     });

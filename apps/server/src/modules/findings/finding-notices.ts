@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.js";
+import { alertStaffOfFinding } from "../notifications/notifications-service.js";
 import { loadRecipientPool, recipientsAtLevel } from "./finding-recipients.js";
 import type { FindingSettings } from "./findings-context.js";
 import { type FindingRow, insertDeliveries, insertRecipients, type RecipientRow } from "./findings-repository.js";
@@ -8,11 +9,12 @@ import { linkExpiryOf } from "./link-tokens.js";
  * Tells the recipients of one level (0: the raise; n: the n-th escalation), in the caller's transaction: a recipient
  * row each, with its link's expiry, and one waiting message per channel the recipient has. The delivery worker sends
  * them after the commit. A recipient another instance already added at this level is skipped, with its messages.
+ * Staff told are also alerted in the app's bell, so a coordinator e-mailed at every escalation sees it there too.
  */
 export async function notifyLevel(
   tx: Db,
   settings: FindingSettings,
-  finding: Pick<FindingRow, "id">,
+  finding: Pick<FindingRow, "id" | "caseId" | "dueAt">,
   caseRow: { clientId: string; reviewerSub: string | null; reviewerUsername: string | null },
   level: number,
   now: Date,
@@ -49,5 +51,12 @@ export async function notifyLevel(
       }));
     }),
   );
+  await alertStaffOfFinding(tx, {
+    usernames: inserted.flatMap((row) => (row.kind !== "contact" && row.username ? [row.username] : [])),
+    caseId: finding.caseId,
+    dueAt: finding.dueAt,
+    state: level === 0 ? "due-soon" : "overdue",
+    at: now,
+  });
   return inserted;
 }

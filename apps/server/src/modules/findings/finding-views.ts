@@ -1,5 +1,6 @@
 import type { CriticalFinding, FindingDelivery, FindingRecipient } from "@vigil/contract";
 import { maskDestination } from "../../messaging/message-service.js";
+import { notSentPrefix } from "./finding-deliveries-repository.js";
 import { withinWindowOf } from "./finding-schedule.js";
 import type { DeliveryRow, FindingRow, RecipientRow } from "./findings-repository.js";
 
@@ -7,12 +8,21 @@ import type { DeliveryRow, FindingRow, RecipientRow } from "./findings-repositor
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
+/**
+ * Rows written before `not-needed` existed kept such messages as `failed` with the not-sent reason: they were never a
+ * delivery failure, and say so.
+ */
+function statusOf(row: DeliveryRow): FindingDelivery["status"] {
+  return row.status === "failed" && row.lastError?.startsWith(notSentPrefix) ? "not-needed" : row.status;
+}
+
 function toDelivery(row: DeliveryRow): FindingDelivery {
   return {
     id: row.id,
+    purpose: row.purpose,
     channel: row.channel,
     destination: maskDestination(row.channel, row.destination),
-    status: row.status,
+    status: statusOf(row),
     attempts: row.attempts,
     lastError: row.lastError,
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,

@@ -104,14 +104,35 @@ export async function findDeliveriesOf(db: Db, findingIds: string[]): Promise<De
 }
 
 /**
- * A closed finding's messages still waiting (never tried, or waiting for a retry) are not sent: marked failed with
- * `reason`, so the finding shows what never went out and why.
+ * A closed finding's notices still waiting (never tried, or waiting for a retry) are not sent: marked `not-needed`
+ * with `reason`, so the finding shows what never went out and why — and no one reads it as a transport's failure.
  */
-export async function failWaitingDeliveries(tx: Db, findingId: string, reason: string, at: Date): Promise<number> {
+export async function setAsideWaitingNotices(tx: Db, findingId: string, reason: string, at: Date): Promise<number> {
   const rows = await tx
     .update(findingDeliveries)
-    .set({ status: "failed", lastError: reason, nextAttemptAt: at, leaseUntil: null })
-    .where(and(eq(findingDeliveries.findingId, findingId), eq(findingDeliveries.status, "pending")))
+    .set({ status: "not-needed", lastError: reason, nextAttemptAt: at, leaseUntil: null })
+    .where(
+      and(
+        eq(findingDeliveries.findingId, findingId),
+        eq(findingDeliveries.status, "pending"),
+        eq(findingDeliveries.purpose, "notice"),
+      ),
+    )
     .returning({ id: findingDeliveries.id });
   return rows.length;
+}
+
+/** The notices of a finding that left Vigil: who was told, over which channel and to where. */
+export async function findSentNotices(tx: Db, findingId: string): Promise<DeliveryRow[]> {
+  return tx
+    .select()
+    .from(findingDeliveries)
+    .where(
+      and(
+        eq(findingDeliveries.findingId, findingId),
+        eq(findingDeliveries.status, "sent"),
+        eq(findingDeliveries.purpose, "notice"),
+      ),
+    )
+    .orderBy(asc(findingDeliveries.createdAt), asc(findingDeliveries.id));
 }

@@ -25,12 +25,14 @@ import { toCriticalFinding } from "./finding-views.js";
 import type { FindingsContext } from "./findings-context.js";
 import {
   type FindingRow,
-  failWaitingDeliveries,
   findDeliveriesOf,
   findFinding,
   findFindingsOfCase,
   findRecipientsOf,
+  findSentNotices,
+  insertDeliveries,
   insertFinding,
+  setAsideWaitingNotices,
   updateFinding,
 } from "./findings-repository.js";
 
@@ -88,6 +90,26 @@ async function windowOf(tx: Db, caseRow: CaseRow) {
   return findingWindowOf(pinned, current);
 }
 
+const minute = 60_000;
+
+function badField(path: string, message: string): AppError {
+  return new AppError("bad_request", `Invalid request: ${path} ${message}`, { issues: [{ path, message }] });
+}
+
+/**
+ * An EEG onset before the recording began cannot be on this recording: 400 naming the field and the start. Onsets are
+ * typed to the minute, so one in the minute the recording started is taken.
+ */
+async function refuseOnsetBeforeRecording(tx: Db, caseRow: CaseRow, onsetAt: Date): Promise<void> {
+  const started = caseRow.recordingStartedAt;
+  if (!started || onsetAt.getTime() >= Math.floor(started.getTime() / minute) * minute) return;
+  const { timezone } = await requireClient(tx, caseRow.clientId);
+  throw badField(
+    "body.onsetAt",
+    `must not be before the recording started (${formatInstantInZone(started, timezone)})`,
+  );
+}
+
 /**
  * `POST cases/{id}/critical-findings`: in one transaction under the case lock, the event record (with its revision),
  * the finding with its window, the first recipients and their messages, the audit event and the case change; then this
@@ -113,6 +135,7 @@ export async function raiseCriticalFinding(
         { stage: caseRow.stage },
       );
     }
+    await refuseOnsetBeforeRecording(tx, caseRow, new Date(input.onsetAt));
     const { windowMinutes, protocolRevisionId } = await windowOf(tx, caseRow);
     const label = criticalFindingKindLabels[input.kind];
     const eventRecordId = await createCriticalFindingEvent(
@@ -196,6 +219,20 @@ async function lockOpenFinding(tx: Db, caseId: string, findingId: string) {
 export const notSentReason = (status: "acknowledged" | "cancelled") => `Not sent: the finding was already ${status}.`;
 
 /**
+ * When a phone acknowledgement happened, as staff typed it: a form gives the time to the minute, so a time in the
+ * minute the finding was raised is taken as the moment it was raised, and one a little ahead of the server's clock
+ * (the contract allows a few minutes' skew) as now. Earlier than the minute it was raised is refused with 400.
+ */
+export function phoneAcknowledgementTime(typed: Date, raisedAt: Date, now: Date): Date {
+  const raisedMinute = Math.floor(raisedAt.getTime() / minute) * minute;
+  if (typed.getTime() < raisedMinute) {
+    throw badField("body.acknowledgedAt", "must not be before the finding was raised");
+  }
+  if (typed.getTime() < raisedAt.getTime()) return raisedAt;
+  return typed.getTime() > now.getTime() ? now : typed;
+}
+
+/**
  * `POST …/{findingId}/acknowledgement`: an acknowledgement staff took by phone (who, when, read back). It stops the
  * escalation, and the messages still waiting are not sent.
  */
@@ -208,18 +245,9 @@ export async function recordPhoneAcknowledgement(
 ): Promise<CriticalFinding> {
   const recorder = await caseActorOf(ctx.db, actor);
   const now = new Date();
-  const acknowledgedAt = new Date(input.acknowledgedAt);
   await ctx.db.transaction(async (tx) => {
     const { row, caseRow } = await lockOpenFinding(tx, caseId, findingId);
-    if (acknowledgedAt.getTime() < row.raisedAt.getTime()) {
-      throw new AppError(
-        "bad_request",
-        "Invalid request: body.acknowledgedAt must not be before the finding was raised",
-        {
-          issues: [{ path: "body.acknowledgedAt", message: "must not be before the finding was raised" }],
-        },
-      );
-    }
+    const acknowledgedAt = phoneAcknowledgementTime(new Date(input.acknowledgedAt), row.raisedAt, now);
     await updateFinding(tx, findingId, {
       status: "acknowledged",
       acknowledgedAt,
@@ -233,7 +261,7 @@ export async function recordPhoneAcknowledgement(
       recordedByName: recorder.name,
       nextEscalationAt: null,
     });
-    const unsent = await failWaitingDeliveries(tx, findingId, notSentReason("acknowledged"), now);
+    const unsent = await setAsideWaitingNotices(tx, findingId, notSentReason("acknowledged"), now);
     await recordAudit(
       tx,
       auditedWrite(actor, "critical-finding.acknowledge", caseTarget(caseId), {
@@ -251,7 +279,37 @@ export async function recordPhoneAcknowledgement(
   return getCriticalFinding(ctx.db, caseId, findingId);
 }
 
-/** `POST …/{findingId}/cancellation`: an open finding withdrawn with a reason; it owes nothing from then on. */
+/**
+ * Everyone a notice of the finding reached hears that it was cancelled, over each channel that reached them: a short
+ * message in the same queue (sent, retried and shown like the others). Answers how many were queued.
+ */
+async function tellCancellation(tx: Db, findingId: string, now: Date): Promise<number> {
+  const sent = await findSentNotices(tx, findingId);
+  const seen = new Set<string>();
+  const rows = sent.filter((delivery) => {
+    const key = `${delivery.recipientId}|${delivery.channel}|${delivery.destination}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  await insertDeliveries(
+    tx,
+    rows.map((delivery) => ({
+      recipientId: delivery.recipientId,
+      findingId,
+      purpose: "cancellation" as const,
+      channel: delivery.channel,
+      destination: delivery.destination,
+      nextAttemptAt: now,
+    })),
+  );
+  return rows.length;
+}
+
+/**
+ * `POST …/{findingId}/cancellation`: an open finding withdrawn with a reason; it owes nothing from then on. Its waiting
+ * notices are not needed, and everyone already told is told it was cancelled.
+ */
 export async function cancelCriticalFinding(
   ctx: FindingsContext,
   caseId: string,
@@ -272,7 +330,8 @@ export async function cancelCriticalFinding(
       cancelledByName: canceller.name,
       nextEscalationAt: null,
     });
-    const unsent = await failWaitingDeliveries(tx, findingId, notSentReason("cancelled"), now);
+    const unsent = await setAsideWaitingNotices(tx, findingId, notSentReason("cancelled"), now);
+    const told = await tellCancellation(tx, findingId, now);
     await recordAudit(
       tx,
       auditedWrite(actor, "critical-finding.cancel", caseTarget(caseId), {
@@ -280,9 +339,11 @@ export async function cancelCriticalFinding(
         findingId,
         reason: input.reason,
         unsentMessages: unsent,
+        cancellationMessages: told,
       }),
     );
     await recordCaseChange(tx, { caseId, clientId: caseRow.clientId, change: "record" });
   });
+  ctx.wakeWorker();
   return getCriticalFinding(ctx.db, caseId, findingId);
 }

@@ -46,6 +46,14 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
+/** The e-mail address of the client's contact `contactId`. */
+async function emailOf(contactId: string | null | undefined): Promise<string> {
+  const response = await team.coordinator("GET", `/clients/${clientId}/contacts`);
+  const found = (response.json().data as { _id: string; email: string | null }[]).find((c) => c._id === contactId);
+  if (!found?.email) throw new Error(`no e-mail for contact ${contactId}`);
+  return found.email;
+}
+
 /** The link sent to `address` for the finding's recipient `recipientId` (a token begins with the recipient's id). */
 async function tokenFrom(address: string, recipientId: string | undefined): Promise<string> {
   const prefix = `${recipientId?.replace(/-/g, "")}.`;
@@ -123,7 +131,9 @@ describe("raising a critical finding", () => {
     const pass = await workAt(harness);
     expect(pass).toMatchObject({ escalations: 0, sent: 3, retrying: 0, failed: 0 });
     const email = (await outboxFor(harness, charge.email as string)).at(-1);
-    expect(email?.subject).toBe(`Critical EEG finding — ${subject.caseNumber}`);
+    expect(email?.subject).toMatch(
+      new RegExp(`^Critical EEG finding — acknowledge by \\d\\d:\\d\\d C[SD]T — ${subject.caseNumber}$`),
+    );
     expect(email?.body).toContain(`Case: ${subject.caseNumber}`);
     const sms = (await outboxFor(harness, "+13125550111")).at(-1);
     expect(sms?.channel).toBe("sms");
@@ -161,6 +171,21 @@ describe("raising a critical finding", () => {
     expect(event?.data.type).toBe("other");
   });
 
+  it("refuses an onset before the recording started with 400 naming the field and the start, writing nothing", async () => {
+    const other = await monitoredCase(harness, team, clientId);
+    // The case's recording started an hour ago; the onset typed is two days before.
+    const before = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const response = await team.technologist("POST", findingsPath(other.id), {
+      body: sampleFinding({ onsetAt: before }),
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    const [issue] = response.json().error.details.issues;
+    expect(issue.path).toBe("body.onsetAt");
+    expect(issue.message).toMatch(/^must not be before the recording started \(.* \(America\/Chicago\)\)$/);
+    const rows = await harness.database.db.select().from(criticalFindings).where(eq(criticalFindings.caseId, other.id));
+    expect(rows).toEqual([]);
+  });
+
   it("refuses an onset in the future and an empty description with 400 naming the field", async () => {
     const future = await team.technologist("POST", findingsPath(subject.id), {
       body: sampleFinding({ onsetAt: new Date(Date.now() + 3_600_000).toISOString(), description: " " }),
@@ -180,18 +205,26 @@ describe("raising a critical finding", () => {
   });
 });
 
+/** The finding escalated once (the second flagged contact told), its messages sent; the recipients as they stand. */
+async function escalateOnce(subject: Case, finding: CriticalFinding): Promise<CriticalFinding> {
+  await workAt(harness, new Date(Date.parse(finding.dueAt) + 1000));
+  return findingOf(team.coordinator, subject.id, finding.id);
+}
+
 describe("the acknowledgement link", () => {
   let subject: Case;
   let finding: CriticalFinding;
   let contactToken: string;
-  let reviewerToken: string;
+  let secondToken: string;
 
   beforeAll(async () => {
     subject = await monitoredCase(harness, team, clientId, { reviewer: team.reviewer2 });
     finding = await raiseFinding(team.technologist, subject.id);
     await workAt(harness);
     contactToken = await tokenFrom(charge.email as string, finding.recipients[0]?.id);
-    reviewerToken = await tokenFrom(`${team.reviewer2.username}@vigil.test`, finding.recipients[1]?.id);
+    const escalated = await escalateOnce(subject, finding);
+    const second = escalated.recipients.find((recipient) => recipient.name === "Amy Intensivist");
+    secondToken = await tokenFrom(await emailOf(second?.contactId), second?.id);
   });
 
   it("shows the holder the finding with no account, and not the patient by default", async () => {
@@ -248,9 +281,9 @@ describe("the acknowledgement link", () => {
   });
 
   it("shows another recipient who acknowledged and when, and refuses their acknowledgement as 'closed'", async () => {
-    const view = await lookUp(harness, reviewerToken);
-    expect(view).toMatchObject({ status: "acknowledged", acknowledgedBy: "Dr. Ward" });
-    const late = await linkCall(harness, "acknowledgement", { token: reviewerToken, name: "Dr. Late" });
+    const view = await lookUp(harness, secondToken);
+    expect(view).toMatchObject({ status: "acknowledged", acknowledgedBy: "Dr. Ward", readBack: null });
+    const late = await linkCall(harness, "acknowledgement", { token: secondToken, name: "Dr. Late" });
     expect(late.statusCode).toBe(410);
     expect(late.json().error.details).toMatchObject({ reason: "closed" });
     expect(late.json().error.message).toContain("already acknowledged by Dr. Ward");
@@ -258,7 +291,7 @@ describe("the acknowledgement link", () => {
 
   it("answers 404 to a tampered link or another recipient's id under this signature, before any lookup", async () => {
     const [, expiry, signature] = contactToken.split(".");
-    const otherId = reviewerToken.split(".")[0];
+    const otherId = secondToken.split(".")[0];
     for (const token of [
       `${contactToken.slice(0, -1)}${contactToken.endsWith("A") ? "B" : "A"}`,
       `${otherId}.${expiry}.${signature}`,
@@ -313,11 +346,12 @@ describe("links pressed at the same moment", () => {
     const finding = await raiseFinding(team.technologist, subject.id);
     await workAt(harness);
     const contact = await tokenFrom(charge.email as string, finding.recipients[0]?.id);
-    const reviewer = await tokenFrom(`${team.reviewer.username}@vigil.test`, finding.recipients[1]?.id);
+    const second = (await escalateOnce(subject, finding)).recipients.find((r) => r.name === "Amy Intensivist");
+    const secondToken = await tokenFrom(await emailOf(second?.contactId), second?.id);
     const answers = await Promise.all([
       linkCall(harness, "acknowledgement", { token: contact, name: "Dr. One" }),
       linkCall(harness, "acknowledgement", { token: contact, name: "Dr. One Again" }),
-      linkCall(harness, "acknowledgement", { token: reviewer, name: "Dr. Two" }),
+      linkCall(harness, "acknowledgement", { token: secondToken, name: "Dr. Two" }),
     ]);
     const statuses = answers.map((answer) => answer.statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
@@ -356,12 +390,12 @@ describe("staff handling a finding", () => {
     });
     const deliveries = acknowledged.recipients.flatMap((recipient) => recipient.deliveries);
     expect(deliveries.map((delivery) => [delivery.status, delivery.lastError])).toEqual(
-      deliveries.map(() => ["failed", "Not sent: the finding was already acknowledged."]),
+      deliveries.map(() => ["not-needed", "Not sent: the finding was already acknowledged."]),
     );
     await workAt(harness);
     const later = await findingOf(team.coordinator, subject.id, finding.id);
     expect(later.recipients.flatMap((recipient) => recipient.deliveries.map((delivery) => delivery.status))).toEqual(
-      deliveries.map(() => "failed"),
+      deliveries.map(() => "not-needed"),
     );
 
     const twice = await team.coordinator("POST", `${findingsPath(subject.id)}/${finding.id}/acknowledgement`, {
@@ -468,6 +502,6 @@ describe("a finding on a case that moved on", () => {
       .select()
       .from(findingDeliveries)
       .where(eq(findingDeliveries.findingId, finding.id));
-    expect(rows.every((row) => row.status === "failed")).toBe(true);
+    expect(rows.every((row) => row.status === "not-needed")).toBe(true);
   });
 });

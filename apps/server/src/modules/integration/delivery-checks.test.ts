@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import {
   addContact,
+  findingsPath,
   monitoredCase,
   raiseFinding,
   type SmsGateway,
@@ -14,7 +15,7 @@ import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 /**
  * The critical findings' delivery health as a self-check, against a real HTTP server standing in for the SMS
- * gateway: ok with nothing wrong, a warning (still a pass) while a message waits for its retry, failing once one
+ * gateway: ok with nothing wrong, a warning (not a pass) while a message waits for its retry, failing once one
  * failed after every attempt (2 here) or waited past 15 minutes.
  */
 
@@ -55,15 +56,15 @@ describe("the critical finding messages self-check", () => {
     expect(result.summary).toMatch(/outbox table/);
   });
 
-  it("warns (and still passes) while a message waits for its retry, and fails once every attempt is spent", async () => {
+  it("is in its warning state, not a pass, while a message waits for its retry, and fails once every attempt is spent", async () => {
     gateway.answer(500);
     const subject = await monitoredCase(harness, team, clientId);
     await raiseFinding(team.technologist, subject.id);
     const t0 = new Date();
     await workAt(harness, t0);
     const warning = await check();
-    expect(warning.status).toBe("pass");
-    expect(warning.summary).toMatch(/^Warning: 1 message\(s\) wait for a retry/);
+    expect(warning.status).toBe("warning");
+    expect(warning.summary).toMatch(/^1 message\(s\) wait for a retry/);
     expect(warning.details).toMatchObject({ health: "warning", waitingRetries: 1, pending: 1 });
     expect(warning.hint).toMatch(/SMS_WEBHOOK_URL/);
 
@@ -93,5 +94,23 @@ describe("the critical finding messages self-check", () => {
 
     await workAt(harness);
     expect((await check()).details).toMatchObject({ health: "ok", pending: 0 });
+  });
+
+  it("counts a message not sent because the finding was acknowledged meanwhile as not needed, never as failed", async () => {
+    const subject = await monitoredCase(harness, team, clientId);
+    const finding = await raiseFinding(team.technologist, subject.id);
+    const acknowledged = await team.coordinator("POST", `${findingsPath(subject.id)}/${finding.id}/acknowledgement`, {
+      body: { name: "Dr. Phone", acknowledgedAt: new Date().toISOString(), readBackConfirmed: true },
+    });
+    expect(acknowledged.statusCode, acknowledged.body).toBe(200);
+    const statuses = acknowledged
+      .json()
+      .data.recipients.flatMap((r: { deliveries: { status: string }[] }) =>
+        r.deliveries.map((delivery) => delivery.status),
+      );
+    expect(statuses).toEqual(["not-needed"]);
+    const result = await check();
+    expect(result.status).toBe("pass");
+    expect(result.details).toMatchObject({ health: "ok", failedLastDay: 0, pending: 0 });
   });
 });

@@ -2,6 +2,7 @@ import {
   type ClockAlert,
   type ClockAlertListQuery,
   type ClockAlertPage,
+  type ClockAlertState,
   type ClockAlertsRead,
   clockAlertHref,
   type NotificationPreferences,
@@ -14,6 +15,7 @@ import {
   type ClockAlertRow,
   findClockAlert,
   findNotificationPreferences,
+  insertClockAlerts,
   listClockAlerts,
   markAllClockAlertsRead,
   markClockAlertRead,
@@ -34,6 +36,29 @@ export function toClockAlert(row: ClockAlertRow): ClockAlert {
     // The case's stage now, not when the alert was made: the link opens the case where it is.
     href: clockAlertHref(row.caseStage, row.caseId, row.kind),
   };
+}
+
+/**
+ * Puts a critical finding in the bell of the staff it was sent to (PRODUCT.md §11): the case's reviewer when it is
+ * raised (due soon: the hospital has its window to acknowledge), and each coordinator an escalation tells (overdue).
+ * One entry per person, finding and state, however many escalations follow: the e-mails repeat, the bell does not.
+ * In the caller's transaction; no e-mail copy, since the finding's own message is the e-mail.
+ */
+export async function alertStaffOfFinding(
+  tx: Db,
+  alert: { usernames: string[]; caseId: string; dueAt: Date; state: ClockAlertState; at: Date },
+): Promise<void> {
+  await insertClockAlerts(
+    tx,
+    [...new Set(alert.usernames)].map((recipientUsername) => ({
+      recipientUsername,
+      caseId: alert.caseId,
+      kind: "critical-notification" as const,
+      state: alert.state,
+      dueAt: alert.dueAt,
+      createdAt: alert.at,
+    })),
+  );
 }
 
 /** The caller's own alerts, newest first, with the count still unread (the app bar's badge). */

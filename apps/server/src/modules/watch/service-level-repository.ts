@@ -145,8 +145,13 @@ export async function findServiceLevelHistory(
     ),
     queryRows<ServiceLevelFindingRow>(
       db,
+      // Only the hospital's acknowledgement keeps the promise (PRODUCT.md §10): a phone call staff recorded, or a
+      // client contact's own link. A link once sent to Vigil staff never counts, whatever it was used for.
       sql`select f.id, f.case_id, f.kind, f.onset_at, f.raised_at, f.due_at, f.window_minutes, f.first_notified_at,
-        f.acknowledged_at, f.cancelled_at, f.raised_by_sub, f.raised_by_username, f.raised_by_name
+        case when f.acknowledged_via = 'phone' or exists (
+            select 1 from finding_recipients r where r.id = f.acknowledged_recipient_id and r.kind = 'contact')
+          then f.acknowledged_at end as acknowledged_at,
+        f.cancelled_at, f.raised_by_sub, f.raised_by_username, f.raised_by_name
       from critical_findings f where f.case_id = any(${ids})`,
     ),
   ]);

@@ -92,6 +92,7 @@ export async function closeFindingRow(
             status: "acknowledged",
             acknowledgedAt: close.acknowledgedAt,
             acknowledgedName: "Dr. Ward",
+            acknowledgedVia: "phone" as const,
             nextEscalationAt: null,
           }
         : {

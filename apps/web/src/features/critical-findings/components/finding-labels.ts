@@ -29,6 +29,13 @@ export const deliveryStatusLabels: Record<FindingDeliveryStatus, string> = {
   sending: "Sending",
   sent: "Sent",
   failed: "Failed",
+  // Deliberately not sent (the finding was acknowledged or cancelled first): nothing went wrong.
+  "not-needed": "Not needed",
+};
+
+export const deliveryPurposeLabels: Record<FindingDelivery["purpose"], string> = {
+  notice: "Finding",
+  cancellation: "Cancellation",
 };
 
 /** How a delivery is doing, in words: a pending one that already failed once is being retried. */
@@ -42,6 +49,7 @@ export function deliveryStatusColor(
 ): "default" | "success" | "warning" | "error" {
   if (delivery.status === "failed") return "error";
   if (delivery.status === "sent") return "success";
+  if (delivery.status === "not-needed") return "default";
   return delivery.lastError ? "warning" : "default";
 }
 

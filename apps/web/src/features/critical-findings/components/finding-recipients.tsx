@@ -11,6 +11,7 @@ import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { ScrollRegion } from "../../../components/tables/scroll-region";
 import {
   channelLabels,
+  deliveryPurposeLabels,
   deliveryStatusColor,
   deliveryStatusText,
   levelLabel,
@@ -38,6 +39,7 @@ function DeliveryCells({ delivery, timeZone }: { delivery: FindingDelivery | und
     <>
       <TableCell>
         {channelLabels[delivery.channel]}
+        {delivery.purpose === "cancellation" ? ` (${deliveryPurposeLabels.cancellation.toLowerCase()})` : ""}
         <Typography variant="caption" color="text.secondary" component="div">
           {delivery.destination}
         </Typography>
@@ -61,7 +63,12 @@ function DeliveryCells({ delivery, timeZone }: { delivery: FindingDelivery | und
       </TableCell>
       <TableCell>
         {delivery.lastError ? (
-          <Typography variant="body2" color={delivery.status === "failed" ? "error" : "text.primary"}>
+          <Typography
+            variant="body2"
+            color={
+              delivery.status === "failed" ? "error" : delivery.status === "not-needed" ? "text.secondary" : "text.primary"
+            }
+          >
             {delivery.lastError}
             {delivery.attempts > 1 ? ` (${delivery.attempts} attempts)` : ""}
           </Typography>

@@ -22,6 +22,7 @@ export const coordinator = {
 export function testDelivery(overrides: Partial<FindingDelivery> = {}): FindingDelivery {
   return {
     id: "6d000000-0000-4000-8000-000000000001",
+    purpose: "notice",
     channel: "email",
     destination: "n***@pni.example",
     status: "sent",
