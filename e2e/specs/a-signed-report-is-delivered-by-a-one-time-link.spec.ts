@@ -118,7 +118,10 @@ test.describe("signed reports", () => {
           (caught) => caught.to.includes(recipient.email) && caught.text.includes(studied.caseNumber),
           60_000,
         );
-        expect(message.subject).toBe(`EEG report ready: ${studied.caseNumber}`);
+        // The subject names the kind of report and its dates: a case has a 24-hour report a day and a summary.
+        expect(message.subject).toMatch(
+          new RegExp(`^EEG report ready: ${studied.caseNumber}, 24-hour report, \\w{3} \\d`),
+        );
         expect(message.text).not.toContain(patient.lastName);
         expect(message.text).not.toContain(patient.mrn);
         return downloadLinkIn(message);
@@ -182,7 +185,9 @@ test.describe("signed reports", () => {
           (caught) => caught.to.includes(recipient.email) && downloadLinkIn(caught) !== link,
           60_000,
         );
-        expect(again.subject).toBe(`EEG report ready: ${studied.caseNumber}`);
+        expect(again.subject).toMatch(
+          new RegExp(`^EEG report ready: ${studied.caseNumber}, 24-hour report, \\w{3} \\d`),
+        );
         await page.context().close();
       });
 

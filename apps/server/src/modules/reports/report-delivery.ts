@@ -7,6 +7,7 @@ import { signLink } from "../../links/signed-links.js";
 import { type MessageService, maskDestination } from "../../messaging/message-service.js";
 import { disclosedRecipient } from "./disclosures-service.js";
 import type { ReportInputs } from "./report-inputs.js";
+import { reportSubjectOf } from "./report-naming.js";
 import {
   findDeliveriesByIds,
   findReportVersionSummary,
@@ -79,7 +80,7 @@ function messageOf(inputs: ReportInputs, link: string, expiresAt: Date) {
   const what = inputs.report.kind === "addendum" ? `an addendum (version ${inputs.report.version}) to` : "";
   // No patient name or MRN: the e-mail leaves the building; the PDF behind the link names the patient.
   return {
-    subject: `EEG report ready: ${inputs.case.number}${inputs.report.kind === "addendum" ? " (addendum)" : ""}`,
+    subject: reportSubjectOf(inputs),
     body: [
       `${inputs.company.name} has signed ${what ? `${what} ` : ""}the ${inputs.report.title} for ${inputs.client.name}, case ${inputs.case.number}.`,
       "",

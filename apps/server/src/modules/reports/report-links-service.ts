@@ -7,6 +7,7 @@ import { verifyLink } from "../../links/signed-links.js";
 import { disclosedRecipient } from "./disclosures-service.js";
 import { reportLinkSecret } from "./report-delivery.js";
 import type { ReportInputs } from "./report-inputs.js";
+import { reportFileNameOf } from "./report-naming.js";
 import {
   findDelivery,
   findReportVersion,
@@ -177,7 +178,7 @@ export async function downloadReportLink(
       detailsOf(delivery, { version: version.version }),
     );
     const inputs = version.inputs as unknown as ReportInputs;
-    return { bytes: version.pdf, fileName: `${inputs.case.number}-report-v${version.version}.pdf` };
+    return { bytes: version.pdf, fileName: reportFileNameOf(inputs) };
   });
   if (result) return result;
   // Spent or voided in the meantime: say which.

@@ -54,7 +54,9 @@ describe("a report's one-time download link", () => {
     expect(download.statusCode, download.body).toBe(200);
     expect(download.headers["content-type"]).toBe("application/pdf");
     expect(download.headers["cache-control"]).toBe("no-store");
-    expect(download.headers["content-disposition"]).toMatch(/^attachment; filename="CM-.*-report-v1\.pdf"/);
+    expect(download.headers["content-disposition"]).toMatch(
+      /^attachment; filename="CM-[\d-]+-eeg-24h-[\d-]+(-to-[\d-]+)?-v1\.pdf"/,
+    );
     expect(createHash("sha256").update(download.rawPayload).digest("hex")).toBe(report.pdf.sha256);
 
     const again = await linkCall(harness, "download", token);

@@ -31,6 +31,7 @@ import { buildDiagnosticReport } from "./report-fhir.js";
 import type { ReportInputs } from "./report-inputs.js";
 import { missingVersions, type ReportCompany, storeReportVersion, type VersionToIssue } from "./report-issue.js";
 import { recordVoidedLinks, voidSupersededLinks } from "./report-link-voids.js";
+import { reportFileNameOf } from "./report-naming.js";
 import {
   existsSignedReport,
   findDeliveriesOfReports,
@@ -282,8 +283,7 @@ export async function getReportPdf(
 ): Promise<{ bytes: Buffer; fileName: string }> {
   const row = await requireVersion(db, caseId, reportId);
   await discloseToStaff(db, row, "pdf-exported", actor);
-  const inputs = row.inputs as unknown as ReportInputs;
-  return { bytes: row.pdf, fileName: `${inputs.case.number}-report-v${row.version}.pdf` };
+  return { bytes: row.pdf, fileName: reportFileNameOf(row.inputs as unknown as ReportInputs) };
 }
 
 /** `GET …/reports/{reportId}/fhir`: the version as a FHIR R4 DiagnosticReport; recorded as a disclosure. */

@@ -69,7 +69,9 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
 
     const caseNumber = list.caseNumber;
     const mail = await harness.app.messages.listOutbox({ recipient: `nia.${clientId.slice(0, 8)}@hospital.example` });
-    const message = mail.find((entry) => entry.subject === `EEG report ready: ${caseNumber}`);
+    const message = mail.find((entry) =>
+      entry.subject?.startsWith(`EEG report ready: ${caseNumber}, 24-hour report, `),
+    );
     expect(message?.body).toMatch(/http:\/\/vigil\.test\/#\/report\/[0-9a-f]{32}\.[0-9a-z]+\.[\w-]+/);
     expect(message?.body).toContain("Northwind Neurodiagnostics has signed the EEG report (24-hour)");
     // The e-mail leaves the building: no patient name, no MRN, no PDF.
@@ -101,7 +103,9 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
     expect(pdf.statusCode, pdf.body).toBe(200);
     expect(pdf.headers["content-type"]).toBe("application/pdf");
     expect(pdf.headers["cache-control"]).toBe("no-store");
-    expect(pdf.headers["content-disposition"]).toMatch(/^inline; filename="CM-.*-report-v1\.pdf"/);
+    expect(pdf.headers["content-disposition"]).toMatch(
+      /^inline; filename="CM-[\d-]+-eeg-24h-[\d-]+(-to-[\d-]+)?-v1\.pdf"/,
+    );
     expect(createHash("sha256").update(pdf.rawPayload).digest("hex")).toBe(report.pdf.sha256);
     const text = (await pdfPagesText(pdf.rawPayload)).join("\n").replace(/\s+/g, " ");
     expect(text).toContain(sampleInterpretation().impression);
