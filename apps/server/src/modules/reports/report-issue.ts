@@ -5,6 +5,7 @@ import { requireCase } from "../cases/cases-service.js";
 import { getPatientDetails } from "../cases/patient-details-service.js";
 import { requireClient } from "../clients/clients-service.js";
 import { type ReportCriticalFinding, type ReportInputs, reportTitleOf } from "./report-inputs.js";
+import { findSignedVersionInputs } from "./report-original-repository.js";
 import { renderReportPdf } from "./report-pdf.js";
 import {
   findCriticalFindingsOfCase,
@@ -31,47 +32,68 @@ export type VersionToIssue = {
 
 /**
  * The critical findings a report speaks for: a daily report those whose EEG onset lies in its period, a summary every
- * finding of the study; cancelled ones too (the cancellation and its reason are part of the record).
+ * finding of the study; cancelled ones too (the cancellation and its reason are part of the record). Each as it stood
+ * at `asOf`: a notification, acknowledgement or cancellation recorded later is not yet part of it.
  */
-async function criticalFindingsFor(tx: Db, version: VersionToIssue): Promise<ReportCriticalFinding[]> {
+async function criticalFindingsFor(tx: Db, version: VersionToIssue, asOf: Date): Promise<ReportCriticalFinding[]> {
   const from = Date.parse(version.data.periodFrom);
   const to = Date.parse(version.data.periodTo);
-  const found = await findCriticalFindingsOfCase(tx, version.caseId, version.issuedAt);
+  const byThen = (at: Date | null): at is Date => at !== null && at.getTime() <= asOf.getTime();
+  const found = await findCriticalFindingsOfCase(tx, version.caseId, asOf);
   return found
     .filter(
       ({ finding }) =>
         version.data.reportType === "summary" || (finding.onsetAt.getTime() >= from && finding.onsetAt.getTime() <= to),
     )
-    .map(({ finding, recipients }) => ({
-      kind: finding.kind,
-      onsetAt: finding.onsetAt.toISOString(),
-      raisedAt: finding.raisedAt.toISOString(),
-      description: finding.description,
-      status: finding.status,
-      raisedBy: finding.raisedByName ?? finding.raisedByUsername,
-      notified: recipients.map((recipient) => ({ name: recipient.name, at: recipient.notifiedAt.toISOString() })),
-      acknowledgement:
-        finding.acknowledgedAt && finding.acknowledgedName
+    .map(({ finding, recipients }) => {
+      const acknowledgement =
+        byThen(finding.acknowledgedAt) && finding.acknowledgedName
           ? {
               at: finding.acknowledgedAt.toISOString(),
               name: finding.acknowledgedName,
               via: finding.acknowledgedVia ?? "phone",
               readBack: finding.readBackConfirmed,
             }
-          : null,
-      cancellation: finding.cancelledAt
+          : null;
+      const cancellation = byThen(finding.cancelledAt)
         ? { at: finding.cancelledAt.toISOString(), reason: finding.cancelReason ?? "" }
-        : null,
-    }));
+        : null;
+      return {
+        kind: finding.kind,
+        onsetAt: finding.onsetAt.toISOString(),
+        raisedAt: finding.raisedAt.toISOString(),
+        description: finding.description,
+        status: acknowledgement ? "acknowledged" : cancellation ? "cancelled" : "open",
+        raisedBy: finding.raisedByName ?? finding.raisedByUsername,
+        notified: recipients
+          .filter((recipient) => byThen(recipient.notifiedAt))
+          .map((recipient) => ({ name: recipient.name, at: recipient.notifiedAt.toISOString() })),
+        acknowledgement,
+        cancellation,
+      } satisfies ReportCriticalFinding;
+    });
 }
 
-/** Everything the version says, read in the signing transaction (names as they are at this moment). */
+/**
+ * Everything the version says. The signed version (1) is read in the signing transaction, names as they are at that
+ * moment. An addendum reprints the report as signed: the signed version's stored inputs with the addenda after them;
+ * when that version was never stored (signed before reports were kept), its inputs are read again, the critical
+ * findings as they stood at the signing.
+ */
 export async function reportInputsOf(tx: Db, company: ReportCompany, version: VersionToIssue): Promise<ReportInputs> {
+  if (version.version > 1) {
+    const signed = (await findSignedVersionInputs(tx, version.interpretationId)) as ReportInputs | undefined;
+    if (signed) {
+      const report = { ...signed.report, version: version.version, kind: "addendum" as const };
+      return { ...signed, report: { ...report, issuedAt: version.issuedAt.toISOString() }, addenda: version.addenda };
+    }
+  }
+  const asOf = version.version > 1 ? new Date(version.signedAt) : version.issuedAt;
   const caseRow = await requireCase(tx, version.caseId);
   const [client, details, criticalFindings] = await Promise.all([
     requireClient(tx, caseRow.clientId),
     getPatientDetails(tx, version.caseId, new Set()),
-    criticalFindingsFor(tx, version),
+    criticalFindingsFor(tx, version, asOf),
   ]);
   const patient = details.current;
   const location = [patient.location.unit, patient.location.room, patient.location.bed].filter(Boolean).join(", ");
@@ -97,6 +119,8 @@ export async function reportInputsOf(tx: Db, company: ReportCompany, version: Ve
       sex: patient.sex,
       location: location || null,
       referringPhysician: patient.referringPhysician,
+      indication: patient.indication,
+      medications: patient.medications,
     },
     case: {
       id: caseRow.id,
