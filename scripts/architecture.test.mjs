@@ -320,7 +320,34 @@ describe("the map's names and length", () => {
     expect(resolves("features/<f>/{api,nowhere}")).toBe(false);
   });
 
+  // An identifier is a backticked name in camelCase, PascalCase with a second capital, or snake_case (a table or
+  // column); it exists when it is a whole word of some source file (tables and columns are named in db/tables/).
+  const isIdentifier = (name) =>
+    /^[A-Za-z_$][\w$]*$/.test(name) && (/[a-z][A-Z]/.test(name) || /[A-Za-z]_[A-Za-z]/.test(name));
+  const sourceWords = new Set(
+    [...graph.keys()].flatMap((file) =>
+      existsSync(path.join(repoRoot, file)) ? readFileSync(path.join(repoRoot, file), "utf8").split(/[^\w$]+/) : [],
+    ),
+  );
+
+  it("tells identifiers from other backticked names", () => {
+    for (const name of ["recordCaseChange", "AppError", "case_clocks", "FINDING_WORKER_SECONDS"]) {
+      expect(isIdentifier(name), name).toBe(true);
+    }
+    for (const name of ["db/", "patientData: true", "public", "Dialog", "USD"]) {
+      expect(isIdentifier(name), name).toBe(false);
+    }
+  });
+
   for (const document of documents) {
+    it(`every identifier ${document} names in backticks is a word of the code`, () => {
+      const missing = backtickedNames(readFileSync(path.join(repoRoot, document), "utf8"))
+        .map(({ name, line }) => ({ name: name.replace(/\(\)$/, ""), line }))
+        .filter(({ name }) => isIdentifier(name) && !sourceWords.has(name))
+        .map(({ name, line }) => `${document}:${line}: \`${name}\``);
+      expectNone(`${document} names identifiers the code does not have`, missing);
+    });
+
     it(`every repository path ${document} names in backticks exists`, () => {
       const missing = backtickedNames(readFileSync(path.join(repoRoot, document), "utf8"))
         .filter(({ name }) => isRepositoryPath(name) && !resolves(name))
