@@ -4,7 +4,8 @@
 // - the rules it lists: config*.ts the only readers of process.env, module to module only through *-service.ts,
 //   no feature importing another, test kits only in tests, a contract and an e2e/ importing nothing of ours but
 //   what they may, no import circle, no hand-written file too long to read, kebab-case folders;
-// - its names: every repository path it (and docs/CODE_STYLE.md and docs/design/*.md) writes in backticks exists;
+// - its names: every repository path and identifier it (and docs/CODE_STYLE.md and docs/design/*.md) writes in
+//   backticks exists;
 // - its length: a map a newcomer reads in ten minutes.
 // Each rule is its own test and names every file that breaks it, with the import (or line) that does.
 import { execFileSync } from "node:child_process";
