@@ -35,7 +35,7 @@ export function useLiveCaseEvents(username: string | undefined, options?: LiveEv
     let stop: (() => void) | undefined;
     let cancelled = false;
     // Loaded after the first screen (its own chunk): no screen needs the stream to show, and the signed-in shell
-    // stays small (docs/ARCHITECTURE.md, web app).
+    // stays small (docs/design/WEB.md).
     void import("../lib/live-events").then(({ connectLiveEvents }) => {
       if (cancelled) return;
       stop = connectLiveEvents(
