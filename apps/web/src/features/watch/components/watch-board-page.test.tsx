@@ -96,7 +96,7 @@ describe("the watch board", { timeout: 20_000 }, () => {
     expect(rows).toHaveLength(3);
     const [overdue, soon, ok] = rows as [HTMLElement, HTMLElement, HTMLElement];
     expect(within(overdue).getByText("Overdue")).toBeTruthy();
-    expect(within(overdue).getByText(/^overdue by 1[12] min$/)).toBeTruthy();
+    expect(within(overdue).getByText(/^overdue by 1[12] min \d\d s$/)).toBeTruthy();
     expect(within(overdue).getByText("Ada Rivera")).toBeTruthy();
     expect(within(overdue).getByText("Mercy General")).toBeTruthy();
     expect(within(overdue).getByText("Impedance check")).toBeTruthy();
@@ -128,7 +128,7 @@ describe("the watch board", { timeout: 20_000 }, () => {
       vi.advanceTimersByTime(2 * minute);
     });
     expect(within(table).getByText("Due soon")).toBeTruthy();
-    expect(within(table).getByText(/^2[89] min left$/)).toBeTruthy();
+    expect(within(table).getByText(/^2[89] min \d\d s left$/)).toBeTruthy();
     await act(async () => {
       vi.advanceTimersByTime(29 * minute + 30_000);
     });
@@ -242,6 +242,8 @@ describe("the watch board", { timeout: 20_000 }, () => {
     expect(action.getAttribute("href")).toBe(`/continuous-monitoring/cases/preview/${caseId}/overview`);
     const boardRow = action.closest("tr") as HTMLElement;
     expect(within(boardRow).getByText("Critical finding: acknowledgement due")).toBeTruthy();
+    expect(within(boardRow).getByText("Critical finding: leads the board")).toBeTruthy();
+    expect(boardRow.dataset.critical).toBe("true");
     expect(within(boardRow).getByText("Overdue")).toBeTruthy();
     expect(within(boardRow).getByText("Rex Reviewer")).toBeTruthy();
     // The kind filter offers it too.
@@ -250,6 +252,58 @@ describe("the watch board", { timeout: 20_000 }, () => {
         name: "Critical finding: acknowledgement due",
       }),
     ).toBeTruthy();
+  });
+
+  it("offers each step only to those who may take it, the others a way to the case", async () => {
+    const statRow = row({
+      caseId: "9f1e2d3c-3333-4a2b-9c3d-0000000000e1",
+      caseNumber: "CM-2026-000301",
+      stage: "intake",
+      priority: "stat",
+      dueInMinutes: 20,
+      windowMinutes: 60,
+      clock: { ...row({ dueInMinutes: 20, windowMinutes: 60 }).clock, kind: "stat-acknowledgement" },
+    });
+    const reviewRow = row({
+      caseId: "9f1e2d3c-3333-4a2b-9c3d-0000000000e2",
+      caseNumber: "CM-2026-000302",
+      stage: "preview",
+      dueInMinutes: 90,
+      clock: { ...row({ dueInMinutes: 90 }).clock, kind: "review-turnaround" },
+    });
+    const reviewCheckRow = row({
+      caseId: "9f1e2d3c-3333-4a2b-9c3d-0000000000e3",
+      caseNumber: "CM-2026-000303",
+      dueInMinutes: 100,
+      clock: { ...row({ dueInMinutes: 100 }).clock, kind: "intermittent-review" },
+    });
+    const board = boardOf([statRow, reviewRow, reviewCheckRow]);
+    const actions = async (groups: string[]) => {
+      const view = renderPageScreens("/watch", { "watch-board": WatchBoardPage }, { groups, routes: routes(board) });
+      const table = await screen.findByRole("table", { name: "Watch board" });
+      await within(table).findAllByText("Ada Rivera");
+      const names = within(table)
+        .getAllByRole("link")
+        .map((link) => link.getAttribute("aria-label"));
+      view.unmount();
+      return names;
+    };
+    // A coordinator may not take a STAT case nor sign a review, but records review checks.
+    expect(await actions(["coordinator"])).toEqual([
+      "Open case CM-2026-000301",
+      "Open case CM-2026-000302",
+      "Record review check: CM-2026-000303",
+    ]);
+    expect(await actions(["billing"])).toEqual([
+      "Open case CM-2026-000301",
+      "Open case CM-2026-000302",
+      "Open case CM-2026-000303",
+    ]);
+    expect(await actions(["reviewer"])).toEqual([
+      "Acknowledge: CM-2026-000301",
+      "Review: CM-2026-000302",
+      "Open case CM-2026-000303",
+    ]);
   });
 
   it("renders what the composing screen adds to each row's action cell, beside the link", async () => {
@@ -271,6 +325,47 @@ describe("the watch board", { timeout: 20_000 }, () => {
     const extra = await screen.findByRole("button", { name: "Extra for CM-2026-000999" });
     const cell = extra.closest("td") as HTMLElement;
     expect(within(cell).getByRole("link", { name: "Record impedance check: CM-2026-000999" })).toBeTruthy();
+  });
+
+  it("shows each row as a card on a phone, with what is due, the time left, the patient and the one action, the filters folded", async () => {
+    const user = userEvent.setup();
+    // A phone's width: MUI's "narrower than md" query matches, "at least md" does not.
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: /max-width/.test(query),
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }));
+    try {
+      renderPageScreens(
+        "/watch",
+        { "watch-board": WatchBoardPage },
+        {
+          groups: ["technologist"],
+          routes: routes(boardOf([row({ caseNumber: "CM-2026-000401", dueInMinutes: -12 })])),
+        },
+      );
+      const list = await screen.findByRole("list", { name: "Watch board" });
+      expect(screen.queryByRole("table", { name: "Watch board" })).toBeNull();
+      const card = within(list).getByRole("listitem", { name: "Impedance check: CM-2026-000401" });
+      expect(within(card).getByText("Impedance check")).toBeTruthy();
+      expect(within(card).getByText("Overdue")).toBeTruthy();
+      expect(within(card).getByText(/^overdue by 1[12] min \d\d s$/)).toBeTruthy();
+      expect(within(card).getByText("Ada Rivera")).toBeTruthy();
+      expect(within(card).getByRole("link", { name: "Record impedance check: CM-2026-000401" })).toBeTruthy();
+      // The filters are folded behind one button until asked for.
+      const fold = screen.getByRole("button", { name: "Filters" });
+      expect(fold.getAttribute("aria-expanded")).toBe("false");
+      await user.click(fold);
+      expect(fold.getAttribute("aria-expanded")).toBe("true");
+      expect(screen.getByLabelText("Stage")).toBeTruthy();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("says so when nothing runs", async () => {

@@ -1,8 +1,14 @@
+import ExpandMore from "@mui/icons-material/ExpandMore";
+import Accordion from "@mui/material/Accordion";
+import AccordionDetails from "@mui/material/AccordionDetails";
+import AccordionSummary from "@mui/material/AccordionSummary";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
+import { useTheme } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
 import {
   type CaseStage,
   type ClockKind,
@@ -72,72 +78,91 @@ export function WatchBoardPage({ rowAction }: WatchBoardPageProps = {}) {
     ...table.range,
   };
   const board = useWatchBoard(params);
-  const now = useNow(5_000);
+  // Every second: under an hour a countdown shows seconds.
+  const now = useNow(1_000);
   const changed = useChangedCases();
   const technologists = useTechnologists();
   const reviewers = useReviewers();
   const anyFilter = Boolean(search.client || stage || kind || search.owner || mine);
   const rows = board.data?.items;
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down("md"));
+  const activeFilters = [search.client, stage, kind, search.owner, mine].filter(Boolean).length;
   const overdue = rows?.filter((row) => Date.parse(row.clock.dueAt) < now).length ?? 0;
+
+  const filters = (
+    <Stack
+      component="form"
+      aria-label="Board filters"
+      direction={narrow ? "column" : "row"}
+      sx={{ mb: narrow ? 0 : 2, gap: 2, flexWrap: "wrap", alignItems: narrow ? "stretch" : "center" }}
+      onSubmit={(event) => event.preventDefault()}
+    >
+      <ClientFilterField
+        value={search.client}
+        onChange={(client) => setSearch({ client, page: null })}
+        sx={{ minWidth: narrow ? undefined : 200 }}
+      />
+      <SelectField
+        label="Stage"
+        size="small"
+        value={stage}
+        onChange={(value) => setSearch({ stage: value, page: null })}
+        emptyLabel="Any stage"
+        options={stageOptions}
+        sx={{ minWidth: narrow ? undefined : 150 }}
+      />
+      <SelectField
+        label="What is due"
+        size="small"
+        value={kind}
+        onChange={(value) => setSearch({ kind: value, page: null })}
+        emptyLabel="The next of each case"
+        options={kindOptions}
+        sx={{ minWidth: narrow ? undefined : 240 }}
+      />
+      <SelectField
+        label="Owner"
+        size="small"
+        value={mine ? "" : search.owner}
+        onChange={(owner) => setSearch({ owner, page: null })}
+        emptyLabel="Anyone"
+        options={ownerOptions([...(technologists.data ?? []), ...(reviewers.data ?? [])])}
+        disabled={mine}
+        sx={{ minWidth: narrow ? undefined : 220 }}
+      />
+      {mayUseMine ? (
+        <FormControlLabel
+          control={
+            <Switch
+              checked={mine}
+              onChange={(event) => setSearch({ mine: event.target.checked ? "true" : null, page: null })}
+            />
+          }
+          label="Mine"
+        />
+      ) : null}
+    </Stack>
+  );
 
   return (
     <>
       <PageHeading>Watch board</PageHeading>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Every open case's next promise to its client, the soonest to break first. The board updates by itself.
+        Every open case's next promise to its client, open critical findings first, then the soonest to break. The board
+        updates by itself.
       </Typography>
-      <Stack
-        component="form"
-        aria-label="Board filters"
-        direction="row"
-        sx={{ mb: 2, gap: 2, flexWrap: "wrap", alignItems: "center" }}
-        onSubmit={(event) => event.preventDefault()}
-      >
-        <ClientFilterField
-          value={search.client}
-          onChange={(client) => setSearch({ client, page: null })}
-          sx={{ minWidth: 200 }}
-        />
-        <SelectField
-          label="Stage"
-          size="small"
-          value={stage}
-          onChange={(value) => setSearch({ stage: value, page: null })}
-          emptyLabel="Any stage"
-          options={stageOptions}
-          sx={{ minWidth: 150 }}
-        />
-        <SelectField
-          label="What is due"
-          size="small"
-          value={kind}
-          onChange={(value) => setSearch({ kind: value, page: null })}
-          emptyLabel="The next of each case"
-          options={kindOptions}
-          sx={{ minWidth: 240 }}
-        />
-        <SelectField
-          label="Owner"
-          size="small"
-          value={mine ? "" : search.owner}
-          onChange={(owner) => setSearch({ owner, page: null })}
-          emptyLabel="Anyone"
-          options={ownerOptions([...(technologists.data ?? []), ...(reviewers.data ?? [])])}
-          disabled={mine}
-          sx={{ minWidth: 220 }}
-        />
-        {mayUseMine ? (
-          <FormControlLabel
-            control={
-              <Switch
-                checked={mine}
-                onChange={(event) => setSearch({ mine: event.target.checked ? "true" : null, page: null })}
-              />
-            }
-            label="Mine"
-          />
-        ) : null}
-      </Stack>
+      {narrow ? (
+        // On a phone the filters fold away, so the first screen shows the rows (PRODUCT.md §10).
+        <Accordion disableGutters variant="outlined" sx={{ mb: 2 }}>
+          <AccordionSummary expandIcon={<ExpandMore />} aria-controls="board-filters" id="board-filters-summary">
+            <Typography>{activeFilters > 0 ? `Filters (${activeFilters} set)` : "Filters"}</Typography>
+          </AccordionSummary>
+          <AccordionDetails id="board-filters">{filters}</AccordionDetails>
+        </Accordion>
+      ) : (
+        filters
+      )}
       <Typography role="status" variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {board.data
           ? `${board.data.total} ${board.data.total === 1 ? "clock" : "clocks"} running${

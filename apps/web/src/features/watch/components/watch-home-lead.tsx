@@ -49,7 +49,8 @@ export function WatchHomeLead() {
 function Lead({ lead }: { lead: NonNullable<ReturnType<typeof homeLeadOf>> }) {
   const id = useId();
   const board = useWatchBoard(lead.params);
-  const now = useNow(5_000);
+  // Every second: under an hour a countdown shows seconds.
+  const now = useNow(1_000);
   const total = board.data?.total ?? 0;
   return (
     <Paper variant="outlined" component="section" aria-labelledby={id} sx={{ mb: 3 }}>
