@@ -75,7 +75,12 @@ export function IntegrationCheckCard({
       variant="outlined"
       aria-labelledby={titleId}
       aria-busy={running || undefined}
-      sx={{ p: 2, listStyle: "none", borderLeftWidth: 4, borderLeftColor: failed ? "error.main" : warned ? "warning.main" : "divider" }}
+      sx={{
+        p: 2,
+        listStyle: "none",
+        borderLeftWidth: 4,
+        borderLeftColor: failed ? "error.main" : warned ? "warning.main" : "divider",
+      }}
     >
       <Stack direction="row" sx={{ gap: 2, alignItems: "flex-start", flexWrap: "wrap" }}>
         <Box sx={{ flex: "1 1 320px", minWidth: 0 }}>

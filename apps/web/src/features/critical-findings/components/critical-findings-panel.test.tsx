@@ -269,6 +269,71 @@ describe("the case's critical findings panel", { timeout: 30_000 }, () => {
     expect(fact(card, "Acknowledgement")).toContain("by Dr. Lee, by phone (recorded by Casey Coordinator)");
   });
 
+  it("sends 'now' to the second when the phone acknowledgement's time is left as the dialog opened", async () => {
+    const user = userEvent.setup();
+    const sent: { acknowledgedAt: string }[] = [];
+    const open = testFinding();
+    renderPanel({
+      groups: ["coordinator"],
+      routes: {
+        [`GET ${findingsApi}`]: () => envelope({ items: [open] }),
+        [`POST ${findingsApi}/${open.id}/acknowledgement`]: async ({ text }) => {
+          sent.push(JSON.parse(await text()));
+          return envelope(open);
+        },
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Record phone acknowledgement" }));
+    const dialog = await screen.findByRole("dialog", { name: "Record phone acknowledgement" });
+    expect(within(dialog).getByText(/left as it is, the moment you record it/)).toBeTruthy();
+    await paste(user, within(dialog).getByRole("textbox", { name: "Acknowledged by" }), "Dr. Lee");
+    const before = Date.now();
+    await user.click(within(dialog).getByRole("button", { name: "Record acknowledgement" }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    const at = Date.parse(sent[0]?.acknowledgedAt ?? "");
+    // Not the minute the field shows (which may lie before the finding was raised): the moment it was recorded.
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("labels a message left unsent because the finding closed first as not needed, never as failed", async () => {
+    const acknowledged = testFinding({
+      status: "acknowledged",
+      withinWindow: true,
+      acknowledgement: {
+        at: "2026-11-22T14:20:00.000Z",
+        name: "Dr. Lee",
+        via: "phone",
+        recipientId: null,
+        readBackConfirmed: true,
+        note: "",
+        recordedBy: coordinator,
+      },
+      recipients: [
+        testRecipient({
+          deliveries: [
+            testDelivery({
+              status: "not-needed",
+              attempts: 0,
+              lastError: "Not sent: the finding was already acknowledged.",
+              sentAt: null,
+            }),
+          ],
+        }),
+      ],
+    });
+    renderPanel({
+      groups: ["coordinator"],
+      routes: { [`GET ${findingsApi}`]: () => envelope({ items: [acknowledged] }) },
+    });
+    const card = await screen.findByRole("article", { name: "Electrographic seizure (ESz)" });
+    const [row] = within(within(card).getByRole("table")).getAllByRole("row").slice(1) as [HTMLElement];
+    expect(row.dataset.status).toBe("not-needed");
+    expect(within(row).getByText("Not needed")).toBeTruthy();
+    expect(within(row).queryByText("Failed")).toBeNull();
+    expect(within(row).getByText("Not sent: the finding was already acknowledged.")).toBeTruthy();
+  });
+
   it("cancels a finding with a reason, behind a confirmation", async () => {
     const user = userEvent.setup();
     const sent: unknown[] = [];

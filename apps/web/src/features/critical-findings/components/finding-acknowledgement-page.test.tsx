@@ -37,7 +37,7 @@ function linkView(overrides: Partial<FindingLinkView> = {}): FindingLinkView {
 }
 
 function gone(
-  reason: "used" | "expired" | "closed",
+  reason: "used" | "expired" | "closed" | "staff",
   at: string | null,
   message = "This link cannot be used.",
 ): Response {
@@ -76,7 +76,13 @@ describe("the critical-finding acknowledgement page", { timeout: 30_000 }, () =>
       "POST /api/finding-links/acknowledgement": async ({ text }) => {
         sent.push(JSON.parse(await text()));
         return envelope(
-          linkView({ status: "acknowledged", acknowledgedAt: "2026-11-22T14:16:00.000Z", acknowledgedBy: "Nurse Ana" }),
+          linkView({
+            status: "acknowledged",
+            acknowledgedAt: "2026-11-22T14:16:00.000Z",
+            acknowledgedBy: "Nurse Ana",
+            readBack: "Seizure, right temporal",
+            readBackConfirmed: true,
+          }),
         );
       },
     });
@@ -88,9 +94,12 @@ describe("the critical-finding acknowledgement page", { timeout: 30_000 }, () =>
     expect(screen.getByText("Nov 22, 2026, 06:10 PST (America/Los_Angeles)")).toBeTruthy();
     expect(screen.getByText("Right temporal rhythmic discharges evolving over 40 s.")).toBeTruthy();
 
+    // The page greets them by name, and the form starts with it.
+    const name = screen.getByRole("textbox", { name: "Your name" }) as HTMLInputElement;
+    expect(name.value).toBe("Dr. Nia Neuro");
     // The name is required: the form says so under the field and keeps the focus there.
+    await user.clear(name);
     await user.click(screen.getByRole("button", { name: "Acknowledge" }));
-    const name = screen.getByRole("textbox", { name: "Your name" });
     await waitFor(() => expect(document.activeElement).toBe(name));
     expect(name.getAttribute("aria-invalid")).toBe("true");
     expect(screen.getByText("Your name is required")).toBeTruthy();
@@ -100,6 +109,7 @@ describe("the critical-finding acknowledgement page", { timeout: 30_000 }, () =>
     await user.paste("Nurse Ana");
     await user.click(screen.getByRole("textbox", { name: "Read-back or note (optional)" }));
     await user.paste("Seizure, right temporal");
+    await user.click(screen.getByRole("checkbox", { name: "This is my read-back of the finding shown above" }));
     await user.click(screen.getByRole("button", { name: "Acknowledge" }));
 
     const confirmation = await screen.findByRole("status");
@@ -107,11 +117,41 @@ describe("the critical-finding acknowledgement page", { timeout: 30_000 }, () =>
     expect(confirmation.textContent).toContain(
       "Acknowledged by Nurse Ana on Nov 22, 2026, 06:16 PST (America/Los_Angeles)",
     );
+    expect(confirmation.textContent).toContain("Your read-back was recorded: “Seizure, right temporal”");
     expect(document.activeElement).toBe(confirmation);
     expect(screen.queryByRole("button", { name: "Acknowledge" })).toBeNull();
-    expect(sent).toEqual([{ token, name: "Nurse Ana", readBack: "Seizure, right temporal" }]);
+    expect(sent).toEqual([{ token, name: "Nurse Ana", readBack: "Seizure, right temporal", readBackConfirmed: true }]);
     // No call carried a session, and none carried the token in its address.
     expect(calls.every((call) => call.authorization === null && !call.path.includes(token))).toBe(true);
+  });
+
+  it("gives the physician what they need to act: where the patient lies, by when, and the team's number", async () => {
+    openLink({
+      "POST /api/finding-links/lookup": () =>
+        envelope(linkView({ location: { unit: "Neuro ICU", room: null, bed: "12" }, teamPhone: "+1 (312) 555-0199" })),
+    });
+    expect(await screen.findByText("Neuro ICU, bed 12")).toBeTruthy();
+    expect(screen.getByText("Acknowledge by")).toBeTruthy();
+    expect(screen.getByText("Nov 22, 2026, 06:25 PST (America/Los_Angeles)")).toBeTruthy();
+    const call = screen.getByRole("link", { name: "+1 (312) 555-0199" });
+    expect(call.getAttribute("href")).toBe("tel:+13125550199");
+  });
+
+  it("asks for the read-back itself before confirming one, and sends nothing until then", async () => {
+    const user = userEvent.setup();
+    const { calls } = openLink({ "POST /api/finding-links/lookup": () => envelope(linkView()) });
+    await user.click(await screen.findByRole("checkbox", { name: "This is my read-back of the finding shown above" }));
+    await user.click(screen.getByRole("button", { name: "Acknowledge" }));
+    expect(await screen.findByText("Read-back or note is required to confirm a read-back")).toBeTruthy();
+    expect(calls.filter((call) => call.path.endsWith("/acknowledgement"))).toEqual([]);
+  });
+
+  it("tells the holder of a link once sent to staff that only the hospital acknowledges, with no button", async () => {
+    openLink({ "POST /api/finding-links/lookup": () => gone("staff", null) });
+    const alert = await screen.findByRole("alert");
+    expect(within(alert).getByText("This link is for information only.")).toBeTruthy();
+    expect(alert.textContent).toContain("Only the hospital acknowledges a critical finding.");
+    expect(screen.queryByRole("button")).toBeNull();
   });
 
   it("says plainly that a used link was used, with no button", async () => {

@@ -2,6 +2,7 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
+import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
@@ -22,6 +23,7 @@ import {
   readerTimeZone,
   throttledLinkText,
 } from "../../../components/feedback/one-time-link";
+import { CheckboxField } from "../../../components/forms/checkbox-field";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { applyServerError, useContractForm } from "../../../components/forms/use-contract-form";
@@ -58,6 +60,14 @@ export function refusalText(error: unknown): { title: string; detail: string } |
     // The server says who acknowledged it and when, or that it was withdrawn.
     return { title: "This finding no longer needs to be acknowledged.", detail: apiErrorOf(error)?.message ?? "" };
   }
+  if (reason === "staff") {
+    return {
+      title: "This link is for information only.",
+      detail:
+        "Only the hospital acknowledges a critical finding. If the hospital's physician confirmed it by phone, " +
+        "record that on the case in Vigil.",
+    };
+  }
   return { title: "This link has expired.", detail: callTheTeam };
 }
 
@@ -74,12 +84,20 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** "Neuro ICU, room 4, bed 12": the parts the hospital recorded, in the order a ward reads them. */
+export function locationText(location: NonNullable<FindingLinkView["location"]>): string {
+  return [location.unit, location.room ? `room ${location.room}` : null, location.bed ? `bed ${location.bed}` : null]
+    .filter(Boolean)
+    .join(", ");
+}
+
 function FindingFacts({ view }: { view: FindingLinkView }) {
   const zone = view.timeZone;
   return (
     <Box component="dl" sx={{ m: 0 }}>
       <Fact label="Case">{view.caseNumber}</Fact>
       <Fact label="Hospital">{view.clientName}</Fact>
+      {view.location ? <Fact label="Location">{locationText(view.location)}</Fact> : null}
       {view.patient ? (
         <Fact label="Patient">
           {view.patient.name}
@@ -93,8 +111,27 @@ function FindingFacts({ view }: { view: FindingLinkView }) {
       <Fact label="Raised">
         <ZonedDateTime value={view.raisedAt} timeZone={zone} />
       </Fact>
+      {view.status === "open" ? (
+        <Fact label="Acknowledge by">
+          <ZonedDateTime value={view.dueAt} timeZone={zone} />
+        </Fact>
+      ) : null}
       <Fact label="Description">{view.description}</Fact>
     </Box>
+  );
+}
+
+/** The monitoring team's number as a link a phone dials; nothing where the deployment set none. */
+function CallTheTeam({ phone }: { phone: string | null }) {
+  if (!phone) return null;
+  return (
+    <Typography>
+      To speak to the EEG monitoring team, call{" "}
+      <Link href={`tel:${phone.replace(/[^\d+]/g, "")}`} sx={{ fontWeight: 600 }}>
+        {phone}
+      </Link>
+      .
+    </Typography>
   );
 }
 
@@ -115,17 +152,27 @@ function Acknowledged({ view }: { view: FindingLinkView }) {
         ) : null}
         . The EEG monitoring team can see it now; you can close this page.
       </Typography>
+      {view.readBack ? (
+        <Typography sx={{ mt: 1 }}>
+          {view.readBackConfirmed ? "Your read-back was recorded" : "Your note was recorded"}: “{view.readBack}”
+        </Typography>
+      ) : null}
     </Alert>
   );
 }
 
-type AcknowledgeValues = { name: string; readBack: string };
+type AcknowledgeValues = { name: string; readBack: string; readBackConfirmed: boolean };
 
-function AcknowledgeForm({ token }: { token: string }) {
+/** The name starts as the one the link was sent to (the page greets them by it); a colleague answering changes it. */
+function AcknowledgeForm({ token, recipientName }: { token: string; recipientName: string }) {
   const acknowledge = useAcknowledgeFindingLink();
   const form = useContractForm({
     schema: acknowledgeFindingLinkInputSchema,
-    defaultValues: { name: "", readBack: "" } satisfies AcknowledgeValues as AcknowledgeValues,
+    defaultValues: {
+      name: recipientName,
+      readBack: "",
+      readBackConfirmed: false,
+    } satisfies AcknowledgeValues as AcknowledgeValues,
     toInput: (values: AcknowledgeValues) => ({ token, ...values }),
   });
   const submit = form.handleSubmit((input) =>
@@ -154,10 +201,16 @@ function AcknowledgeForm({ token }: { token: string }) {
           control={form.control}
           name="readBack"
           label="Read-back or note (optional)"
-          help="What you understood, in your words"
+          help="What you understood, in your words: the finding and its onset time"
           multiline
           minRows={2}
           fullWidth
+        />
+        <CheckboxField
+          control={form.control}
+          name="readBackConfirmed"
+          label="This is my read-back of the finding shown above"
+          help="Leave it unticked for a note that is not a read-back"
         />
         {failure && failure.status !== 400 ? (
           <Alert severity="error">The acknowledgement was not sent: {failure.message}. Try again.</Alert>
@@ -209,6 +262,7 @@ function LinkContent({ token }: { token: string }) {
       <Paper variant="outlined" sx={{ p: 2 }}>
         <FindingFacts view={view} />
       </Paper>
+      <CallTheTeam phone={view.teamPhone} />
       {view.status === "acknowledged" ? (
         <LinkRefusal
           title="This finding has already been acknowledged."
@@ -224,7 +278,7 @@ function LinkContent({ token }: { token: string }) {
           detail="The EEG monitoring team cancelled it. Nothing more is needed."
         />
       ) : (
-        <AcknowledgeForm token={token} />
+        <AcknowledgeForm token={token} recipientName={view.recipientName} />
       )}
     </Stack>
   );

@@ -64,8 +64,12 @@ function AcknowledgementText({ finding, timeZone }: { finding: CriticalFinding; 
       {acknowledgement.via === "link"
         ? "with the link in the message"
         : `by phone (recorded by ${acknowledgement.recordedBy ? personName(acknowledgement.recordedBy) : "staff"})`}
-      ; {acknowledgement.readBackConfirmed ? "read back confirmed" : "not read back"}
-      {acknowledgement.note ? `. Note: ${acknowledgement.note}` : ""}
+      {/* A physician's typed read-back is its own line; a note beside a phone read-back stays a note. */}
+      {acknowledgement.via === "link" && acknowledgement.readBackConfirmed && acknowledgement.note
+        ? `; read back: “${acknowledgement.note}”`
+        : `; ${acknowledgement.readBackConfirmed ? "read back confirmed" : "not read back"}${
+            acknowledgement.note ? `. Note: ${acknowledgement.note}` : ""
+          }`}
     </>
   );
 }

@@ -66,7 +66,11 @@ function DeliveryCells({ delivery, timeZone }: { delivery: FindingDelivery | und
           <Typography
             variant="body2"
             color={
-              delivery.status === "failed" ? "error" : delivery.status === "not-needed" ? "text.secondary" : "text.primary"
+              delivery.status === "failed"
+                ? "error"
+                : delivery.status === "not-needed"
+                  ? "text.secondary"
+                  : "text.primary"
             }
           >
             {delivery.lastError}

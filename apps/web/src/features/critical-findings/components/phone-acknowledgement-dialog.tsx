@@ -11,7 +11,7 @@ import {
   criticalFindingKindLabels,
   recordFindingAcknowledgementInputSchema,
 } from "@vigil/contract";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { isoToZonedInput, zonedInputToIso } from "../../../components/dates/zoned-input";
 import { ZonedTimeField } from "../../../components/dates/zoned-time-field";
 import { Dialog } from "../../../components/feedback/dialog";
@@ -33,17 +33,23 @@ function PhoneForm({
   onClose: () => void;
 }) {
   const record = useRecordFindingAcknowledgement();
+  // The field shows the minute; left as it was, "now" is sent to the second, so a call taken in the minute the
+  // finding was raised is never dated before it.
+  const [openedAt] = useState(() => isoToZonedInput(new Date().toISOString(), timeZone));
   const form = useContractForm({
     schema: recordFindingAcknowledgementInputSchema,
     defaultValues: {
       name: "",
-      acknowledgedAt: isoToZonedInput(new Date().toISOString(), timeZone),
+      acknowledgedAt: openedAt,
       readBackConfirmed: false,
       note: "",
     } satisfies PhoneValues as PhoneValues,
     toInput: (values: PhoneValues) => ({
       ...values,
-      acknowledgedAt: zonedInputToIso(values.acknowledgedAt, timeZone) ?? values.acknowledgedAt,
+      acknowledgedAt:
+        values.acknowledgedAt === openedAt
+          ? new Date().toISOString()
+          : (zonedInputToIso(values.acknowledgedAt, timeZone) ?? values.acknowledgedAt),
     }),
   });
   const { control } = form;
@@ -83,6 +89,7 @@ function PhoneForm({
             name="acknowledgedAt"
             label="Acknowledged at"
             timeZone={timeZone}
+            note="left as it is, the moment you record it"
             required
             fullWidth
           />
