@@ -57,7 +57,57 @@ describe("case timeline", { timeout: 20_000 }, () => {
     expect(entries[0]?.textContent).toContain("Preview → Monitoring");
     expect(entries[0]?.textContent).toContain("Reason: Electrode artefact");
     expect(entries[1]?.textContent).toContain("Changed the case");
-    expect(entries[1]?.textContent).toContain("cause: Return to monitoring");
+    expect(entries[1]?.textContent).toContain("Cause: Return to monitoring");
     expect(entries[1]?.textContent).toContain("Recording ended: Nov 23, 2026, 08:04 PST (America/Los_Angeles) → none");
+  });
+
+  it("words each recorded detail as people read it, never the stored key", async () => {
+    const entries: TimelineEntry[] = [
+      {
+        kind: "action",
+        id: "7d1e2d3c-3333-4a2b-9c3d-000000000003",
+        at,
+        actor: reviewer,
+        action: "acknowledge",
+        details: { becameReviewer: false },
+      },
+      {
+        kind: "action",
+        id: "7d1e2d3c-3333-4a2b-9c3d-000000000004",
+        at,
+        actor: reviewer,
+        action: "raise-critical-finding",
+        details: {
+          findingId: "7d1e2d3c-3333-4a2b-9c3d-000000000009",
+          finding: "Electrographic seizure",
+          windowMinutes: 10,
+          notified: "Nurse Joy",
+        },
+      },
+      {
+        kind: "action",
+        id: "7d1e2d3c-3333-4a2b-9c3d-000000000005",
+        at,
+        actor: reviewer,
+        action: "set-priority",
+        details: { from: "routine", to: "stat" },
+      },
+    ];
+    renderCaseScreen(`/continuous-monitoring/cases/monitoring/${caseId}/timeline`, {
+      routes: {
+        [`GET ${caseApi}`]: () => envelope(testCase({ stage: "monitoring" })),
+        [`GET ${caseApi}/timeline`]: () => envelope({ caseId, items: entries }),
+      },
+    });
+    const timeline = await screen.findByRole("list", { name: "Case timeline" });
+    const [acknowledged, raised, priority] = within(timeline)
+      .getAllByRole("listitem")
+      .map((entry) => entry.textContent ?? "");
+    expect(acknowledged).toContain("Also became the case's reviewer: no");
+    expect(raised).toContain("Finding: Electrographic seizure · Acknowledgement window: 10 min · Told: Nurse Joy");
+    expect(priority).toContain("From: Routine · To: STAT");
+    for (const text of [acknowledged, raised, priority]) {
+      expect(text).not.toMatch(/became reviewer|window minutes|finding id/);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { formatInstantInZone } from "@vigil/contract";
 import type { ReactNode } from "react";
 import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { QueryError } from "../../../components/feedback/query-error";
+import { detailParts } from "../../../components/history/detail-labels";
 import { useCaseTimeline } from "../api/get-case-timeline";
 import {
   personName,
@@ -19,15 +20,13 @@ import {
   transitionStatusLabels,
 } from "../case-labels";
 
+/** The step's recorded details in words, by the one definition of what each is called (`detail-labels.ts`). */
 function detailText(details: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(details)) {
-    if (value === null || value === undefined || typeof value === "object") continue;
-    if (key.endsWith("Id") || key === "version") continue;
-    const shown = key === "priority" && typeof value === "string" ? (priorityLabels[value as "stat"] ?? value) : value;
-    parts.push(`${key.replace(/([A-Z])/g, " $1").toLowerCase()}: ${String(shown)}`);
-  }
-  return parts.join(" · ");
+  return detailParts(details, (key, value) =>
+    (key === "priority" || key === "from" || key === "to") && typeof value === "string"
+      ? priorityLabels[value as CasePriority]
+      : undefined,
+  ).join(" · ");
 }
 
 const changedFieldLabels: Record<string, string> = {
