@@ -16,6 +16,11 @@ export const auditEventSchema = z.object({
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * How many times it happened: 1, or for a public call refused again and again from one address within a window,
+   * the calls counted on this one row (the first at `at`, the last at `details.lastAt`).
+   */
+  count: z.number().int().min(1),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 

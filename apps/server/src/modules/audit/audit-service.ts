@@ -16,6 +16,7 @@ function toAuditEntry(row: AuditEventRow): AuditEntry {
     target: row.targetType && row.targetId ? { type: row.targetType, id: row.targetId } : null,
     ip: row.ip,
     userAgent: row.userAgent,
+    count: row.repeatCount,
     details:
       details === null || details === undefined
         ? null

@@ -28,6 +28,7 @@ function testEvent(overrides: Partial<AuditEvent> = {}): AuditEvent {
     ip: "203.0.113.7",
     userAgent: "Mozilla/5.0 (X11; Linux x86_64)",
     details: { route: "getCase", caseNumber: "CM-2026-000123" },
+    count: 1,
     ...overrides,
   };
 }
@@ -96,6 +97,14 @@ describe("audit log", { timeout: 20_000 }, () => {
                 actor: { sub: null, username: "casey" },
                 details: { caseNumber: "CM-2026-000123", kind: "interpretation", changes: { impression: {} } },
               }),
+              testEvent({
+                id: "6a1e2d3c-0000-4a2b-9c3d-000000000003",
+                action: "report-link.lookup",
+                outcome: "failure",
+                actor: { sub: null, username: null },
+                details: { reason: "invalid", lastAt: "2026-11-22T14:14:59.000Z" },
+                count: 37,
+              }),
             ])
           : page([testEvent({ id: "6a1e2d3c-0000-4a2b-9c3d-000000000003", action: "auth.sign-in", target: null })]),
       ),
@@ -109,6 +118,10 @@ describe("audit log", { timeout: 20_000 }, () => {
     const read = within(table).getByText("patient-data.read").closest("tr") as HTMLElement;
     expect(within(read).getByText("Success")).toBeTruthy();
     expect(within(read).getByText("203.0.113.7")).toBeTruthy();
+    // Repeated refusals from one address in one window are one row, with how many there were.
+    const repeated = within(table).getByText("report-link.lookup").closest("tr") as HTMLElement;
+    expect(within(repeated).getByText("37 times")).toBeTruthy();
+    expect(within(read).queryByText(/times$/)).toBeNull();
     expect(
       within(read)
         .getByText(/^Nov 22, 2026/)
@@ -234,7 +247,7 @@ describe("audit log", { timeout: 20_000 }, () => {
       .split("\r\n");
     expect(lines).toHaveLength(231);
     expect(lines[0]).toBe(
-      "Time (UTC),User,User id,Action,Outcome,Target type,Target id,IP,User agent,Details,Event id",
+      "Time (UTC),User,User id,Action,Outcome,Target type,Target id,IP,User agent,Details,Event id,Count",
     );
     expect(lines[1]).toBe(
       [
@@ -249,6 +262,7 @@ describe("audit log", { timeout: 20_000 }, () => {
         "Mozilla/5.0 (X11; Linux x86_64)",
         '"{""reason"":""said \\""no\\"", twice""}"',
         events[0]?.id,
+        "1",
       ].join(","),
     );
     expect(lines[2]?.startsWith("2026-11-22T13:59:59.000Z,")).toBe(true);

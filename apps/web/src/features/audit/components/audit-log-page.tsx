@@ -34,6 +34,7 @@ const csvColumns: CsvColumn<AuditEvent>[] = [
   { header: "User agent", value: (event) => event.userAgent },
   { header: "Details", value: (event) => (event.details ? JSON.stringify(event.details) : "") },
   { header: "Event id", value: (event) => event.id },
+  { header: "Count", value: (event) => String(event.count) },
 ];
 
 /** A target, and for a case or a client a one-click way to see everything about it. */
@@ -101,9 +102,17 @@ export function AuditLogPage() {
       id: "action",
       header: "Action",
       cell: (event) => (
-        <Typography variant="body2" component="code" sx={{ fontFamily: "monospace" }}>
-          {event.action}
-        </Typography>
+        <>
+          <Typography variant="body2" component="code" sx={{ fontFamily: "monospace" }}>
+            {event.action}
+          </Typography>
+          {/* Repeated refusals from one address in one window are one row (REPORTS.md, "The links' gate"). */}
+          {event.count > 1 ? (
+            <Typography variant="caption" component="div" color="text.secondary">
+              {event.count} times
+            </Typography>
+          ) : null}
+        </>
       ),
     },
     { id: "outcome", header: "Outcome", cell: (event) => <AuditOutcome outcome={event.outcome} /> },

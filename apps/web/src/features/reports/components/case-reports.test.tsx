@@ -176,6 +176,56 @@ describe("a case's reports", { timeout: 20_000 }, () => {
     expect(rows[1]?.textContent).toContain("Casey Coordinator");
   });
 
+  it("voids an unused link only after asking, then shows it withdrawn with no second offer", async () => {
+    const user = userEvent.setup();
+    const posts: string[] = [];
+    const withdrawn = version({
+      deliveries: [delivery({ voidedAt: "2026-11-23T10:00:00.000Z", voidReason: "staff" })],
+    });
+    let list = reportList();
+    const { calls } = renderCaseReports({
+      [`GET ${reportsPath}`]: () => envelope(list),
+      [`POST ${reportsPath}/${version().id}/deliveries/${delivery().id}/void`]: ({ url }) => {
+        posts.push(url.pathname);
+        list = reportList({ items: [withdrawn] });
+        return envelope(withdrawn);
+      },
+    });
+
+    const voidButton = await screen.findByRole("button", { name: "Void link: Dr. Nia Neuro, version 1" });
+    await user.click(voidButton);
+    let dialog = await screen.findByRole("dialog", { name: "Void this link?" });
+    expect(dialog.textContent).toContain("e-mailed to Dr. Nia Neuro (n***@pni.example) will no longer download");
+    expect(dialog.textContent).toContain("accounting of disclosures");
+    await user.click(within(dialog).getByRole("button", { name: "Keep the link" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls.some((call) => call.method === "POST")).toBe(false);
+
+    await user.click(screen.getByRole("button", { name: "Void link: Dr. Nia Neuro, version 1" }));
+    dialog = await screen.findByRole("dialog", { name: "Void this link?" });
+    await user.click(within(dialog).getByRole("button", { name: "Void link" }));
+
+    expect(
+      await screen.findByText("The link to version 1 sent to Dr. Nia Neuro no longer downloads the report."),
+    ).toBeTruthy();
+    expect(posts).toHaveLength(1);
+    const row = within(screen.getByRole("table", { name: "Deliveries of version 1" })).getAllByRole("row")[1];
+    expect(row?.textContent).toContain("Withdrawn by staff");
+    expect(row?.textContent).toContain("Nov 23, 2026, 02:00 PST (America/Los_Angeles)");
+    expect(screen.queryByRole("button", { name: /^Void link/ })).toBeNull();
+  });
+
+  it("offers no Void link for a link already used", async () => {
+    renderCaseReports({
+      [`GET ${reportsPath}`]: () =>
+        envelope(
+          reportList({ items: [version({ deliveries: [delivery({ openedAt: "2026-11-22T18:05:00.000Z" })] })] }),
+        ),
+    });
+    expect(await screen.findByRole("table", { name: "Deliveries of version 1" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /^Void link/ })).toBeNull();
+  });
+
   it("asks for at least one contact before sending again, and sends nothing", async () => {
     const user = userEvent.setup();
     const { calls } = renderCaseReports({
@@ -194,6 +244,7 @@ describe("a case's reports", { timeout: 20_000 }, () => {
     renderCaseReports({ [`GET ${reportsPath}`]: () => envelope(reportList({ canSend: false })) }, ["technologist"]);
     expect(await screen.findByRole("button", { name: "Download PDF of version 1" })).toBeTruthy();
     expect(screen.queryByRole("button", { name: /again/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Void link/ })).toBeNull();
   });
 
   it("says when there is no signed report yet and the protocol names nobody to send it to", async () => {

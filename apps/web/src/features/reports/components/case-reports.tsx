@@ -1,4 +1,5 @@
 import ForwardToInbox from "@mui/icons-material/ForwardToInbox";
+import LinkOff from "@mui/icons-material/LinkOff";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -26,10 +27,12 @@ import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { QueryError } from "../../../components/feedback/query-error";
 import { ScrollRegion } from "../../../components/tables/scroll-region";
+import { visuallyHidden } from "../../../components/visually-hidden";
 import { useCaseReports } from "../api/list-case-reports";
-import { deliveryStatusLabels, versionLabel } from "../report-labels";
+import { deliveryStatusLabels, versionLabel, voidReasonLabels } from "../report-labels";
 import { ReportFileButtons } from "./report-file-buttons";
 import { ResendReportDialog } from "./resend-report-dialog";
+import { VoidLinkDialog } from "./void-link-dialog";
 
 const statusColors = { pending: "default", sent: "success", failed: "error" } as const;
 
@@ -37,7 +40,17 @@ function Time({ value, timeZone }: { value: string | null; timeZone: string }) {
   return value ? <ZonedDateTime value={value} timeZone={timeZone} /> : <>—</>;
 }
 
-function DeliveryStatus({ delivery }: { delivery: ReportDelivery }) {
+function DeliveryStatus({ delivery, timeZone }: { delivery: ReportDelivery; timeZone: string }) {
+  if (delivery.voidedAt && delivery.voidReason) {
+    return (
+      <>
+        <Chip size="small" variant="outlined" label={voidReasonLabels[delivery.voidReason]} />
+        <Typography variant="body2" color="text.secondary">
+          <Time value={delivery.voidedAt} timeZone={timeZone} />
+        </Typography>
+      </>
+    );
+  }
   return (
     <>
       <Chip
@@ -55,8 +68,26 @@ function DeliveryStatus({ delivery }: { delivery: ReportDelivery }) {
   );
 }
 
-/** To whom this version went, when, and when each link was used (which is when the PDF was downloaded). */
-function Deliveries({ version, timeZone }: { version: ReportVersion; timeZone: string }) {
+/** A link that may still download the report: sent (or on its way), neither used nor withdrawn. */
+function voidable(delivery: ReportDelivery): boolean {
+  return delivery.status !== "failed" && delivery.openedAt === null && delivery.voidedAt === null;
+}
+
+/**
+ * To whom this version went, when, and when each link was used (which is when the PDF was downloaded) or withdrawn;
+ * "Void link" for an unused one, for those who may send reports.
+ */
+function Deliveries({
+  version,
+  timeZone,
+  canSend,
+  onVoid,
+}: {
+  version: ReportVersion;
+  timeZone: string;
+  canSend: boolean;
+  onVoid: (delivery: ReportDelivery) => void;
+}) {
   const label = `Deliveries of version ${version.version}`;
   if (version.deliveries.length === 0) {
     return (
@@ -70,11 +101,17 @@ function Deliveries({ version, timeZone }: { version: ReportVersion; timeZone: s
       <Table size="small" aria-label={label}>
         <TableHead>
           <TableRow>
-            {["Recipient", "Status", "Sent", "Downloaded", "Link works until", "Sent by"].map((header) => (
-              <TableCell key={header} sx={{ fontWeight: 600 }}>
-                {header}
-              </TableCell>
-            ))}
+            {["Recipient", "Status", "Sent", "Downloaded", "Link works until", "Sent by", ...(canSend ? [""] : [])].map(
+              (header, index) => (
+                <TableCell key={header || index} sx={{ fontWeight: 600 }}>
+                  {header || (
+                    <Box component="span" sx={visuallyHidden}>
+                      Actions
+                    </Box>
+                  )}
+                </TableCell>
+              ),
+            )}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -87,7 +124,7 @@ function Deliveries({ version, timeZone }: { version: ReportVersion; timeZone: s
                 </Typography>
               </TableCell>
               <TableCell>
-                <DeliveryStatus delivery={delivery} />
+                <DeliveryStatus delivery={delivery} timeZone={timeZone} />
               </TableCell>
               <TableCell>
                 <Time value={delivery.sentAt} timeZone={timeZone} />
@@ -99,6 +136,21 @@ function Deliveries({ version, timeZone }: { version: ReportVersion; timeZone: s
                 <Time value={delivery.linkExpiresAt} timeZone={timeZone} />
               </TableCell>
               <TableCell>{delivery.sentBy ? delivery.sentBy.name || delivery.sentBy.username : "On signing"}</TableCell>
+              {canSend ? (
+                <TableCell>
+                  {voidable(delivery) ? (
+                    <Button
+                      size="small"
+                      color="error"
+                      startIcon={<LinkOff />}
+                      onClick={() => onVoid(delivery)}
+                      aria-label={`Void link: ${delivery.recipientName}, version ${version.version}`}
+                    >
+                      Void link
+                    </Button>
+                  ) : null}
+                </TableCell>
+              ) : null}
             </TableRow>
           ))}
         </TableBody>
@@ -112,11 +164,13 @@ function VersionCard({
   version,
   caseItem,
   onResend,
+  onVoid,
 }: {
   list: ReportList;
   version: ReportVersion;
   caseItem: Case;
   onResend: (version: ReportVersion) => void;
+  onVoid: (version: ReportVersion, delivery: ReportDelivery) => void;
 }) {
   const timeZone = caseItem.client.timezone;
   const headingId = `report-version-${version.id}`;
@@ -168,7 +222,12 @@ function VersionCard({
           </Button>
         ) : null}
       </Stack>
-      <Deliveries version={version} timeZone={timeZone} />
+      <Deliveries
+        version={version}
+        timeZone={timeZone}
+        canSend={list.canSend}
+        onVoid={(delivery) => onVoid(version, delivery)}
+      />
     </Paper>
   );
 }
@@ -196,13 +255,15 @@ function RecipientsLine({ recipients }: { recipients: readonly ReportRecipient[]
 
 /**
  * The case's "Reports": every version of every signed report (newest first), its PDF and FHIR, to whom it was
- * e-mailed and when each link was used, and "Send again" for those who may (`reports:send`). Shown below the
+ * e-mailed and when each link was used, and "Send again" and "Void link" for those who may (`reports:send`). Shown below the
  * interpretations, which are what the reports are made from.
  */
 export function CaseReports({ caseItem }: { caseItem: Case }) {
   const reports = useCaseReports(caseItem.id);
   const [resending, setResending] = useState<ReportVersion | null>(null);
   const [sentTo, setSentTo] = useState<{ version: number; names: string[] } | null>(null);
+  const [voiding, setVoiding] = useState<{ version: ReportVersion; delivery: ReportDelivery } | null>(null);
+  const [voided, setVoided] = useState<{ version: number; name: string } | null>(null);
 
   const headingId = useId();
   let content: ReactNode;
@@ -219,15 +280,39 @@ export function CaseReports({ caseItem }: { caseItem: Case }) {
             A new link to version {sentTo.version} is on its way to {sentTo.names.join(", ")}.
           </Alert>
         ) : null}
+        {voided ? (
+          <Alert severity="success" role="status" onClose={() => setVoided(null)}>
+            The link to version {voided.version} sent to {voided.name} no longer downloads the report.
+          </Alert>
+        ) : null}
         {list.items.length === 0 ? (
           <Typography color="text.secondary">
             No signed report yet. Signing an interpretation makes its report, and each addendum a new version.
           </Typography>
         ) : (
           list.items.map((version) => (
-            <VersionCard key={version.id} list={list} version={version} caseItem={caseItem} onResend={setResending} />
+            <VersionCard
+              key={version.id}
+              list={list}
+              version={version}
+              caseItem={caseItem}
+              onResend={setResending}
+              onVoid={(target, delivery) => setVoiding({ version: target, delivery })}
+            />
           ))
         )}
+        {voiding ? (
+          <VoidLinkDialog
+            caseId={caseItem.id}
+            version={voiding.version}
+            delivery={voiding.delivery}
+            onClose={() => setVoiding(null)}
+            onVoided={() => {
+              setVoided({ version: voiding.version.version, name: voiding.delivery.recipientName });
+              setVoiding(null);
+            }}
+          />
+        ) : null}
         {resending ? (
           <ResendReportDialog
             caseId={caseItem.id}

@@ -24,15 +24,21 @@ function linkView(overrides: Partial<ReportLinkView> = {}): ReportLinkView {
     signedBy: "Dr. Riley Reviewer",
     recipientName: "Dr. Nia Neuro",
     linkExpiresAt: "2026-11-29T15:30:00.000Z",
+    timeZone: "America/Chicago",
     ...overrides,
   };
 }
 
-function gone(reason: "used" | "expired", at: string | null): Response {
+function gone(reason: "used" | "expired" | "voided", at: string | null, timeZone?: string): Response {
   return Response.json(
     {
       enoch: "release-1",
-      error: { status: 410, code: "gone", message: "This link cannot be used.", details: { reason, at } },
+      error: {
+        status: 410,
+        code: "gone",
+        message: "This link cannot be used.",
+        details: { reason, at, ...(timeZone ? { timeZone } : {}) },
+      },
     },
     { status: 410 },
   );
@@ -114,6 +120,33 @@ describe("the report download page", { timeout: 20_000 }, () => {
     expect(alert.textContent).toContain("Each link works once.");
     expect(alert.textContent).toContain("ask the EEG monitoring team to send it again");
     expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("words its times in the client's zone, named, with the same expiry the e-mail gave, whatever the reader's zone", async () => {
+    // A reader in Tokyo: the page must not move the client's times into the browser's zone.
+    const resolvedOptions = Intl.DateTimeFormat.prototype.resolvedOptions;
+    vi.spyOn(Intl.DateTimeFormat.prototype, "resolvedOptions").mockImplementation(function (this: Intl.DateTimeFormat) {
+      return { ...resolvedOptions.call(this), timeZone: "Asia/Tokyo" };
+    });
+    openLink({ "POST /api/report-links/lookup": () => envelope(linkView()) });
+    // The e-mail's wording of the expiry (report-delivery.ts: formatInstantInZone in the client's zone).
+    expect(await screen.findByText("Nov 29, 2026, 09:30 CST (America/Chicago)")).toBeTruthy();
+    expect(screen.getByText("Nov 22, 2026, 09:30 CST (America/Chicago)")).toBeTruthy();
+    expect(document.body.textContent).not.toContain("Asia/Tokyo");
+  });
+
+  it("says plainly that a withdrawn link was withdrawn, with no button", async () => {
+    openLink({ "POST /api/report-links/lookup": () => gone("voided", "2026-11-23T08:00:00.000Z", "America/Chicago") });
+    const alert = await screen.findByRole("alert");
+    expect(within(alert).getByText("This link was withdrawn.")).toBeTruthy();
+    expect(alert.textContent).toContain("The sender withdrew it, so it no longer downloads the report.");
+    expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("says when a used link was used in the client's zone", async () => {
+    openLink({ "POST /api/report-links/lookup": () => gone("used", "2026-11-23T08:00:00.000Z", "America/Chicago") });
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("on Nov 23, 2026, 02:00 CST (America/Chicago)");
   });
 
   it("says plainly that an expired link has expired, with no button", async () => {

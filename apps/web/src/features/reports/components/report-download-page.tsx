@@ -29,7 +29,7 @@ const askAgain = "If you still need the report, ask the EEG monitoring team to s
 
 /**
  * Why this link cannot be used, in words a clinician reads at a glance (no codes, no button): not one of ours, used
- * already, expired, or too many tries.
+ * already, withdrawn by the sender, expired, or too many tries.
  */
 export function reportLinkRefusalText(error: unknown): { title: string; detail: string } | undefined {
   const problem = linkProblemOf(error);
@@ -42,8 +42,16 @@ export function reportLinkRefusalText(error: unknown): { title: string; detail: 
   }
   if (problem.kind === "throttled") return throttledLinkText;
   const refusal = reportLinkRefusalSchema.safeParse(problem.details);
+  if (refusal.success && refusal.data.reason === "voided") {
+    return {
+      title: "This link was withdrawn.",
+      detail: `The sender withdrew it, so it no longer downloads the report. ${askAgain}`,
+    };
+  }
   if (refusal.success && refusal.data.reason === "used") {
-    const at = refusal.data.at ? ` on ${formatInstantInZone(refusal.data.at, readerTimeZone())}` : "";
+    // In the client's zone, as the e-mail words its times; the reader's own only if the server named none.
+    const zone = refusal.data.timeZone ?? readerTimeZone();
+    const at = refusal.data.at ? ` on ${formatInstantInZone(refusal.data.at, zone)}` : "";
     return {
       title: "This link has already been used.",
       detail: `The report was downloaded with it${at}. Each link works once. ${askAgain}`,
@@ -96,7 +104,6 @@ function DownloadButton({ token, view }: { token: string; view: ReportLinkView }
 
 function LinkContent({ token }: { token: string }) {
   const link = useReportLink(token);
-  const zone = readerTimeZone();
   if (link.isPending) return <LoadingScreen label="Opening the report…" />;
   if (link.isError) {
     const refusal = reportLinkRefusalText(link.error);
@@ -104,6 +111,8 @@ function LinkContent({ token }: { token: string }) {
     return <LinkUnreachable what="The report" onRetry={() => void link.refetch()} />;
   }
   const view = link.data;
+  // The client's zone, named: the e-mail said "until <this instant> (<zone>)", and the page says the same.
+  const zone = view.timeZone;
   return (
     <Stack spacing={2}>
       <Typography>

@@ -40,6 +40,8 @@ export function delivery(overrides: Partial<ReportDelivery> = {}): ReportDeliver
     sentAt: "2026-11-22T15:31:00.000Z",
     linkExpiresAt: "2026-11-29T15:31:00.000Z",
     openedAt: null,
+    voidedAt: null,
+    voidReason: null,
     sentBy: null,
     createdAt: "2026-11-22T15:30:30.000Z",
     ...overrides,
