@@ -30,13 +30,18 @@ export function visibleMenuEntries(items: readonly MenuEntry[]): MenuEntry[] {
     .map((item) => (item.children ? { ...item, children: visibleMenuEntries(item.children) } : item));
 }
 
-/** Every visible destination once, parents before their children (for the home page's link list). */
+/**
+ * Every visible destination once, parents before their children (for the home page's link list). A parent that
+ * leads where one of its children does ("Continuous monitoring" and its "Monitoring" queue) is a heading, not a
+ * destination of its own: the child's title names the place, so a coordinator's list has "Monitoring".
+ */
 export function flattenMenuEntries(items: readonly MenuEntry[]): MenuEntry[] {
   const seen = new Set<string>();
   const flat: MenuEntry[] = [];
   const visit = (entries: readonly MenuEntry[]) => {
     for (const entry of entries) {
-      if (!seen.has(entry.url)) {
+      const heading = entry.children?.some((child) => child.url === entry.url) ?? false;
+      if (!heading && !seen.has(entry.url)) {
         seen.add(entry.url);
         flat.push(entry);
       }
