@@ -2,6 +2,8 @@ import Alert from "@mui/material/Alert";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
+import { useAccess } from "../../../components/access/access-context";
+import { receivesClockAlerts } from "../../../components/clocks/clock-alert-recipients";
 import { useNotificationPreferences, useSetNotificationPreferences } from "../api/notification-preferences";
 import { AccountSection } from "./account-section";
 
@@ -10,6 +12,22 @@ import { AccountSection } from "./account-section";
  * and links to it, never the patient, and goes to the account's verified address only.
  */
 export function ClockAlertEmailSection({ emailVerified }: { emailVerified: boolean }) {
+  const { groups } = useAccess();
+  if (!receivesClockAlerts(groups)) {
+    // Nothing to switch on: an e-mail copy of alerts that can never come would only mislead.
+    return (
+      <AccountSection
+        title="Clock alerts"
+        description="Clock alerts go to the technologists and reviewers who own a case's service clocks, and to the coordinators for the clocks nobody owns. Your access groups own none, so there is nothing to alert you of or to e-mail."
+      >
+        {null}
+      </AccountSection>
+    );
+  }
+  return <ClockAlertEmailSwitch emailVerified={emailVerified} />;
+}
+
+function ClockAlertEmailSwitch({ emailVerified }: { emailVerified: boolean }) {
   const preferences = useNotificationPreferences();
   const save = useSetNotificationPreferences();
   const checked = save.isPending
