@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
+import { startAuditRetention } from "./audit/audit-retention.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { createCaseEventHub } from "./events/case-event-hub.js";
@@ -68,6 +69,11 @@ export type AppOptions = {
    * they choose.
    */
   runFindingWorker?: boolean;
+  /**
+   * Archive and prune the audit log past AUDIT_RETENTION_DAYS once a day (audit/audit-retention.ts): the server does;
+   * tests call `pruneAuditEvents` themselves.
+   */
+  pruneAuditLog?: boolean;
 };
 
 /**
@@ -126,6 +132,7 @@ export async function buildApp({
   transports,
   sweepClockAlerts = false,
   runFindingWorker = false,
+  pruneAuditLog = false,
 }: AppOptions): Promise<FastifyInstance> {
   const buildInfo = readBuildInfo(config.webDistDir);
   const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
@@ -231,6 +238,10 @@ export async function buildApp({
   if (runFindingWorker) {
     const worker = startFindingWorker(findings, app.log);
     app.addHook("onClose", () => worker.stop());
+  }
+  if (pruneAuditLog) {
+    const retention = startAuditRetention(database.db, config.audit, app.log);
+    app.addHook("onClose", () => retention.stop());
   }
 
   await registerWebApp(app, config.webDistDir);

@@ -174,6 +174,14 @@ const configSchema = z.object({
   REPORT_COMPANY_NAME: z.string().trim().min(1).max(200).default("Vigil Neurodiagnostics"),
   /** A line under the company's name on reports: address, phone (optional). */
   REPORT_COMPANY_DETAILS: z.string().trim().max(500).default(""),
+  /**
+   * How long the audit log keeps an event, in days (default 2190: six years, what HIPAA §164.316(b)(2) asks of
+   * documentation). Older events are written to AUDIT_ARCHIVE_DIR first and only then deleted, once a day by one
+   * instance (audit/audit-retention.ts), or by `npm run audit:archive`.
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(2190),
+  /** Where pruned audit events are archived (gzip'd NDJSON files); default DATA_DIR/audit-archive. */
+  AUDIT_ARCHIVE_DIR: z.string().optional(),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see config-federation.ts. */
@@ -233,6 +241,8 @@ export type Config = {
   };
   /** Signed reports: the download links' lifetime and the company that issues them (REPORT_*). */
   reports: { linkHours: number; companyName: string; companyDetails: string };
+  /** The audit log's retention (AUDIT_RETENTION_DAYS) and where what it prunes is archived first. */
+  audit: { retentionDays: number; archiveDir: string };
   trustProxy: boolean | number | string[];
   /** The longest a client may take to send a whole request (REQUEST_TIMEOUT_SECONDS), in milliseconds. */
   requestTimeoutMs: number;
@@ -269,6 +279,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: value.PORT,
     host: value.HOST,
     dataDir: path.resolve(baseDir, value.DATA_DIR),
+    audit: {
+      retentionDays: value.AUDIT_RETENTION_DAYS,
+      archiveDir: path.resolve(baseDir, value.AUDIT_ARCHIVE_DIR ?? path.join(value.DATA_DIR, "audit-archive")),
+    },
     workingDir: baseDir,
     childEnvironment: { ...env },
     databaseUrl: value.DATABASE_URL,
