@@ -226,7 +226,7 @@ export async function buildApp({
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
   registerServiceLevelRoutes(app, database.db);
-  registerEventRoutes(app, database.db, createCaseEventHub(listener, app.log));
+  registerEventRoutes(app, database.db, createCaseEventHub(listener, app.log), sessions);
   registerNotificationRoutes(app, database.db);
   const findings = await createFindingsContext(database.db, config, messages);
   app.decorate("findings", findings);

@@ -44,7 +44,15 @@ export type SessionCache = {
    */
   untilHeardSince: (mark: number, timeoutMs?: number) => Promise<void>;
   stats: () => { entries: number; hits: number; misses: number };
+  /**
+   * Calls `watcher` after each committed change heard (with what it names) and whenever anything may have changed
+   * unheard (`undefined`: the listener is back after a gap, or a notification was unreadable), once the cache has
+   * dropped what it concerns: whoever keeps a sign-in open beyond one request (the live event stream) checks again.
+   */
+  onChange: (watcher: SessionChangeWatcher) => () => void;
 };
+
+export type SessionChangeWatcher = (change: { sub?: string; originJti?: string } | undefined) => void;
 
 type Entry = { value: LiveSession; originJti: string; sub: string; expiresAt: number };
 type Hold = { sub?: string; originJti?: string; until: number; mark: number };
@@ -81,6 +89,10 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
   const waiters = new Set<() => void>();
   const askWaiters = () => {
     for (const waiter of waiters) waiter();
+  };
+  const watchers = new Set<SessionChangeWatcher>();
+  const tellWatchers = (change: { sub?: string; originJti?: string } | undefined) => {
+    for (const watcher of watchers) watcher(change);
   };
 
   const dropConcerned = (change: { sub?: string; originJti?: string }) => {
@@ -131,6 +143,7 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
       holds.delete(change.nonce);
       dropConcerned(change);
       askWaiters();
+      tellWatchers(change);
     },
     hold: (change) => {
       generation += 1;
@@ -143,6 +156,8 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
       listening = value;
       entries.clear();
       askWaiters();
+      // Listening (again, or after an unreadable notification): what was missed meanwhile cannot be named.
+      if (value) tellWatchers(undefined);
     },
     holdMark: () => holdsMade,
     untilHeardSince: (mark, timeoutMs = 1000) =>
@@ -165,6 +180,10 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
         waiters.add(check);
       }),
     stats: () => ({ entries: entries.size, hits, misses }),
+    onChange: (watcher) => {
+      watchers.add(watcher);
+      return () => watchers.delete(watcher);
+    },
   };
 }
 

@@ -12,7 +12,9 @@ import { killAllServers, type ServerProcess, startServer } from "../testing/serv
 
 /**
  * The live event stream behind a load balancer: a write made through instance A reaches a stream open on instance
- * B within 2 s (PRODUCT.md §10), through PostgreSQL's LISTEN/NOTIFY and nothing else; B's listener survives its
+ * B within 2 s (PRODUCT.md §10), through PostgreSQL's LISTEN/NOTIFY and nothing else; a stream whose user signs out
+ * everywhere, is disabled or loses their groups through the other instance ends (or stops hearing cases) within a
+ * second, through the same session-change notification that ends their next request; B's listener survives its
  * connection being cut, telling its streams to re-read; and an open stream does not hold up B's shutdown.
  * Needs DATABASE_URL (PGlite serves one process).
  */
@@ -21,6 +23,9 @@ const base = "/api/continuous-monitoring";
 const users = {
   "te-admin": { groups: ["admin" as const], password: `pw-${randomUUID()}` },
   "te-coordinator": { groups: ["coordinator" as const], password: `pw-${randomUUID()}` },
+  "te-everywhere": { groups: ["coordinator" as const], password: `pw-${randomUUID()}` },
+  "te-disabled": { groups: ["coordinator" as const], password: `pw-${randomUUID()}` },
+  "te-demoted": { groups: ["coordinator" as const], password: `pw-${randomUUID()}` },
 };
 
 let databaseName: string;
@@ -38,7 +43,7 @@ async function adminQuery(url: string, statement: string, values: unknown[] = []
   }
 }
 
-type OpenStream = { frames: SseFrame[]; ended: Promise<void>; close: () => void };
+type OpenStream = { frames: SseFrame[]; ended: Promise<void>; hasEnded: () => boolean; close: () => void };
 
 /** Opens `GET /api/events` over real HTTP, as the web app's fetch-based client does. */
 async function openStream(server: ServerProcess, token: string): Promise<OpenStream> {
@@ -49,10 +54,13 @@ async function openStream(server: ServerProcess, token: string): Promise<OpenStr
   });
   expect(response.status).toBe(200);
   const frames: SseFrame[] = [];
-  const ended = readEventStream(response.body as AsyncIterable<Uint8Array>, (frame) => frames.push(frame)).catch(
-    () => undefined,
-  );
-  return { frames, ended, close: () => abort.abort() };
+  let hasEnded = false;
+  const ended = readEventStream(response.body as AsyncIterable<Uint8Array>, (frame) => frames.push(frame))
+    .catch(() => undefined)
+    .finally(() => {
+      hasEnded = true;
+    });
+  return { frames, ended, hasEnded: () => hasEnded, close: () => abort.abort() };
 }
 
 async function until<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
@@ -127,6 +135,59 @@ describe.skipIf(!postgresUrl)(
       await until(() => caseEventsOf(stream).find((event) => event.caseId === caseId), 2000);
       expect(Date.now() - started).toBeLessThan(2000);
       stream.close();
+    });
+
+    /** An administrator's change of `username` through `server` (If-Match from the user's ETag). */
+    const changeUser = async (
+      server: ServerProcess,
+      username: string,
+      what: "toggle" | "access-groups",
+      body: object,
+    ) => {
+      const user = await server.request("GET", `/api/users/${username}`, { token: adminToken });
+      expect(user.status, user.body).toBe(200);
+      const changed = await server.request("PUT", `/api/users/${username}/${what}`, {
+        token: adminToken,
+        ifMatch: user.headers.etag as string,
+        body,
+      });
+      expect(changed.status, changed.body).toBe(200);
+    };
+
+    it("ends a stream open on A within a second when its user signs out everywhere through B", async () => {
+      const tokens = await a.signIn("te-everywhere", users["te-everywhere"].password);
+      const stream = await openStream(a, tokens.idToken);
+      await until(() => stream.frames[0], 5000);
+      const started = Date.now();
+      const signOut = await b.cognito("GlobalSignOut", { AccessToken: tokens.accessToken });
+      expect(signOut.status, signOut.body).toBe(200);
+      await until(() => (stream.hasEnded() ? true : undefined), 1000);
+      expect(Date.now() - started).toBeLessThan(1500);
+    });
+
+    it("ends a stream open on B within a second when an administrator disables its user through A", async () => {
+      const token = (await b.signIn("te-disabled", users["te-disabled"].password)).idToken;
+      const stream = await openStream(b, token);
+      await until(() => stream.frames[0], 5000);
+      await changeUser(a, "te-disabled", "toggle", { isEnabled: false });
+      await until(() => (stream.hasEnded() ? true : undefined), 1000);
+    });
+
+    it("sends no more case events to a stream on A once its user's groups are removed through B", async () => {
+      const token = (await a.signIn("te-demoted", users["te-demoted"].password)).idToken;
+      const demoted = await openStream(a, token);
+      const control = await openStream(a, (await a.signIn("te-coordinator", users["te-coordinator"].password)).idToken);
+      await until(() => demoted.frames[0] && control.frames[0], 5000);
+      await changeUser(b, "te-demoted", "access-groups", { groups: [] });
+      // A re-checks the stream's caller on hearing the change: one database read.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const caseId = await openCaseOn(b);
+      await until(() => caseEventsOf(control).find((event) => event.caseId === caseId), 2000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(caseEventsOf(demoted)).toEqual([]);
+      expect(demoted.hasEnded(), "filtered, not ended: the user is still signed in").toBe(false);
+      demoted.close();
+      control.close();
     });
 
     it("listens again after its database connection is cut, telling open streams to re-read", async () => {

@@ -45,7 +45,7 @@ async function openAs(username: string) {
     db: harness.database.db,
     hub,
     settings: { ...defaultEventStreamSettings, principalRefreshMs: 50 },
-    open: new Set(),
+    open: new Map(),
     lastPrunedAt: Date.now(),
     log: quiet,
   };

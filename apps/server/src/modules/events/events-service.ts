@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from "node:stream";
 import { type CaseEvent, caseChangeSchema, type EventStreamFrame, type StreamReset } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
+import { AppError } from "../../errors/app-error.js";
 import type { CaseEventHub, HubMessage } from "../../events/case-event-hub.js";
 import type { Principal } from "../../http/principal.js";
 import {
@@ -27,6 +28,12 @@ export type EventStreamSettings = {
   retryMs: number;
   /** A client this far behind in reading (bytes buffered) is dropped; it reconnects with `Last-Event-ID`. */
   maxBufferedBytes: number;
+  /**
+   * The most streams one sign-in may hold open on one instance (each browser tab of a sign-in opens one): one more
+   * is refused with 429, and the streams already open go on. Without it one token could hold any number of
+   * connections (and their timers) open.
+   */
+  maxStreamsPerSession: number;
 };
 
 export const defaultEventStreamSettings: EventStreamSettings = {
@@ -35,6 +42,7 @@ export const defaultEventStreamSettings: EventStreamSettings = {
   replayLimit: 1000,
   retryMs: 2000,
   maxBufferedBytes: 1_000_000,
+  maxStreamsPerSession: 20,
 };
 
 /** Seconds of lower ids replayed before a `Last-Event-ID` (see `listEventsAfter`). */
@@ -46,11 +54,14 @@ export type EventStreams = {
   db: Db;
   hub: CaseEventHub;
   settings: EventStreamSettings;
-  /** The open streams of this instance, ended when the app closes. */
-  open: Set<PassThrough>;
+  /** The open streams of this instance (ended when the app closes), with the sign-in each belongs to. */
+  open: Map<PassThrough, OpenStream>;
   lastPrunedAt: number;
   log: { warn: (details: object, message: string) => void };
 };
+
+/** An open stream's sign-in, and how to check it again at once. */
+type OpenStream = { sub: string; originJti: string; recheck: () => void };
 
 export function caseEventOf(row: CaseEventRow): CaseEvent {
   return {
@@ -115,6 +126,16 @@ export async function openEventStream(
   reauthenticate: () => Promise<Principal | undefined>,
 ): Promise<Readable> {
   const { db, hub, settings } = streams;
+  let sameSession = 0;
+  for (const other of streams.open.values()) if (other.originJti === principal.originJti) sameSession += 1;
+  if (sameSession >= settings.maxStreamsPerSession) {
+    throw new AppError(
+      "too_many_requests",
+      `This sign-in already has ${sameSession} live update streams open on this server (the most allowed): close a tab of the app, or wait for one to end.`,
+      undefined,
+      { "retry-after": "30" },
+    );
+  }
   const stream = new PassThrough();
   let mayRead = mayReadCases(principal);
   let held: HubMessage[] | undefined = [];
@@ -133,15 +154,27 @@ export async function openEventStream(
   const unsubscribe = hub.subscribe((message) => (held ? held.push(message) : deliver(message)));
 
   const heartbeat = setInterval(() => write(": heartbeat\n\n"), settings.heartbeatMs);
-  const refresh = setInterval(() => {
-    reauthenticate().then(
-      (current) => {
-        if (!current) stream.end();
-        else mayRead = mayReadCases(current);
-      },
-      () => stream.end(),
-    );
-  }, settings.principalRefreshMs);
+  // One check at a time; a change heard while one runs asks for another after it (it may have read too early).
+  let checking = false;
+  let checkAgain = false;
+  const recheck = () => {
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    checking = true;
+    const settle = (current: Principal | undefined) => {
+      checking = false;
+      if (!current) stream.end();
+      else mayRead = mayReadCases(current);
+      if (checkAgain && !stream.writableEnded) {
+        checkAgain = false;
+        recheck();
+      }
+    };
+    reauthenticate().then(settle, () => settle(undefined));
+  };
+  const refresh = setInterval(recheck, settings.principalRefreshMs);
   const cleanUp = () => {
     unsubscribe();
     clearInterval(heartbeat);
@@ -150,7 +183,7 @@ export async function openEventStream(
   };
   stream.once("close", cleanUp);
   stream.once("finish", cleanUp);
-  streams.open.add(stream);
+  streams.open.set(stream, { sub: principal.sub, originJti: principal.originJti, recheck });
 
   try {
     const start = await startOf(db, lastEventId, settings.replayLimit);
@@ -181,5 +214,21 @@ export async function openEventStream(
 
 /** Ends every open stream of this instance (the app is closing): clients reconnect to another instance. */
 export function endEventStreams(streams: EventStreams): void {
-  for (const stream of streams.open) stream.end();
+  for (const stream of streams.open.keys()) stream.end();
+}
+
+/**
+ * A committed change to sign-ins (identity/session-changes.ts: all of a user's sign-ins ended, the user disabled,
+ * their groups changed, one sign-in revoked), heard by this instance's session cache: the streams it concerns check
+ * their token, sign-in and groups again at once rather than at their next periodic check, so a stream ends (or stops
+ * sending case events) within moments of the change on every instance. `undefined` (the listener is back after a
+ * gap in which changes may have been missed) checks every open stream.
+ */
+export function recheckEventStreams(
+  streams: EventStreams,
+  change: { sub?: string; originJti?: string } | undefined,
+): void {
+  for (const open of streams.open.values()) {
+    if (change === undefined || change.sub === open.sub || change.originJti === open.originJti) open.recheck();
+  }
 }
