@@ -82,7 +82,8 @@ export const coordinatorsOwner = "coordinators";
  * `GET /board`: server-paged like the case queues. One row per case (its next-due clock) unless `kind` is given,
  * then that kind's clock of every case that runs one. `owner`: a username, or `coordinators` (no one assigned);
  * `mine`: the caller's own clocks. `alsoDueSoon` (with `owner` or `mine`): also every other clock due soon or
- * overdue, whoever owns it — a coordinator's desk watches their own and every promise about to break.
+ * overdue and every open critical finding's, whoever owns it — a coordinator's desk watches their own and every
+ * promise about to break. Open critical findings' rows come first, then the rest by due time.
  */
 export const watchBoardQuerySchema = pageQuerySchema.extend({
   clientId: idSchema.optional(),

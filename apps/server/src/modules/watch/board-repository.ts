@@ -9,7 +9,7 @@ export type BoardFilter = {
   kind?: ClockKind;
   /** A username, or null for the coordinators (clocks of no one assigned). */
   owner?: string | null;
-  /** With `owner`: also every clock whose "due soon" point has passed at `now`, whoever owns it. */
+  /** With `owner`: also every clock whose "due soon" point has passed at `now`, and every open critical finding's. */
   alsoDueSoon?: { now: Date; dueSoonShare: number };
   limit: number;
   offset: number;
@@ -55,6 +55,8 @@ function boardConditions(filter: BoardFilter): SQL | undefined {
         ? or(
             owned,
             sql`${caseClocks.dueAt} - ${caseClocks.windowMinutes} * ${alsoDueSoon.dueSoonShare}::float8 * interval '1 minute' <= ${alsoDueSoon.now.toISOString()}::timestamptz`,
+            // An open critical finding is every desk's business from its raising (PRODUCT.md §11).
+            eq(caseClocks.kind, "critical-notification"),
           )
         : owned,
     );

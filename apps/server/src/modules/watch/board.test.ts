@@ -183,6 +183,8 @@ describe("GET /api/continuous-monitoring/board", () => {
     expect(caseIdsOf(second)).toEqual(rest.slice(0, 2));
     expect(second.total).toBe(5);
     expect(caseIdsOf(await board(team.coordinator, "kind=critical-notification"))).toEqual([ids.later.id]);
+    // A coordinator's desk (their own and every clock due soon) has it from its raising, first.
+    expect(caseIdsOf(await board(team.coordinator, "owner=coordinators&alsoDueSoon=true"))[0]).toBe(ids.later.id);
   });
 
   it("moves a case down the board when the step that stops its clock is recorded", async () => {

@@ -16,7 +16,8 @@ export const homeLeadRows = 5;
 
 /**
  * Whose part of the board the home page leads with: a technologist's or reviewer's own clocks; a coordinator's
- * desk (the clocks nobody is assigned to, plus every clock due soon or overdue). Others: none.
+ * desk (the clocks nobody is assigned to, plus every open critical finding and every clock due soon or overdue).
+ * Others: none. Open critical findings come first either way (the server's order).
  */
 export function homeLeadOf(
   groups: readonly string[] | undefined,
@@ -31,7 +32,7 @@ export function homeLeadOf(
   if (groups?.includes("coordinator")) {
     return {
       params: { owner: coordinatorsOwner, alsoDueSoon: true, limit: homeLeadRows, offset: 0 },
-      title: "What is due next: unassigned, due soon and overdue",
+      title: "What is due next: critical findings, unassigned, due soon and overdue",
       boardQuery: {},
     };
   }
