@@ -5,7 +5,7 @@ import { insertFindingRow } from "../../testing/kits/finding-rows-kit.js";
 import { findingsPath } from "../../testing/kits/findings-kit.js";
 import { extractedPages } from "../../testing/kits/pdf-kit.js";
 import { collectionOf, itemPath, sampleInterpretation } from "../../testing/kits/records-kit.js";
-import { addAddendum, clientNamingRecipients } from "../../testing/kits/reports-kit.js";
+import { addAddendum, clientNamingRecipients, importSignedInterpretation } from "../../testing/kits/reports-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 /**
@@ -104,6 +104,33 @@ describe("an addendum", () => {
     expect((await documentOf(subject.id, addendum.id)).sections).toEqual(
       (await documentOf(subject.id, original.id)).sections,
     );
+  });
+
+  it("signed before reports were kept, reprints the findings as they stood at the signing, not as now", async () => {
+    const subject = await caseIn(harness, team, clientId, "preview");
+    const raisedAt = new Date(Date.now() - 90 * 60_000);
+    const finding = await insertFindingRow(harness.database.db, subject.id, {
+      raisedAt,
+      onsetAt: new Date(raisedAt.getTime() - 5 * 60_000),
+      windowMinutes: 30,
+      raisedBy: { sub: team.technologist.sub, username: team.technologist.username, name: null },
+    });
+    // Signed an hour ago, no report stored; the finding acknowledged since.
+    await importSignedInterpretation(harness, subject.id, team.reviewer, null);
+    const acknowledged = await team.coordinator("POST", `${findingsPath(subject.id)}/${finding.id}/acknowledgement`, {
+      body: { name: "Dr. Phone", acknowledgedAt: new Date().toISOString(), readBackConfirmed: true },
+    });
+    expect(acknowledged.statusCode, acknowledged.body).toBe(200);
+    const listed = await team.reviewer("GET", collectionOf("interpretation", subject.id));
+    expect(listed.statusCode, listed.body).toBe(200);
+    const [signed] = listed.json().data.items as [InterpretationItem];
+    await addAddendum(team.reviewer, subject.id, signed, "Reviewed again.");
+
+    const [addendum] = (await reportsOf(subject.id)) as [ReportVersion];
+    expect(addendum.version).toBe(2);
+    const text = between((await pdfOf(subject.id, addendum.id)).text, "Critical findings", "Impression");
+    expect(text).toContain("Not yet acknowledged when this report was signed.");
+    expect(text).not.toContain("Acknowledged by");
   });
 });
 

@@ -206,14 +206,14 @@ export function linkCall(
 }
 
 /**
- * An interpretation signed (and given one addendum) the way the demo data and databases from before stored reports
- * hold them: written through the records import, so no report was issued for it.
+ * An interpretation signed (and given one addendum, unless `addendum` is null) the way the demo data and databases
+ * from before stored reports hold them: written through the records import, so no report was issued for it.
  */
 export async function importSignedInterpretation(
   harness: TestApp,
   caseId: string,
   reviewer: Caller,
-  addendum?: string,
+  addendum?: string | null,
 ): Promise<void> {
   const author = { sub: reviewer.sub, username: reviewer.username, name: null };
   const at = new Date(Date.now() - 3_600_000);
@@ -224,7 +224,9 @@ export async function importSignedInterpretation(
       revisions: [
         { change: "create", data: sampleInterpretation(), at, author },
         { change: "sign", data: sampleInterpretation(), at, author },
-        { change: "addendum", data: sampleInterpretation(), at: new Date(), author, text: addendum },
+        ...(addendum === null
+          ? []
+          : [{ change: "addendum" as const, data: sampleInterpretation(), at: new Date(), author, text: addendum }]),
       ],
     }),
   );
