@@ -23,6 +23,13 @@ test("an administrator reads a client's month of service levels and downloads it
 
   await signInToHome(page, seededUser(state, "admin"), displayNames.admin);
   const month = currentMonth();
+  // Opened without a client or month (from the menu), it shows this month of the first client at once.
+  await page.goto("/#/reporting/service-levels");
+  await expect(page.getByRole("table", { name: "Promises kept and missed" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('input[type="month"]')).toHaveValue(month);
+  await expect(page).toHaveURL(/client=[0-9a-f-]{36}/);
+  await expect(page.getByText(/Percentiles are nearest rank/)).toBeVisible();
+
   await page.goto(`/#/reporting/service-levels?client=${client.id}&month=${month}`);
   await expect(page.getByRole("heading", { level: 1, name: "Service levels" })).toBeVisible();
   const kinds = page.getByRole("table", { name: "Promises kept and missed" });
@@ -50,6 +57,9 @@ test("an administrator reads a client's month of service levels and downloads it
     `service-levels-${client.code.replace(/[^A-Za-z0-9_-]+/g, "-")}-${month}.csv`,
   );
   const csv = readFileSync((await download.path()) as string, "utf8").replace(/^\uFEFF/, "");
-  expect(csv).toContain("Promise,Kept,Missed");
-  expect(csv).toContain("Case,Promise,Due,Done,Outcome,Late by");
+  expect(csv).toContain("Promise,Kept,Missed,Kept share (%),Not yet due,Time taken p50 (min)");
+  expect(csv).toContain("Case,Promise,Due,Done,Outcome,Late by (min)");
+  // The method is stated, durations are numbers and empty cells are empty, so a spreadsheet sums and sorts them.
+  expect(csv).toContain("# Percentiles are nearest rank");
+  expect(csv).not.toContain("—");
 });
