@@ -71,7 +71,7 @@ async function signedInPage(browser: Browser, baseURL: string, user: Credential,
 }
 
 test.describe("critical findings", () => {
-  test("a technologist's seizure finding reaches the hospital by mail and is acknowledged with the link, signed out; one left unacknowledged escalates to the next contact", async ({
+  test("a technologist's seizure finding reaches the hospital by mail and is acknowledged with the link, signed out; one left unacknowledged escalates to the next contact and the coordinators' bell, and is acknowledged by phone", async ({
     browser,
   }) => {
     test.setTimeout(420_000);
@@ -119,8 +119,12 @@ test.describe("critical findings", () => {
 
       const link = await test.step("the hospital's first flagged contact receives the mail with the link", async () => {
         const message = await mail.waitFor(mailAbout(firstContact.email, acknowledged.caseNumber), 60_000);
-        expect(message.subject).toBe(`Critical EEG finding — ${acknowledged.caseNumber}`);
+        // By when, in the client's zone, in the subject a phone's notification shows.
+        expect(message.subject).toMatch(
+          new RegExp(`^Critical EEG finding — acknowledge by \\d\\d:\\d\\d \\S+ — ${acknowledged.caseNumber}$`),
+        );
         expect(message.text).toContain("Finding: Electrographic seizure (ESz)");
+        expect(message.text).toContain("Acknowledge by: ");
         // The minimum: no patient name, no free-text description.
         expect(message.text).not.toContain("Quartey");
         expect(message.text).not.toContain("rhythmic discharges");
@@ -134,14 +138,20 @@ test.describe("critical findings", () => {
         await expect(page.getByRole("heading", { level: 1, name: "Critical EEG finding" })).toBeVisible();
         await expect(page.getByText(acknowledged.caseNumber)).toBeVisible();
         await expect(page.getByText("Electrographic seizure (ESz)")).toBeVisible();
+        // What the physician needs to act: where the patient lies and by when.
+        await expect(page.getByText("Neuro ICU")).toBeVisible();
+        await expect(page.getByText("Acknowledge by")).toBeVisible();
         const findings = await scanAccessibility(page, "/acknowledge/<token>");
         expect(findings, reportAccessibility(findings)).toEqual([]);
 
-        await page.getByRole("textbox", { name: "Your name" }).fill(firstContact.name);
+        // The page greets them by name, and the form starts with it.
+        await expect(page.getByRole("textbox", { name: "Your name" })).toHaveValue(firstContact.name);
         await page.getByRole("textbox", { name: "Read-back or note (optional)" }).fill("Seizure, right temporal");
+        await page.getByRole("checkbox", { name: "This is my read-back of the finding shown above" }).check();
         await page.getByRole("button", { name: "Acknowledge" }).click();
         await expect(page.getByRole("status")).toContainText("Thank you. The finding is acknowledged.");
         await expect(page.getByRole("status")).toContainText(`Acknowledged by ${firstContact.name} on`);
+        await expect(page.getByRole("status")).toContainText("Your read-back was recorded: “Seizure, right temporal”");
         // Still the public page: no account was asked for.
         expect(page.url()).toBe(link);
         const after = await scanAccessibility(page, "/acknowledge/<token> acknowledged");
@@ -160,6 +170,7 @@ test.describe("critical findings", () => {
         const card = page.getByRole("article", { name: "Electrographic seizure (ESz)" });
         await expect(card.getByText("Acknowledged", { exact: true })).toBeVisible();
         await expect(card).toContainText(`by ${firstContact.name}, with the link in the message`);
+        await expect(card).toContainText("read back: “Seizure, right temporal”");
         await expect(card).toContainText("Within the 15-minute window");
         await expect(card).toContainText("after it was raised");
         await expect(card).not.toContainText("Not sent yet");
@@ -173,6 +184,8 @@ test.describe("critical findings", () => {
         await mail.waitFor(mailAbout(firstContact.email, escalated.caseNumber), 60_000);
         const second = await mail.waitFor(mailAbout(secondContact.email, escalated.caseNumber), 150_000);
         expect(second.text).toContain("/#/acknowledge/");
+        // An escalation never reads like the first message.
+        expect(second.subject).toMatch(/^Escalation 1: critical EEG finding NOT yet acknowledged/);
 
         await tech.reload();
         const card = tech.getByRole("article", { name: "Electrographic seizure (ESz)" });
@@ -180,6 +193,30 @@ test.describe("critical findings", () => {
         await expect(card).toContainText("Missed: overdue by");
         const escalationRow = card.getByRole("row").filter({ hasText: secondContact.name });
         await expect(escalationRow.first()).toContainText("Escalation 1");
+      });
+
+      await test.step("the coordinator, e-mailed at each escalation, finds it under the bell and records the hospital's phone call", async () => {
+        const page = await signedInPage(browser, baseURL, coordinator, displayNames.coordinator);
+        await page.getByRole("button", { name: /^Clock alerts, \d+ unread$/ }).click();
+        const bell = page.getByRole("dialog", { name: "Clock alerts" });
+        const alert = bell.getByRole("link", {
+          name: new RegExp(`Case ${escalated.caseNumber}: Critical finding acknowledgement overdue`),
+        });
+        await expect(alert).toBeVisible();
+        await alert.click();
+        await expect(page).toHaveURL(new RegExp(`#/continuous-monitoring/cases/monitoring/${escalated.id}/overview$`));
+
+        const card = page.getByRole("article", { name: "Electrographic seizure (ESz)" });
+        await card.getByRole("button", { name: "Record phone acknowledgement" }).click();
+        const dialog = page.getByRole("dialog", { name: "Record phone acknowledgement" });
+        await dialog.getByRole("textbox", { name: "Acknowledged by" }).fill(secondContact.name);
+        // The time is left as the dialog opened: "now".
+        await dialog.getByRole("checkbox", { name: "They read the finding back correctly" }).check();
+        await dialog.getByRole("button", { name: "Record acknowledgement" }).click();
+        await expect(dialog).toBeHidden();
+        await expect(card.getByText("Acknowledged", { exact: true })).toBeVisible();
+        await expect(card).toContainText(`by ${secondContact.name}, by phone`);
+        await page.context().close();
       });
       await tech.context().close();
     } finally {
