@@ -3,8 +3,19 @@ import { CognitoError, expiredSession, invalidParameter } from "./cognito-error.
 import { associateSoftwareTokenSchema, parseRequest, verifySoftwareTokenSchema } from "./cognito-requests.js";
 import { type CallContext, enabledMfa, type IdentityKit } from "./identity-kit.js";
 import { consumeAuthChallenge } from "./sessions-repository.js";
+import { refundSignInAttempt, reserveSignInAttempt } from "./sign-in-failures-repository.js";
 import { createTotpSecret, matchTotpStep } from "./totp.js";
 import { type UserRow, updateUser } from "./users-repository.js";
+
+/**
+ * Refused while the name is locked after wrong codes. Not `NotAuthorizedException`: the web app would take that for
+ * an ended session and sign the user out of the account page.
+ */
+const tooManyWrongCodes = () =>
+  new CognitoError(
+    "LimitExceededException",
+    "Too many wrong codes: wait a moment (longer after each further wrong code), then type the code the app shows now.",
+  );
 
 /**
  * AssociateSoftwareToken and VerifySoftwareToken: an authenticator app set up during sign-in (the MFA_SETUP
@@ -59,24 +70,37 @@ export class SoftwareTokenSetup {
     const mismatch = () =>
       new CognitoError("EnableSoftwareTokenMFAException", "Code mismatch and fail enable Software Token MFA");
     const details = request.FriendlyDeviceName ? { friendlyDeviceName: request.FriendlyDeviceName } : {};
-    const refuse = async (user: UserRow) => {
+    const refuse = async (user: UserRow, reason = "wrong code", error = mismatch()) => {
       await this.kit.audit(this.kit.db, context, {
         action: "auth.totp-verify",
         outcome: "failure",
         actor: user,
         target: { type: "user", id: user.username },
-        details: { ...details, reason: "wrong code" },
+        details: { ...details, reason },
       });
-      return mismatch();
+      return error;
+    };
+    /**
+     * A wrong code counts like a wrong password or sign-in code (AUTH.md: 5 failures lock the name, 1 s doubling up to
+     * 15 minutes), counted before the code is checked so parallel guesses cannot slip past; a right one is given back.
+     * Otherwise the 6 digits could be guessed here, without limit, once a password (or an access token) was had.
+     */
+    const check = async (user: UserRow, secret: string): Promise<number> => {
+      if (!(await reserveSignInAttempt(this.kit.db, user.usernameKey, now))) {
+        throw await refuse(user, "locked out", tooManyWrongCodes());
+      }
+      const step = matchTotpStep(secret, request.UserCode, now);
+      if (step === undefined) throw await refuse(user);
+      await refundSignInAttempt(this.kit.db, user.usernameKey);
+      return step;
     };
 
     if (request.Session && !request.AccessToken) {
       const { challenge, user } = await this.challenges.load(request.Session, "MFA_SETUP");
       const { secret } = readChallengeData(challenge);
       if (!secret) throw invalidParameter("Call AssociateSoftwareToken with this session first.");
-      const step = matchTotpStep(secret, request.UserCode, now);
       // A wrong code leaves the session usable: the user types the next one.
-      if (step === undefined) throw await refuse(user);
+      const step = await check(user, secret);
       const session = await this.kit.db.transaction(async (tx) => {
         if (!(await consumeAuthChallenge(tx, challenge.id, now))) throw expiredSession();
         const others = enabledMfa(user);
@@ -117,8 +141,7 @@ export class SoftwareTokenSetup {
         "Software token MFA has not been associated with the user: call AssociateSoftwareToken first.",
       );
     }
-    const step = matchTotpStep(user.pendingTotpSecret, request.UserCode, now);
-    if (step === undefined) throw await refuse(user);
+    const step = await check(user, user.pendingTotpSecret);
     await this.kit.db.transaction(async (tx) => {
       // Verified, not yet turned on: SetUserMFAPreference does that (as in Cognito).
       await updateUser(tx, user.sub, {
