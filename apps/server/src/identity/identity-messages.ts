@@ -50,6 +50,41 @@ export function attributeCodeMessage(channel: Message["channel"], to: string, co
 }
 
 /**
+ * Told to both addresses when an administrator changes a user's email: the old one (when it was verified, as for a
+ * change the user makes), so its owner hears their account moved and can object, without learning the new address;
+ * the new one, so its owner knows to confirm it from their Account page (until then no password-reset code goes
+ * there). Names the account only.
+ */
+export function emailChangedByAdministratorMessages(
+  username: string,
+  from: { email: string; verified: boolean },
+  to: string,
+  signInUrl: string,
+): Message[] {
+  const subject = "The email address of your Vigil account was changed";
+  const toOld: Message = {
+    channel: "email",
+    to: from.email,
+    subject,
+    body: [
+      `An administrator changed the email address of the Vigil account ${username}: its messages no longer come to this address.`,
+      "If this is not what you expected, tell your Vigil administrator at once.",
+    ].join("\n\n"),
+  };
+  const toNew: Message = {
+    channel: "email",
+    to,
+    subject,
+    body: [
+      `An administrator set this address as the email of the Vigil account ${username}.`,
+      `To confirm it, sign in at ${signInUrl}, open Account and choose "Verify email": until then password-reset codes are not sent here.`,
+      "If you do not know of this account, tell the Vigil administrator who set it, or ignore this message.",
+    ].join("\n\n"),
+  };
+  return from.verified ? [toOld, toNew] : [toNew];
+}
+
+/**
  * Told to the account's verified email when the user changes their email or phone number: whoever holds only an
  * access token can change them, and the owner must hear of it.
  */

@@ -3,6 +3,7 @@ import { recordAudit } from "../audit/record-audit.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors/app-error.js";
 import { maskDestination } from "../messaging/message-service.js";
+import { emailChangedByAdministratorMessages } from "./identity-messages.js";
 import { endOldPasswordSignIns } from "./old-password-sign-ins.js";
 import { generatePassword, hashPassword } from "./passwords.js";
 import { revokeUserSessions } from "./sessions-repository.js";
@@ -225,10 +226,12 @@ export function setUserSmsMfa(
  * `PUT /users/{username}/contact`: an administrator sets a user's email and phone number. A value that changes is
  * stored unverified and any code sent for the old value is discarded, so only a code sent to the new address can
  * verify it (GetUserAttributeVerificationCode from the user's account); until then password-reset codes and SMS
- * sign-in codes are not sent to it. Removing the phone number turns SMS MFA off, as it has nowhere to go.
+ * sign-in codes are not sent to it. Removing the phone number turns SMS MFA off, as it has nowhere to go. A changed
+ * email is told to both addresses once the change is made (`emailChangedByAdministratorMessages`); a notice that
+ * cannot be sent is logged in the audit trail and does not undo the change.
  */
-export function setUserContact(
-  db: Db,
+export async function setUserContact(
+  services: DirectoryServices,
   username: string,
   contact: { email: string; phoneNumber: string | null },
   ifMatch: string | null,
@@ -236,42 +239,65 @@ export function setUserContact(
 ): Promise<User> {
   const email = contact.email.trim();
   const phoneNumber = contact.phoneNumber?.trim() || null;
-  return changeUser(db, { action: "user.set-contact", username, actor, ifMatch }, async (tx, row) => {
-    const emailChanged = email !== row.email;
-    const phoneChanged = phoneNumber !== row.phoneNumber;
-    if (emailChanged && (await isEmailTaken(tx, email, row.sub))) {
-      const message = "Another user already has this email address.";
-      throw new AppError("conflict", message, fieldIssue("body.email", message));
+  let previous: { email: string; verified: boolean } | undefined;
+  const user = await changeUser(
+    services.db,
+    { action: "user.set-contact", username, actor, ifMatch },
+    async (tx, row) => {
+      const emailChanged = email !== row.email;
+      previous = emailChanged ? { email: row.email, verified: row.emailVerified } : undefined;
+      const phoneChanged = phoneNumber !== row.phoneNumber;
+      if (emailChanged && (await isEmailTaken(tx, email, row.sub))) {
+        const message = "Another user already has this email address.";
+        throw new AppError("conflict", message, fieldIssue("body.email", message));
+      }
+      if (emailChanged) await discardVerificationCodes(tx, row.sub, "verify-email");
+      if (phoneChanged) await discardVerificationCodes(tx, row.sub, "verify-phone_number");
+      const updated = await updateUser(tx, row.sub, {
+        ...(emailChanged ? { email, emailVerified: false } : {}),
+        ...(phoneChanged ? { phoneNumber, phoneNumberVerified: false } : {}),
+        ...(phoneChanged && !phoneNumber
+          ? { smsMfaEnabled: false, ...(row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}) }
+          : {}),
+      });
+      return {
+        row: updated as UserRow,
+        // Masked like every delivery in the log: the audit trail says what changed, not the addresses themselves.
+        details: {
+          changed: [...(emailChanged ? ["email"] : []), ...(phoneChanged ? ["phoneNumber"] : [])],
+          ...(emailChanged
+            ? { email: { from: maskDestination("email", row.email), to: maskDestination("email", email) } }
+            : {}),
+          ...(phoneChanged
+            ? {
+                phoneNumber: {
+                  from: row.phoneNumber ? maskDestination("sms", row.phoneNumber) : null,
+                  to: phoneNumber ? maskDestination("sms", phoneNumber) : null,
+                },
+              }
+            : {}),
+          ...(phoneChanged && !phoneNumber && row.smsMfaEnabled ? { smsMfaTurnedOff: true } : {}),
+        },
+      };
+    },
+  );
+  if (previous) {
+    for (const notice of emailChangedByAdministratorMessages(user.username, previous, email, services.signInUrl)) {
+      await services.messages.send(notice).catch((error: unknown) =>
+        recordAudit(services.db, {
+          action: "user.email-change-notice.send",
+          outcome: "failure",
+          ...auditActor(actor),
+          target: { type: "user", id: user.username },
+          details: {
+            to: maskDestination("email", notice.to),
+            reason: error instanceof Error ? error.message : String(error),
+          },
+        }),
+      );
     }
-    if (emailChanged) await discardVerificationCodes(tx, row.sub, "verify-email");
-    if (phoneChanged) await discardVerificationCodes(tx, row.sub, "verify-phone_number");
-    const updated = await updateUser(tx, row.sub, {
-      ...(emailChanged ? { email, emailVerified: false } : {}),
-      ...(phoneChanged ? { phoneNumber, phoneNumberVerified: false } : {}),
-      ...(phoneChanged && !phoneNumber
-        ? { smsMfaEnabled: false, ...(row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}) }
-        : {}),
-    });
-    return {
-      row: updated as UserRow,
-      // Masked like every delivery in the log: the audit trail says what changed, not the addresses themselves.
-      details: {
-        changed: [...(emailChanged ? ["email"] : []), ...(phoneChanged ? ["phoneNumber"] : [])],
-        ...(emailChanged
-          ? { email: { from: maskDestination("email", row.email), to: maskDestination("email", email) } }
-          : {}),
-        ...(phoneChanged
-          ? {
-              phoneNumber: {
-                from: row.phoneNumber ? maskDestination("sms", row.phoneNumber) : null,
-                to: phoneNumber ? maskDestination("sms", phoneNumber) : null,
-              },
-            }
-          : {}),
-        ...(phoneChanged && !phoneNumber && row.smsMfaEnabled ? { smsMfaTurnedOff: true } : {}),
-      },
-    };
-  });
+  }
+  return user;
 }
 
 /** `POST /users/{username}/reset-mfa`: removes SMS and authenticator-app MFA, any pending setup and the preference. */

@@ -80,6 +80,35 @@ describe("PUT /api/users/:username/contact", () => {
     });
   });
 
+  it("tells the old (verified) address and the new one when an administrator changes the email, naming only the account", async () => {
+    await addUserWithPhone("nadia", "nadia-long-password");
+    const response = await putContact(
+      "nadia",
+      { email: "nadia@clinic.example", phoneNumber: "+15555550160" },
+      userEtag(await currentUser("nadia")),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const [toOld] = await harness.app.messages.listOutbox({ recipient: "nadia@vigil.test", limit: 5 });
+    expect(toOld?.subject).toBe("The email address of your Vigil account was changed");
+    expect(toOld?.body).toContain("An administrator changed the email address of the Vigil account nadia");
+    // The old address does not learn the new one.
+    expect(toOld?.body).not.toContain("clinic.example");
+    const [toNew] = await harness.app.messages.listOutbox({ recipient: "nadia@clinic.example", limit: 5 });
+    expect(toNew?.body).toContain("An administrator set this address as the email of the Vigil account nadia");
+    expect(toNew?.body).toContain("Verify email");
+
+    // A phone number change alone sends no email notice.
+    const before = (await harness.app.messages.listOutbox({ recipient: "nadia@clinic.example", limit: 50 })).length;
+    await putContact(
+      "nadia",
+      { email: "nadia@clinic.example", phoneNumber: "+15555550170" },
+      userEtag(await currentUser("nadia")),
+    );
+    expect((await harness.app.messages.listOutbox({ recipient: "nadia@clinic.example", limit: 50 })).length).toBe(
+      before,
+    );
+  });
+
   it("leaves an unchanged value verified", async () => {
     await addUserWithPhone("dario", "dario-long-password");
     const response = await putContact(

@@ -106,7 +106,7 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
   });
 
   registerRoute(app, "setUserContact", routes.setUserContact, async ({ params, body, principal, request, reply }) => {
-    const user = await setUserContact(db, params.username, body, ifMatchOf(request), actorOf(principal, request));
+    const user = await setUserContact(services, params.username, body, ifMatchOf(request), actorOf(principal, request));
     reply.header("etag", userEtag(user));
     return user;
   });
