@@ -62,6 +62,12 @@ export const authSessions = pgTable(
     authTime: timestamp("auth_time", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /**
+     * How the sign-in was ended: `this-sign-in` (its own sign-out, RevokeToken) or `every-sign-in` (all of the user's
+     * at once: "sign out everywhere", a password change or reset, the account disabled). The API tells the holder of
+     * a token ended the second way why (plugins/authenticate.ts); null while live, and for rows from before it.
+     */
+    revokedWith: text("revoked_with").$type<"this-sign-in" | "every-sign-in">(),
     createdAt: createdAt(),
   },
   (table) => [
