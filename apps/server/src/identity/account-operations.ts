@@ -1,4 +1,4 @@
-import { emailSchema, phoneSchema } from "@vigil/contract";
+import { emailSchema, phoneSchema, singleLineMessage, singleLineTextSchema } from "@vigil/contract";
 import type { z } from "zod";
 import { type Message, maskDestination } from "../messaging/message-service.js";
 import {
@@ -348,6 +348,8 @@ function readAttributeChanges(
     switch (attribute.Name) {
       case "name":
         if (!value || value.length > 200) throw invalidParameter("name must be 1 to 200 characters.");
+        // A name reaches e-mail and SMS bodies: one line, as the API's own name fields (contract singleLineTextSchema).
+        if (!singleLineTextSchema.safeParse(value).success) throw invalidParameter(`name ${singleLineMessage}.`);
         if (value !== user.name) changes.name = value;
         break;
       case "email":

@@ -1,3 +1,4 @@
+import { singleLineMessage, singleLineTextSchema } from "@vigil/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
@@ -464,5 +465,8 @@ function missingRequiredAttributes(user: {
 
 function readChallengeAttributes(responses: Record<string, string>): { name?: string } {
   const name = responses["userAttributes.name"]?.trim();
+  if (name && !singleLineTextSchema.safeParse(name).success) {
+    throw invalidParameter(`userAttributes.name ${singleLineMessage}.`);
+  }
   return name ? { name } : {};
 }

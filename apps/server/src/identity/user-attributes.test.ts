@@ -58,6 +58,10 @@ describe("UpdateUserAttributes", () => {
       "user.custom:shoe: Attribute does not exist in the schema.",
     );
     expect((await update("name", "")).json().__type).toBe("InvalidParameterException");
+    expect((await update("name", "Fixed\r\nBcc: x@example.org")).json()).toEqual({
+      __type: "InvalidParameterException",
+      message: "name must be a single line, without line breaks, tabs or other control characters.",
+    });
     const client = identityClient(harness);
     expect(await client.user("fixed")).toMatchObject({ email: "fixed@vigil.test", emailVerified: true });
     // Sending the current email unchanged (as a profile form does) is no change: still verified, no code sent.

@@ -21,6 +21,7 @@ import {
   isoDateTimeSchema,
   orderedRange,
   pastCalendarDateSchema,
+  singleLineTextSchema,
   sortOrderSchema,
 } from "./common.js";
 
@@ -47,20 +48,22 @@ export const clientCasesQuerySchema = pageQuerySchema.extend({
 // ---------------------------------------------------------------------------------------------------------------
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+/** A name, an MRN, a room: one line (see `singleLineTextSchema`). */
+const optionalLine = (max: number) => singleLineTextSchema.max(max).nullable().optional();
 
 export const sexSchema = z.enum(["female", "male", "other", "unknown"]);
 
 /** Patient details (PRODUCT.md §4): the creation form captures revision 1. */
 export const patientDetailsInputSchema = z.object({
-  mrn: z.string().trim().min(1, "is required").max(64),
-  firstName: z.string().trim().min(1, "is required").max(100),
-  lastName: z.string().trim().min(1, "is required").max(100),
+  mrn: singleLineTextSchema.min(1, "is required").max(64),
+  firstName: singleLineTextSchema.min(1, "is required").max(100),
+  lastName: singleLineTextSchema.min(1, "is required").max(100),
   dateOfBirth: pastCalendarDateSchema.nullable().optional(),
   sex: sexSchema.default("unknown"),
   location: z
-    .object({ unit: optionalText(100), room: optionalText(50), bed: optionalText(50) })
+    .object({ unit: optionalLine(100), room: optionalLine(50), bed: optionalLine(50) })
     .default({ unit: null, room: null, bed: null }),
-  referringPhysician: optionalText(200),
+  referringPhysician: optionalLine(200),
   indication: optionalText(2000),
   medications: optionalText(5000),
   notes: optionalText(5000),

@@ -6,12 +6,16 @@ import {
   idSchema,
   isoDateTimeSchema,
   phoneSchema,
+  singleLineTextSchema,
   sortOrderSchema,
   timeZoneSchema,
   webUrlSchema,
 } from "./common.js";
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+/** An address line, a city, a role: one line (see `singleLineTextSchema`). */
+const optionalLine = (max: number) => singleLineTextSchema.max(max).nullable().optional();
+const requiredLine = (max: number) => singleLineTextSchema.min(1, "is required").max(max);
 
 export const clientStatusSchema = z.enum(["active", "inactive"]);
 
@@ -48,7 +52,7 @@ export type Client = z.infer<typeof clientSchema>;
 
 /** The body of `POST clients` and `PUT clients/{id}`. */
 export const clientInputSchema = z.object({
-  name: z.string().trim().min(1, "is required").max(200),
+  name: requiredLine(200),
   code: z
     .string()
     .trim()
@@ -57,12 +61,12 @@ export const clientInputSchema = z.object({
   status: clientStatusSchema.default("active"),
   timezone: timeZoneSchema,
   phone: phoneSchema.nullable().optional(),
-  addressLine1: optionalText(200),
-  addressLine2: optionalText(200),
-  city: optionalText(100),
-  region: optionalText(100),
-  postalCode: optionalText(20),
-  country: optionalText(100),
+  addressLine1: optionalLine(200),
+  addressLine2: optionalLine(200),
+  city: optionalLine(100),
+  region: optionalLine(100),
+  postalCode: optionalLine(20),
+  country: optionalLine(100),
   notes: optionalText(5000),
 });
 export type ClientInput = z.input<typeof clientInputSchema>;
@@ -99,8 +103,8 @@ export type Contact = z.infer<typeof contactSchema>;
 
 export const contactInputSchema = z
   .object({
-    name: z.string().trim().min(1, "is required").max(200),
-    role: optionalText(100),
+    name: requiredLine(200),
+    role: optionalLine(100),
     email: emailSchema.nullable().optional(),
     phone: phoneSchema.nullable().optional(),
     isPrimary: z.boolean().default(false),
@@ -126,7 +130,7 @@ export const usefulLinkSchema = z.object({
 export type UsefulLink = z.infer<typeof usefulLinkSchema>;
 
 export const usefulLinkInputSchema = z.object({
-  title: z.string().trim().min(1, "is required").max(200),
+  title: requiredLine(200),
   url: webUrlSchema,
   description: optionalText(1000),
 });

@@ -117,6 +117,25 @@ export const rangeMessages = {
   endExcluded: "must be before the end of the period",
 } as const;
 
+/**
+ * Control characters: C0 (U+0000–U+001F, so TAB, LF and CR too), DEL and C1 (U+007F–U+009F), and the Unicode line
+ * and paragraph separators (U+2028, U+2029), which some mail and SMS software also breaks lines at.
+ */
+const controlCharacter = /[\p{Cc}\u2028\u2029]/u;
+export const singleLineMessage = "must be a single line, without line breaks, tabs or other control characters";
+
+/**
+ * A field meant to be one line (a name, a title, a label, an address line): text like it reaches e-mail subjects and
+ * bodies, SMS and PDF headers verbatim, where a line break smuggled into a name ("Hosp⏎Bcc: …") would start a line of
+ * its own. Refused, naming the field, rather than silently cleaned: the caller sees what was wrong. Surrounding
+ * whitespace (a trailing newline from a paste) is trimmed first. Multi-line fields (notes, impressions) are plain
+ * `z.string()` and keep their line breaks. Chain `.min`/`.max` on it as on any string.
+ */
+export const singleLineTextSchema = z
+  .string()
+  .trim()
+  .refine((value) => !controlCharacter.test(value), { message: singleLineMessage, abort: true });
+
 /** E.164: a plus, the country code and the number, no spaces (PRODUCT.md; spec §5 strips other characters). */
 export const phoneSchema = z
   .string()

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { accessGroupSchema } from "../access.js";
 import { pageOf, pageQuerySchema } from "../envelope.js";
-import { emailSchema, isoDateTimeSchema, phoneSchema, sortOrderSchema } from "./common.js";
+import { emailSchema, isoDateTimeSchema, phoneSchema, singleLineTextSchema, sortOrderSchema } from "./common.js";
 
 export const usernameSchema = z
   .string()
@@ -72,7 +72,7 @@ export type UserPage = z.infer<typeof userPageSchema>;
 export const createUserRequestSchema = z.object({
   username: usernameSchema,
   email: emailSchema,
-  name: z.string().trim().min(1, "is required").max(200),
+  name: singleLineTextSchema.min(1, "is required").max(200),
   phoneNumber: phoneSchema.optional(),
   groups: z.array(accessGroupSchema).max(20).default([]),
 });

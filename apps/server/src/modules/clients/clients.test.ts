@@ -125,6 +125,18 @@ describe("POST clients", () => {
     expect(byPath["body.phone"]).toContain("international form");
   });
 
+  it("refuses a name with a line break (it would reach e-mail and SMS bodies) with 400 naming body.name", async () => {
+    const response = await coordinator("POST", "/clients", {
+      body: sampleClient({ name: "Inject Hosp\r\nBcc: x@example.org" }),
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    const issues: { path: string; message: string }[] = response.json().error.details.issues;
+    expect(issues).toEqual([
+      { path: "body.name", message: "must be a single line, without line breaks, tabs or other control characters" },
+    ]);
+    expect(response.json().error.message).toContain("body.name");
+  });
+
   it("lets a technologist read but not create (403)", async () => {
     const response = await technologist("POST", "/clients", { body: sampleClient() });
     expect(response.statusCode).toBe(403);

@@ -96,6 +96,21 @@ describe("POST clients/{id}/contacts", () => {
     });
   });
 
+  it("refuses a name or role with a control character with 400 naming the field, and keeps notes' line breaks", async () => {
+    const client = await createClient();
+    const refused = await coordinator("POST", `/clients/${client.id}/contacts`, {
+      body: sampleContact({ name: "Ana\nBcc: x@example.org", role: "Neuro\tlogist" }),
+    });
+    expect(refused.statusCode).toBe(400);
+    const paths = refused.json().error.details.issues.map((issue: { path: string }) => issue.path);
+    expect(paths).toEqual(["body.name", "body.role"]);
+    const kept = await coordinator("POST", `/clients/${client.id}/contacts`, {
+      body: sampleContact({ notes: "Call first.\nThen page." }),
+    });
+    expect(kept.statusCode, kept.body).toBe(201);
+    expect(kept.json().data.notes).toBe("Call first.\nThen page.");
+  });
+
   it("needs a phone or email for a contact notified of critical findings", async () => {
     const client = await createClient();
     const response = await coordinator("POST", `/clients/${client.id}/contacts`, {
