@@ -5,7 +5,6 @@ import { gzipSync } from "node:zlib";
 import { asc, inArray, lt, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/client.js";
 import { auditEvents } from "../db/schema.js";
-import { deleteStaleRateLimits } from "../identity/rate-limits-repository.js";
 
 /*
  * The audit log's retention (docs/operations.md, "Audit log retention"): events older than AUDIT_RETENTION_DAYS
@@ -96,10 +95,8 @@ export function startAuditRetention(
   log: { info: (details: object, message: string) => void; error: (details: object, message: string) => void },
 ): { stop: () => void } {
   const run = () =>
-    // The per-link and per-address counters of windows long gone go too (the identity endpoint sweeps them only
-    // while it is called).
-    Promise.all([pruneAuditEvents(db, retention), deleteStaleRateLimits(db, new Date())]).then(
-      ([result]) => {
+    pruneAuditEvents(db, retention).then(
+      (result) => {
         if (result.archived > 0) {
           log.info({ archived: result.archived, files: result.files }, "archived and pruned old audit events");
         }

@@ -44,7 +44,7 @@ function windowStartOf(now: Date, windowSeconds: number): string {
   return new Date(Math.floor(now.getTime() / windowMs) * windowMs).toISOString();
 }
 
-export type LinkGate<T> = {
+export type LinkGate = {
   kind: LinkKind;
   /** The audit action of this call (`report-link.lookup`, `critical-finding.acknowledge`, …). */
   action: string;
@@ -62,7 +62,7 @@ export type LinkGate<T> = {
  */
 export async function admitLinkCall<T extends { id: string }>(
   db: Db,
-  gate: LinkGate<T>,
+  gate: LinkGate,
   verify: () => T | undefined,
 ): Promise<T> {
   const { limits, caller, now } = gate;
@@ -91,7 +91,7 @@ export async function admitLinkCall<T extends { id: string }>(
  */
 export async function recordLinkRefusal(
   db: Db,
-  gate: Omit<LinkGate<never>, "kind">,
+  gate: Omit<LinkGate, "kind">,
   reason: string,
   key: string,
   details: Record<string, unknown> = {},
