@@ -57,10 +57,10 @@ export function detailParts(
   format?: (key: string, value: DetailValue) => string | undefined,
 ): string[] {
   const parts: string[] = [];
-  for (const [key, value] of Object.entries(details)) {
-    if (value === null || value === undefined || typeof value === "object" || typeof value === "bigint") continue;
-    if (typeof value === "symbol" || typeof value === "function") continue;
+  for (const [key, stored] of Object.entries(details)) {
+    if (typeof stored !== "string" && typeof stored !== "number" && typeof stored !== "boolean") continue;
     if (key.endsWith("Id") || key === "version") continue;
+    const value: DetailValue = stored;
     const known = detailLabels[key];
     const shown =
       format?.(key, value) ?? known?.value?.(value) ?? (typeof value === "boolean" ? yesNo(value) : String(value));
