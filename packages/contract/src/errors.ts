@@ -22,10 +22,13 @@ export type ErrorCode = keyof typeof errorStatus;
 export const errorCodeSchema = z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]);
 
 /**
- * `details` of the 401 for a token whose sign-in an administrator ended (the account disabled, or its password
- * reset): told only to the holder of that sign-in's token, so the app can say why they must sign in again.
+ * `details` of the 401 for a token whose sign-in was ended elsewhere, told only to the holder of that sign-in's
+ * token so the app can say why they must sign in again: `account-changed` when an administrator ended it (the
+ * account disabled, or its password reset), `signed-out-everywhere` when every sign-in of the account was ended at
+ * once by its user ("sign out everywhere", or a password changed or reset on another device). A sign-out of this
+ * sign-in itself, or a token past its time, has no reason.
  */
-export const sessionEndedDetailsSchema = z.object({ reason: z.literal("account-changed") });
+export const sessionEndedDetailsSchema = z.object({ reason: z.enum(["account-changed", "signed-out-everywhere"]) });
 export type SessionEndedDetails = z.infer<typeof sessionEndedDetailsSchema>;
 
 export const errorIssueSchema = z.object({

@@ -55,9 +55,9 @@ export async function findSessionAccount(
   db: Db,
   originJti: string,
   userSub: string,
-): Promise<{ enabled: boolean; status: string } | undefined> {
+): Promise<{ enabled: boolean; status: string; revokedWith: AuthSessionRow["revokedWith"] } | undefined> {
   const [row] = await db
-    .select({ enabled: users.enabled, status: users.status })
+    .select({ enabled: users.enabled, status: users.status, revokedWith: authSessions.revokedWith })
     .from(authSessions)
     .innerJoin(users, eq(users.sub, authSessions.userSub))
     .where(and(eq(authSessions.originJti, originJti), eq(authSessions.userSub, userSub)))
@@ -73,7 +73,7 @@ export async function revokeAuthSession(db: Db, originJti: string, at: Date): Pr
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(authSessions)
-      .set({ revokedAt: at })
+      .set({ revokedAt: at, revokedWith: "this-sign-in" })
       .where(and(eq(authSessions.originJti, originJti), isNull(authSessions.revokedAt)))
       .returning({ originJti: authSessions.originJti });
     if (rows.length > 0) await notifySessionChange(tx, { originJti });
@@ -89,7 +89,7 @@ export async function revokeUserSessions(db: Db, userSub: string, at: Date, keep
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(authSessions)
-      .set({ revokedAt: at })
+      .set({ revokedAt: at, revokedWith: "every-sign-in" })
       .where(
         and(
           eq(authSessions.userSub, userSub),

@@ -131,6 +131,21 @@ describe("the API's token check", () => {
     expect(response.json().error.details).toEqual({ reason: "account-changed" });
   });
 
+  it("tells the holder of a token from another device that the user signed out everywhere", async () => {
+    const fayPassword = await harness.addUser("fay", ["coordinator"]);
+    const desk = await harness.signIn("fay", fayPassword);
+    const phone = await harness.signIn("fay", fayPassword);
+    const signOut = await harness.cognito("GlobalSignOut", { AccessToken: phone.accessToken });
+    expect(signOut.statusCode, signOut.body).toBe(200);
+    const response = await chrome(`Bearer ${desk.idToken}`);
+    expectUnauthorized(response);
+    expect(response.json().error).toMatchObject({
+      message:
+        "Your session ended: your account was signed out everywhere, or its password was changed, on another device.",
+      details: { reason: "signed-out-everywhere" },
+    });
+  });
+
   it("gives no reason for a sign-in the user ended or a token past its time", async () => {
     const tokens = await harness.signIn("casey", password);
     await harness.cognito("RevokeToken", { ClientId: testClientId, Token: tokens.refreshToken });

@@ -34,6 +34,14 @@ export function createAuthenticator(db: Db, tokens: TokenService, sessions: Pick
         const details: SessionEndedDetails = { reason: "account-changed" };
         throw new AppError("unauthorized", "Your session ended: an administrator changed your account.", details);
       }
+      if (account?.revokedWith === "every-sign-in") {
+        const details: SessionEndedDetails = { reason: "signed-out-everywhere" };
+        throw new AppError(
+          "unauthorized",
+          "Your session ended: your account was signed out everywhere, or its password was changed, on another device.",
+          details,
+        );
+      }
       throw new AppError("unauthorized", "The session has been revoked or the user is disabled.");
     }
     const groups = live.groups.filter((group): group is AccessGroup => accessGroupSchema.safeParse(group).success);

@@ -21,6 +21,8 @@ import { sessionRereadIntervalMs, sessionRereadOnReturnAfterMs } from "./session
 
 const usersEntry: MenuEntry = { title: "Users", url: "/users", icon: "people" };
 const accountChangedMessage = "Your session ended: an administrator changed your account. Sign in again or ask them.";
+const signedOutEverywhereMessage =
+  "You were signed out because your account was signed out everywhere, or its password was changed, on another device or browser. Sign in again to go on.";
 
 /**
  * Alice's account on the fake server, which an administrator changes while her tab stays open: the menu and her
@@ -145,6 +147,17 @@ describe("a session ended from outside", () => {
 
     await userEvent.setup().click(screen.getByRole("button", { name: /dismiss/i }));
     await waitFor(() => expect(screen.queryByText(accountChangedMessage)).toBeNull());
+  });
+
+  it("tells a user signed out everywhere from another device why they are at the sign-in page", async () => {
+    storeSignedInTokens("alice", ["coordinator"]);
+    startApp("/continuous-monitoring/clients", {
+      "GET /api/continuous-monitoring/clients": () => unauthorizedAnswer({ reason: "signed-out-everywhere" }),
+    });
+
+    await waitFor(() => expect(currentHash()).toBe("#/signin"));
+    expect(await screen.findByText(signedOutEverywhereMessage)).toBeInstanceOf(HTMLElement);
+    expect(screen.queryByText(accountChangedMessage)).toBeNull();
   });
 
   it("ends the session on a refused write too, with the reason", async () => {

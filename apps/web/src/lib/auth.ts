@@ -1,4 +1,9 @@
-import { type ErrorBody, type PublicConfig, sessionEndedDetailsSchema } from "@vigil/contract";
+import {
+  type ErrorBody,
+  type PublicConfig,
+  type SessionEndedDetails,
+  sessionEndedDetailsSchema,
+} from "@vigil/contract";
 import { Amplify } from "aws-amplify";
 import { fetchAuthSession, getCurrentUser, signOut } from "aws-amplify/auth";
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
@@ -177,10 +182,11 @@ export async function signOutUser(): Promise<void> {
 
 /**
  * Why the last session ended, when the user could not know: an administrator disabled the account or reset its
- * password. The sign-in page says so until the user dismisses it or signs in; it lives in memory only, so a
- * reload, a sign-out of the user's own or tokens running out of time show nothing.
+ * password (`account-changed`), or the user signed out everywhere or changed their password on another device
+ * (`signed-out-everywhere`). The sign-in page says so until the user dismisses it or signs in; it lives in memory
+ * only, so a reload, a sign-out of the user's own or tokens running out of time show nothing.
  */
-export type SessionEnd = "account-changed";
+export type SessionEnd = SessionEndedDetails["reason"];
 
 const sessionEndStore = createStore<SessionEnd | null>(null);
 
@@ -210,7 +216,8 @@ let endingSession: Promise<void> | null = null;
  * out once.
  */
 export function endSessionRefusedByApi(error: ErrorBody): Promise<void> {
-  if (sessionEndedDetailsSchema.safeParse(error.details).success) sessionEndStore.set("account-changed");
+  const ended = sessionEndedDetailsSchema.safeParse(error.details);
+  if (ended.success) sessionEndStore.set(ended.data.reason);
   endingSession ??= signOutUser()
     .catch(() => {
       // Amplify clears the stored tokens even when RevokeToken fails; the session is over either way.

@@ -32,6 +32,10 @@ const services = { handleSignIn: signInWithPassword as typeof signIn };
 export const sessionEndedByAdministratorMessage =
   "Your session ended: an administrator changed your account. Sign in again or ask them.";
 
+/** Said on the other devices of a user who signed out everywhere, or changed their password, somewhere else. */
+export const signedOutEverywhereMessage =
+  "You were signed out because your account was signed out everywhere, or its password was changed, on another device or browser. Sign in again to go on.";
+
 /**
  * Above the sign-in form: why the session just ended when the user could not know (an administrator changed the
  * account), why the last sign-in through the provider failed (the hosted UI's own words, e.g. "No Vigil account
@@ -45,9 +49,9 @@ function SignInHeader() {
   if (!failure && !customProvider && !sessionEnd) return null;
   return (
     <Flex direction="column" padding="var(--amplify-components-authenticator-form-padding)" paddingBottom="0">
-      {sessionEnd === "account-changed" && (
+      {sessionEnd && (
         <Alert variation="warning" heading="Signed out" isDismissible onDismiss={dismissSessionEnd}>
-          {sessionEndedByAdministratorMessage}
+          {sessionEnd === "account-changed" ? sessionEndedByAdministratorMessage : signedOutEverywhereMessage}
         </Alert>
       )}
       {failure && (
