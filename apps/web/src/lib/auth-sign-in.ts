@@ -22,6 +22,13 @@ export async function signInWithProvider(providerName: string): Promise<void> {
   try {
     await signInWithRedirect({ provider: { custom: providerName } });
   } catch (error) {
-    setRedirectFailure((error as Error).message || "Sign-in with the provider failed.");
+    // Amplify's words for a page opened at another address than the one the hosted UI returns to; the sign-in
+    // screen shows no button there (auth.ts `elsewhere`), so this is only a fallback.
+    const wrongAddress = (error as Error).name === "InvalidOriginException";
+    setRedirectFailure(
+      wrongAddress
+        ? "Sign-in with the provider works only at Vigil's main address: open Vigil there and sign in again."
+        : (error as Error).message || "Sign-in with the provider failed.",
+    );
   }
 }

@@ -23,9 +23,29 @@ export type FederatedSignInOptions = {
   socialProviders: SocialProvider[];
   /** Any other OpenID Connect provider, by the name to show on Vigil's own button. */
   customProvider: string | null;
+  /**
+   * Set when the page was opened at an address other than the one the hosted UI sends users back to (PUBLIC_URL):
+   * there the redirect cannot work (Amplify refuses it with "redirect is coming from a different origin"), so the
+   * sign-in screen shows no provider button but says where federated sign-in works, with a link there.
+   */
+  elsewhere: { providerName: string; signInUrl: string } | null;
 };
 
-let federatedSignIn: FederatedSignInOptions = { socialProviders: [], customProvider: null };
+let federatedSignIn: FederatedSignInOptions = { socialProviders: [], customProvider: null, elsewhere: null };
+
+/** Where the hosted UI brings users back to, when that is not the origin this page was loaded from. */
+function federatedSignInAddressElsewhere(redirectSignIn: readonly string[]): string | null {
+  const origins = redirectSignIn.flatMap((url) => {
+    try {
+      return [new URL(url)];
+    } catch {
+      return [];
+    }
+  });
+  if (origins.length === 0 || origins.some((url) => url.origin === window.location.origin)) return null;
+  const home = origins[0] as URL;
+  return new URL("#/signin", home).href;
+}
 
 /**
  * With `auth-sign-in.ts` (loaded with the sign-in screen) and `auth-account.ts` (loaded with the account page), the
@@ -53,10 +73,22 @@ export async function configureAuth(config: PublicConfig): Promise<void> {
         (provider) => socialProviderNames[provider].toLowerCase() === federation.providerName.toLowerCase(),
       )
     : undefined;
-  federatedSignIn = {
-    socialProviders: social ? [social] : [],
-    customProvider: federation && !social ? federation.providerName : null,
-  };
+  const elsewhere = federation ? federatedSignInAddressElsewhere(federation.redirectSignIn) : null;
+  federatedSignIn =
+    federation && elsewhere
+      ? {
+          socialProviders: [],
+          customProvider: null,
+          elsewhere: {
+            providerName: social ? socialProviderNames[social] : federation.providerName,
+            signInUrl: elsewhere,
+          },
+        }
+      : {
+          socialProviders: social ? [social] : [],
+          customProvider: federation && !social ? federation.providerName : null,
+          elsewhere: null,
+        };
   Amplify.configure({
     Auth: {
       Cognito: {

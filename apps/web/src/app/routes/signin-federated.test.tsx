@@ -78,6 +78,27 @@ describe("federated sign-in", () => {
     expect(screen.queryByRole("button", { name: /Sign In with Google/ })).toBeNull();
   });
 
+  it("opened at another address than the one the provider returns to, says in plain words where it works", async () => {
+    const config = federatedConfig("Google");
+    const atMainAddress = {
+      ...config,
+      federation: {
+        ...(config.federation as NonNullable<PublicConfig["federation"]>),
+        redirectSignIn: ["https://vigil.example.org/"],
+      },
+    };
+    startAt("/#/signin", atMainAddress);
+    const link = await screen.findByRole("link", { name: "Open the sign-in page at https://vigil.example.org" });
+    expect(link.getAttribute("href")).toBe("https://vigil.example.org/#/signin");
+    expect(screen.getByText(/Sign-in with Google works only at Vigil's main address, not at this one/)).toBeInstanceOf(
+      HTMLElement,
+    );
+    // No button that could only fail with Amplify's "redirect is coming from a different origin".
+    expect(screen.queryByRole("button", { name: /Sign In with Google/ })).toBeNull();
+    expect(screen.queryByText(/different origin/)).toBeNull();
+    expect(screen.getByRole("button", { name: "Sign in" })).toBeInstanceOf(HTMLElement);
+  });
+
   it("shows no provider button without federation", async () => {
     startAt("/#/signin", testConfig);
     expect(await screen.findByRole("button", { name: "Sign in" })).toBeInstanceOf(HTMLElement);

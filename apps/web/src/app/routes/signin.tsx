@@ -45,8 +45,8 @@ export const signedOutEverywhereMessage =
 function SignInHeader() {
   const failure = useSyncExternalStore(subscribeToRedirectFailure, getRedirectFailure);
   const sessionEnd = useSyncExternalStore(subscribeToSessionEnd, getSessionEnd);
-  const { customProvider } = getFederatedSignInOptions();
-  if (!failure && !customProvider && !sessionEnd) return null;
+  const { customProvider, elsewhere } = getFederatedSignInOptions();
+  if (!failure && !customProvider && !sessionEnd && !elsewhere) return null;
   return (
     <Flex direction="column" padding="var(--amplify-components-authenticator-form-padding)" paddingBottom="0">
       {sessionEnd && (
@@ -57,6 +57,13 @@ function SignInHeader() {
       {failure && (
         <Alert variation="error" heading="Sign-in failed" isDismissible onDismiss={dismissRedirectFailure}>
           {failure}
+        </Alert>
+      )}
+      {elsewhere && (
+        <Alert variation="info" heading={`Sign in with ${elsewhere.providerName}`}>
+          Sign-in with {elsewhere.providerName} works only at Vigil's main address, not at this one.{" "}
+          <a href={elsewhere.signInUrl}>Open the sign-in page at {new URL(elsewhere.signInUrl).origin}</a> to use it, or
+          sign in here with your username and password.
         </Alert>
       )}
       {customProvider && (
