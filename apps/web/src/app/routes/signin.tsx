@@ -1,5 +1,5 @@
 import "@aws-amplify/ui-react/styles.css";
-import { Alert, Authenticator, Button, Divider, Flex, ThemeProvider } from "@aws-amplify/ui-react";
+import { Alert, Authenticator, Button, Divider, Flex, ThemeProvider, useAuthenticator } from "@aws-amplify/ui-react";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { useQueryClient } from "@tanstack/react-query";
@@ -8,6 +8,7 @@ import { I18n } from "aws-amplify/utils";
 import { useEffect, useSyncExternalStore } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
+import { AuthenticatorKey } from "../../components/forms/authenticator-key";
 import { requestArrivalFocus } from "../../components/layouts/arrival-focus";
 import { authenticatorTheme } from "../../config/authenticator-theme";
 import { appName } from "../../config/constants";
@@ -78,7 +79,26 @@ function SignInHeader() {
   );
 }
 
-const components = { SignIn: { Header: SignInHeader } };
+/**
+ * The MFA-setup step's heading, then the key in groups of four with its own copy button (the Authenticator shows it
+ * as one unbroken 32-character string, hidden below by `hideUngroupedKey`), then the Authenticator's QR code.
+ */
+function SetupTotpHeader() {
+  const { totpSecretCode } = useAuthenticator((context) => [context.totpSecretCode]);
+  return (
+    <>
+      <Authenticator.SetupTotp.Header />
+      <Typography variant="body2">
+        Scan the QR code below with your authenticator app, or type this key into it:
+      </Typography>
+      {totpSecretCode ? <AuthenticatorKey secret={totpSecretCode} /> : null}
+    </>
+  );
+}
+
+const hideUngroupedKey = { "& [data-amplify-authenticator-setup-totp] [data-amplify-copy]": { display: "none" } };
+
+const components = { SignIn: { Header: SignInHeader }, SetupTotp: { Header: SetupTotpHeader } };
 
 /** Once Amplify holds tokens: refresh who is signed in, then go where the user was heading. */
 function SignedInRedirect({ to }: { to: string }) {
@@ -104,7 +124,7 @@ export function SignInPage() {
   const redirect = safeRedirect(searchParams.get("redirect"));
   return (
     <ThemeProvider theme={authenticatorTheme} colorMode="light">
-      <Box sx={{ pt: { xs: 2, sm: 6 } }}>
+      <Box sx={{ pt: { xs: 2, sm: 6 }, ...hideUngroupedKey }}>
         <Typography variant="h4" component="h1" align="center" color="primary" gutterBottom sx={{ fontWeight: 700 }}>
           {appName}
         </Typography>

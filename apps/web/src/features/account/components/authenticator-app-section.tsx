@@ -13,6 +13,7 @@ import { useId, useState } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { Dialog } from "../../../components/feedback/dialog";
+import { AuthenticatorKey } from "../../../components/forms/authenticator-key";
 import { FormTextField } from "../../../components/forms/form-text-field";
 import { showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import {
@@ -113,14 +114,7 @@ function SetupDialog({
               <Box sx={{ display: "flex", justifyContent: "center" }}>
                 <QrCodeImage uri={setup.data.uri} />
               </Box>
-              <Box>
-                <Typography variant="body2" color="text.secondary">
-                  Key
-                </Typography>
-                <Typography component="code" aria-label="Key for the authenticator app" sx={{ wordBreak: "break-all" }}>
-                  {setup.data.secret}
-                </Typography>
-              </Box>
+              <AuthenticatorKey secret={setup.data.secret} />
               <FormTextField
                 control={form.control}
                 name="code"
