@@ -22,18 +22,23 @@ test("where MFA is required, a new user sets up an authenticator app from the QR
   await fillNewPassword(page, password);
   await page.getByRole("button", { name: "Change Password", exact: true }).click();
 
-  // The setup screen: a QR code for the app to scan, and the same secret as text with a button to copy it.
+  // The setup screen: a QR code for the app to scan, and the same secret as a key in groups of four, which copies
+  // without spaces (the Authenticator's own unbroken 32-character line is not shown).
   await expect(authenticatorHeading(page, "Setup TOTP")).toBeVisible();
   await expect(page.getByRole("img", { name: "qr code" })).toBeVisible();
-  const secretText = page.locator("[data-amplify-copy] > div").first();
-  await expect(secretText).toHaveText(/^[A-Z2-7]{32}$/);
-  const secret = (await secretText.textContent()) as string;
+  const key = page.getByLabel("Key for the authenticator app");
+  await expect(key.locator("span")).toHaveCount(8);
+  await expect(key.locator("span").first()).toHaveText(/^[A-Z2-7]{4}$/);
+  const secret = ((await key.textContent()) as string).trim();
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await expect(page.locator("[data-amplify-copy]")).toBeHidden();
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  // The copy control is an icon whose tooltip says COPY, then COPIED.
-  const copy = page.locator("[data-amplify-copy-svg]");
-  await expect(copy).toHaveText("COPY");
-  await copy.click();
-  await expect(copy).toHaveText("COPIED");
+  await page.getByRole("button", { name: "Copy key" }).click();
+  await expect(page.getByRole("button", { name: "Key copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  // A selection of the whole key copies it without spaces too.
+  await key.selectText();
+  await page.keyboard.press("ControlOrMeta+C");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
 
   // What an authenticator app computes from that secret (RFC 6238) completes the setup and the sign-in.
