@@ -1,5 +1,5 @@
 import type { ReportLinkRefusal, ReportLinkView } from "@vigil/contract";
-import { recordAudit } from "../../audit/record-audit.js";
+import { recordAudit, recordRepeatedAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { admitLinkCall, type LinkCaller, type LinkLimits, recordLinkRefusal } from "../../links/link-calls.js";
@@ -96,15 +96,34 @@ async function zoneOf(db: Db, reportId: string): Promise<string | undefined> {
   return version ? (version.inputs as unknown as ReportInputs).client.timeZone : undefined;
 }
 
-/** Audits the refusal of a genuine link and answers 410 with why, its time in the client's zone. */
+/**
+ * Audits the refusal of a genuine link and answers 410 with why, its time in the client's zone. Asked again and again,
+ * the refusals of one link from one address within a window are one counted row, as the gate's are.
+ */
 async function refuse(
-  db: Db,
+  ctx: ReportLinkContext,
   action: LinkAction,
   caller: LinkCaller,
   delivery: ReportDeliveryRow,
   refusal: ReportLinkRefusal,
 ) {
-  await auditLinkCall(db, action, caller, "failure", detailsOf(delivery, { refused: refusal.reason }));
+  const { db } = ctx;
+  const now = new Date();
+  const windowMs = ctx.linkLimits.ipWindowSeconds * 1000;
+  const window = new Date(Math.floor(now.getTime() / windowMs) * windowMs).toISOString();
+  await recordRepeatedAudit(
+    db,
+    {
+      action,
+      outcome: "failure",
+      ip: caller.ip,
+      userAgent: caller.userAgent,
+      target: { type: "case", id: delivery.caseId },
+      details: detailsOf(delivery, { refused: refusal.reason }),
+    },
+    `${action}|${refusal.reason}|report-link:${delivery.id}|${caller.ip}|${window}`,
+    now,
+  );
   const timeZone = await zoneOf(db, delivery.reportId);
   return gone(timeZone ? { ...refusal, timeZone } : refusal);
 }
@@ -119,7 +138,7 @@ export async function lookUpReportLink(
   const now = new Date();
   const delivery = await deliveryOf(ctx, "report-link.lookup", token, caller, now);
   const refusal = refusalOf(delivery, now);
-  if (refusal) throw await refuse(db, "report-link.lookup", caller, delivery, refusal);
+  if (refusal) throw await refuse(ctx, "report-link.lookup", caller, delivery, refusal);
   const version = await findReportVersionSummary(db, delivery.reportId);
   if (!version) throw new AppError("not_found", "This link is not valid.");
   const inputs = version.inputs as unknown as ReportInputs;
@@ -152,7 +171,7 @@ export async function downloadReportLink(
   const now = new Date();
   const delivery = await deliveryOf(ctx, "report-link.download", token, caller, now);
   const early = refusalOf(delivery, now);
-  if (early) throw await refuse(db, "report-link.download", caller, delivery, early);
+  if (early) throw await refuse(ctx, "report-link.download", caller, delivery, early);
   const result = await db.transaction(async (tx) => {
     const spent = await spendDelivery(tx, delivery.id, now);
     if (!spent) return undefined;
@@ -184,7 +203,7 @@ export async function downloadReportLink(
   // Spent or voided in the meantime: say which.
   const after = (await findDelivery(db, delivery.id)) ?? delivery;
   throw await refuse(
-    db,
+    ctx,
     "report-link.download",
     caller,
     after,

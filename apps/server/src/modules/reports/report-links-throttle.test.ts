@@ -87,6 +87,30 @@ describe("the public links' gate", () => {
     expect(rows.every((row) => row.action === "report-link.lookup" && row.actorUsername === null)).toBe(true);
   });
 
+  it("records a spent link asked again and again as one counted refusal per window", async () => {
+    const { client } = await clientNamingRecipients(team);
+    const { caseId } = await signedCase(harness, team, client.id);
+    const [spent = ""] = await reportTokensFor(harness, `nia.${client.id.slice(0, 8)}@hospital.example`);
+    const ip = "198.51.100.70";
+    expect((await linkCall(harness, "download", spent, { ip })).statusCode).toBe(200);
+    for (let call = 0; call < 6; call += 1) {
+      expect((await linkCall(harness, "lookup", spent, { ip })).statusCode).toBe(410);
+    }
+    const rows = await harness.database.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.action, "report-link.lookup"),
+          eq(auditEvents.targetId, caseId),
+          sql`${auditEvents.details}->>'refused' = 'used'`,
+        ),
+      );
+    // One row, or two when the minute turned during the calls.
+    expect(rows.length).toBeLessThanOrEqual(2);
+    expect(rows.reduce((sum, row) => sum + row.repeatCount, 0)).toBe(6);
+  });
+
   it("limits a genuine link only by its own calls, answering its holder 429 with Retry-After past the limit", async () => {
     const { client } = await clientNamingRecipients(team);
     await signedCase(harness, team, client.id);
