@@ -7,6 +7,7 @@ import { createCaseEventHub } from "./events/case-event-hub.js";
 import { caseEventsChannel } from "./events/case-events.js";
 import { startNotificationListener } from "./events/notification-listener.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
+import type { Metrics } from "./http/metrics.js";
 import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
 import { serializeResponse } from "./http/response-serializer.js";
@@ -49,6 +50,7 @@ import { registerServiceLevelRoutes } from "./modules/watch/service-level-routes
 import { registerWatchRoutes } from "./modules/watch/watch-routes.js";
 import { createAuthenticator } from "./plugins/authenticate.js";
 import { answerClientError, answerFrameworkError, registerEnvelope } from "./plugins/envelope.js";
+import { metricsPath, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { readBuildInfo, registerWebApp } from "./plugins/web-app.js";
 
@@ -78,7 +80,8 @@ export type AppOptions = {
 
 /**
  * Routes outside the contract's `/api` table, each public for a reason: the identity protocol and its
- * discovery documents (tokens are obtained there), the API description, and the static web app.
+ * discovery documents (tokens are obtained there), the API description, the static web app, and the operators'
+ * metrics (guarded by their own token, METRICS_TOKEN, not a user's).
  * The authorization-matrix test fails on any registered route that is neither here nor in the table.
  */
 export const infrastructureRoutes = [
@@ -95,6 +98,7 @@ export const infrastructureRoutes = [
   "GET /api/docs/static/*",
   "GET /*",
   "GET /",
+  `GET ${metricsPath}`,
   ...hostedUiRoutes,
 ] as const;
 
@@ -122,6 +126,11 @@ declare module "fastify" {
     messages: MessageService;
     /** The critical findings' services and worker share this; tests run the worker's passes through it. */
     findings: FindingsContext;
+    /**
+     * The operators' metrics when METRICS_TOKEN is set (else undefined): background jobs report their queues through
+     * `watchJobQueue` and `countJobFailure`.
+     */
+    metrics: Metrics | undefined;
   }
 }
 
@@ -187,6 +196,15 @@ export async function buildApp({
 
   registerEnvelope(app);
   registerNoStore(app);
+  const caseEvents = createCaseEventHub(listener, app.log);
+  // Before every other route, so the metrics' onResponse hook counts them all.
+  app.decorate(
+    "metrics",
+    registerMetrics(app, config.metricsToken, {
+      eventStreams: () => caseEvents.subscriberCount(),
+      poolUse: database.poolUse,
+    }),
+  );
   await registerSecurityHeaders(app, {
     https: config.publicUrl.startsWith("https://"),
     connectSources: [
@@ -226,7 +244,7 @@ export async function buildApp({
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
   registerServiceLevelRoutes(app, database.db);
-  registerEventRoutes(app, database.db, createCaseEventHub(listener, app.log), sessions);
+  registerEventRoutes(app, database.db, caseEvents, sessions);
   registerNotificationRoutes(app, database.db);
   const findings = await createFindingsContext(database.db, config, messages);
   app.decorate("findings", findings);

@@ -52,6 +52,15 @@ const configSchema = z.object({
   /** The origin users reach Vigil at; the token issuer and the identity endpoint derive from it. */
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * The bearer token a Prometheus scraper sends to read `GET /metrics` (plugins/metrics.ts); unset, the route answers
+   * 404 and nothing is measured. Long and random (`openssl rand -hex 32`), since it is the route's only guard.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "METRICS_TOKEN must be at least 32 characters (openssl rand -hex 32)")
+    .regex(/^[\x21-\x7e]+$/, "METRICS_TOKEN must be printable ASCII without spaces (it is sent in a header)")
+    .optional(),
   /** Release id sent as `enoch`; defaults to the web build's id. */
   RELEASE_ID: z.string().min(1).optional(),
   WEB_DIST_DIR: z.string().optional(),
@@ -195,6 +204,8 @@ export type Config = {
   databaseUrl: string | undefined;
   publicUrl: string;
   logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
+  /** The bearer token of `GET /metrics` (METRICS_TOKEN); undefined: no metrics. */
+  metricsToken: string | undefined;
   releaseId: string | undefined;
   webDistDir: string;
   /** Where the last test run's catalogue is read from (`GET /api/bugs/unit-tests`). */
@@ -288,6 +299,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: value.DATABASE_URL,
     publicUrl,
     logLevel: value.LOG_LEVEL,
+    metricsToken: value.METRICS_TOKEN,
     releaseId: value.RELEASE_ID,
     webDistDir: value.WEB_DIST_DIR
       ? path.resolve(baseDir, value.WEB_DIST_DIR)

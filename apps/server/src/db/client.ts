@@ -31,9 +31,14 @@ export type Database = {
     onNotify: (payload: string, channel: string) => void,
     onLost: (error: Error) => void,
   ) => Promise<Unlisten>;
+  /** PostgreSQL: its pool's use now. PGlite has no pool (one connection, in the process): undefined. */
+  poolUse?: () => PoolUse;
 };
 
 export type Unlisten = () => Promise<void>;
+
+/** A PostgreSQL pool's connections right now (pg's own counters), for the operators' metrics. */
+export type PoolUse = { total: number; idle: number; waiting: number; max: number };
 
 /** The generated SQL migrations, read from the source tree (also by migration-status.ts). */
 export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -85,7 +90,13 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
   });
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
-  return { db, engine: "postgres", close: () => pool.end(), listen: (...args) => listenPostgres(url, ...args) };
+  return {
+    db,
+    engine: "postgres",
+    close: () => pool.end(),
+    listen: (...args) => listenPostgres(url, ...args),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
+  };
 }
 
 async function listenPostgres(

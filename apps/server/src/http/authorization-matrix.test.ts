@@ -24,8 +24,11 @@ const registered: string[] = [];
 /** The user that `:username` routes act on: no groups, so nothing the matrix does to it matters. */
 const targetUsername = "matrix-target";
 
+/** Metrics on, so `GET /metrics` answers here as in production (plugins/metrics.ts). */
+const metricsToken = "matrix-metrics-token-000000000000000000000000";
+
 beforeAll(async () => {
-  harness = await createTestApp();
+  harness = await createTestApp({ METRICS_TOKEN: metricsToken });
   for (const group of accessGroups) tokens.set(group, await harness.tokenFor(`matrix-${group}`, [group]));
   tokens.set("none", await harness.tokenFor("matrix-none", []));
   await harness.addUser(targetUsername, []);
@@ -189,6 +192,25 @@ describe("the authorization matrix", () => {
     // The static web app keeps its own caching rules (hashed assets are immutable).
     const page = await harness.app.inject({ method: "GET", url: "/" });
     expect(page.headers["cache-control"]).not.toBe("no-store");
+  });
+
+  it("opens GET /metrics to its own bearer token only, never to a user's, and never cached", async () => {
+    const scrape = (authorization?: string) =>
+      harness.app.inject({ method: "GET", url: "/metrics", headers: authorization ? { authorization } : {} });
+    const refusals = {
+      anonymous: await scrape(),
+      "a wrong token": await scrape("Bearer not-the-metrics-token"),
+      "an administrator's token": await scrape(`Bearer ${tokens.get("admin")}`),
+      "a developer's token": await scrape(`Bearer ${tokens.get("developer")}`),
+    };
+    for (const [who, response] of Object.entries(refusals)) {
+      expect(response.statusCode, who).toBe(401);
+      expect(response.headers["cache-control"], who).toBe("no-store");
+    }
+    const scraped = await scrape(`Bearer ${metricsToken}`);
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.headers["content-type"]).toBe("text/plain; version=0.0.4; charset=utf-8");
+    expect(scraped.headers["cache-control"]).toBe("no-store");
   });
 
   it("declares an access rule for every route of the table", () => {
