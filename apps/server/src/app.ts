@@ -10,6 +10,7 @@ import { registerJsonBodyParser } from "./http/json-body.js";
 import type { Metrics } from "./http/metrics.js";
 import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
+import { registerRequestId, withRequestIds } from "./http/request-id.js";
 import { serializeResponse } from "./http/response-serializer.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { serverTimeouts } from "./http/server-timeouts.js";
@@ -147,7 +148,8 @@ export async function buildApp({
   const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
   const timeouts = serverTimeouts(config);
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Lines logged while a request is served carry its id (`reqId`), whichever logger wrote them.
+    logger: withRequestIds(logger ?? { level: config.logLevel }),
     // A hop count means "the nearest n proxies", which Fastify's types only accept as a function.
     trustProxy:
       typeof config.trustProxy === "number"
@@ -172,6 +174,7 @@ export async function buildApp({
   // Every route as the router sees it, for the authorization-matrix test and start-up diagnostics.
   const registeredRoutes: string[] = [];
   app.decorate("registeredRoutes", registeredRoutes);
+  registerRequestId(app);
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) {
       if (method !== "HEAD" && method !== "OPTIONS") registeredRoutes.push(`${method} ${route.url}`);

@@ -75,6 +75,8 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   const code = codeByStatus[status] ?? (status >= 500 ? "internal" : "bad_request");
   if (status >= 500) request.log.error({ err: error }, "router error");
   const message = status >= 500 ? "Internal Server Error" : error.message;
+  // No hook runs for these, so the request-id header (http/request-id.ts) is set here.
+  reply.header("x-request-id", request.id);
   reply.status(status).send({ enoch: reply.server.enoch, error: { status, code, message } });
 }
 
