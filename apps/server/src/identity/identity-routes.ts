@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { auditTextLimit } from "../audit/record-audit.js";
 import { decodeUtf8, findUnstorableText, malformedUtf8Message } from "../http/unstorable-text.js";
 import { CognitoError, invalidParameter } from "./cognito-error.js";
 import type { CallContext, CognitoService } from "./cognito-service.js";
@@ -124,7 +125,8 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
       const target = String(request.headers["x-amz-target"] ?? "");
       const name = target.startsWith(targetPrefix) ? target.slice(targetPrefix.length) : target;
       const userAgent = request.headers["user-agent"];
-      const context: CallContext = { ip: request.ip, userAgent: userAgent?.slice(0, 512) };
+      // Capped as every audit row caps what a caller sends (audit/record-audit.ts).
+      const context: CallContext = { ip: request.ip, userAgent: userAgent?.slice(0, auditTextLimit) };
       if (!isAuthenticated(name, request.body)) await cognito.throttle(context);
       const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
       if (!operation) {

@@ -29,8 +29,9 @@ import { readLinkToken } from "./link-tokens.js";
 /*
  * The acknowledgement link's two public calls (PRODUCT.md §11), made by a hospital clinician without a Vigil account:
  * what the link shows, and the acknowledgement itself. The token travels in the body. Its signature is checked before
- * anything is looked up; every call counts against the caller's address and is audited (no user: the recipient, the
- * name given, the address), refusals included.
+ * anything is looked up, at the public links' one gate (links/link-calls.ts): a forged token counts against the
+ * caller's address, a genuine one only against its own link. Every call is audited (no user: the recipient, the name
+ * given, the address), refusals included; forged ones as one counted row per address and window.
  */
 
 export type LinkCaller = { ip: string; userAgent?: string | undefined };
