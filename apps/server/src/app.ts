@@ -22,6 +22,7 @@ import { connectSessionCache } from "./identity/session-cache.js";
 import { registerSessionChangeEchoes } from "./identity/session-change-echoes.js";
 import { sessionChangesChannel } from "./identity/session-changes.js";
 import { TokenService } from "./identity/token-service.js";
+import { startJobRunner } from "./jobs/job-runner.js";
 import { MessageService } from "./messaging/message-service.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { billingCheckFailure, checkCaseBilling } from "./modules/billing/billing-check-service.js";
@@ -37,7 +38,7 @@ import { startFindingWorker } from "./modules/findings/finding-worker.js";
 import { createFindingsContext, type FindingsContext } from "./modules/findings/findings-context.js";
 import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
-import { startClockAlertSweeps } from "./modules/notifications/clock-alert-sweep.js";
+import { clockAlertSweepJob } from "./modules/notifications/clock-alert-sweep-job.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications-routes.js";
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
 import { registerRecordRoutes } from "./modules/records/records-routes.js";
@@ -62,10 +63,11 @@ export type AppOptions = {
   /** Extra message transports (e.g. a test SMS gateway); SMTP and the SMS webhook come from configuration. */
   transports?: ConstructorParameters<typeof MessageService>[3];
   /**
-   * Sweep for clock alerts every WATCH_ALERT_SWEEP_SECONDS while the app is open: the server does; API tests call the
-   * sweep themselves with the moment they choose.
+   * Run this instance's job runner (jobs/job-runner.ts): the registered kinds' jobs, and the recurring ones (the
+   * clock-alert sweep every WATCH_ALERT_SWEEP_SECONDS). The server does; API tests call the work themselves at the
+   * moment they choose.
    */
-  sweepClockAlerts?: boolean;
+  runJobs?: boolean;
   /**
    * Run this instance's critical-finding worker (escalations and messages) every FINDING_WORKER_SECONDS, and at once
    * when a finding is raised: the server does; API tests run its passes themselves (`runFindingWork`) at the moment
@@ -140,7 +142,7 @@ export async function buildApp({
   database,
   logger,
   transports,
-  sweepClockAlerts = false,
+  runJobs = false,
   runFindingWorker = false,
   pruneAuditLog = false,
 }: AppOptions): Promise<FastifyInstance> {
@@ -252,9 +254,11 @@ export async function buildApp({
   const findings = await createFindingsContext(database.db, config, messages);
   app.decorate("findings", findings);
   registerFindingRoutes(app, findings);
-  if (sweepClockAlerts) {
-    const sweeps = startClockAlertSweeps(database.db, config, messages, app.log);
-    app.addHook("onClose", () => sweeps.stop());
+  // The job kinds: one line each (docs/design/JOBS.md).
+  const jobKinds = [clockAlertSweepJob(config, messages)];
+  if (runJobs) {
+    const runner = startJobRunner(database, jobKinds, app.log);
+    app.addHook("onClose", () => runner.stop());
   }
   if (runFindingWorker) {
     const worker = startFindingWorker(findings, app.log);

@@ -1,7 +1,8 @@
 import type { Case, ClockAlert, ClockKind } from "@vigil/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseClocks, clockAlerts, users } from "../../db/schema.js";
+import { caseClocks, clockAlerts, jobs, users } from "../../db/schema.js";
+import { startJobRunner } from "../../jobs/job-runner.js";
 import { type Caller, callerFor } from "../../testing/kits/caller-kit.js";
 import {
   caseIn,
@@ -14,7 +15,8 @@ import {
 import { closeFindingRow, insertFindingRow } from "../../testing/kits/finding-rows-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { refreshCaseClocks } from "../watch/watch-service.js";
-import { startClockAlertSweeps, sweepClockAlerts } from "./clock-alert-sweep.js";
+import { sweepClockAlerts } from "./clock-alert-sweep.js";
+import { clockAlertSweepJob } from "./clock-alert-sweep-job.js";
 
 let harness: TestApp;
 let team: Team;
@@ -53,6 +55,10 @@ async function clockTimes(caseId: string, kind: ClockKind) {
     overdue: new Date(dueAt + minute),
     justBeforeDueSoon: new Date(dueAt - clock.windowMinutes * minute * 0.25 - minute),
   };
+}
+
+async function sweepJobs() {
+  return harness.database.db.select().from(jobs).where(eq(jobs.kind, "clock-alert-sweep"));
 }
 
 async function alertRows(caseId: string) {
@@ -250,32 +256,46 @@ describe("the clock alert sweep", () => {
 });
 
 describe("the periodic sweep", () => {
-  it("sweeps by itself every WATCH_ALERT_SWEEP_SECONDS until stopped, and never with 0", async () => {
+  it("sweeps by itself once every WATCH_ALERT_SWEEP_SECONDS as a recurring job, and never with 0", async () => {
     // Recording for 13 hours: the 12-hour impedance check is overdue now, not only at a chosen moment.
     const subject = await recordingCase(13);
-    const off = startClockAlertSweeps(
-      harness.database.db,
-      { ...harness.config, watch: { ...harness.config.watch, alertSweepSeconds: 0 } },
-      harness.app.messages,
+    const withSeconds = (alertSweepSeconds: number) => ({
+      ...harness.config,
+      watch: { ...harness.config.watch, alertSweepSeconds },
+    });
+    const off = startJobRunner(
+      harness.database,
+      [clockAlertSweepJob(withSeconds(0), harness.app.messages)],
       harness.app.log,
+      {
+        pollMs: 100,
+      },
     );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await off.stop();
     expect(await alertRows(subject.id)).toEqual([]);
+    expect(await sweepJobs()).toEqual([]);
 
-    const sweeps = startClockAlertSweeps(
-      harness.database.db,
-      { ...harness.config, watch: { ...harness.config.watch, alertSweepSeconds: 1 } },
-      harness.app.messages,
+    const sweeps = startJobRunner(
+      harness.database,
+      [clockAlertSweepJob(withSeconds(1), harness.app.messages)],
       harness.app.log,
+      { pollMs: 100 },
     );
     try {
       await expect
         .poll(async () => (await alertRows(subject.id)).map((row) => row.state), { timeout: 5_000 })
         .toEqual(["overdue"]);
+      await expect
+        .poll(async () => (await sweepJobs()).filter((job) => job.state === "done").length)
+        .toBeGreaterThan(1);
     } finally {
       await sweeps.stop();
     }
+    // One job per one-second period, each run once.
+    const done = await sweepJobs();
+    expect(done.every((job) => job.state === "done" && job.attempts === 1)).toBe(true);
+    expect(new Set(done.map((job) => job.uniqueKey)).size).toBe(done.length);
   });
 });
 
