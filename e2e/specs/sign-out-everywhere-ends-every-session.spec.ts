@@ -4,7 +4,7 @@ import { readStoredTokens, refreshWith, signIn } from "../support/fixtures.js";
 import { choosePasswordThroughApi } from "../support/identity-api.js";
 import { expect, test } from "../support/identity-fixtures.js";
 
-test("signing out everywhere from the account page, after confirming, ends the session in another browser too", async ({
+test("signing out everywhere from the account page, after confirming, ends the session in another browser too, which says why", async ({
   page,
   browser,
   admin,
@@ -45,6 +45,8 @@ test("signing out everywhere from the account page, after confirming, ends the s
     expect(refresh.body.__type).toBe("NotAuthorizedException");
     await other.goto("/#/continuous-monitoring/clients");
     await expect(other.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
+    // And says why: the user did it elsewhere, not an administrator, not a timeout.
+    await expect(other.getByText(/^You were signed out because your account was signed out everywhere/)).toBeVisible();
   } finally {
     await otherContext.close();
   }
