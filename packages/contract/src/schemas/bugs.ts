@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, pageQuerySchema } from "../envelope.js";
-import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
+import { authorSchema, idSchema, isoDateTimeSchema, singleLineTextSchema } from "./common.js";
 
 /**
  * Bugs (PRODUCT.md §6, spec §1, §2 `/bugs`, §7 `/bugs/reports`, `/bugs/unit-tests`): reports any signed-in user
@@ -52,7 +52,7 @@ export const bugContextSchema = z.object({
 export type BugContext = z.infer<typeof bugContextSchema>;
 
 export const createBugReportRequestSchema = z.object({
-  title: requiredText(200),
+  title: singleLineTextSchema.min(1, "is required").max(200),
   description: requiredText(10_000),
   stepsToReproduce: text(10_000).default(""),
   severity: bugSeveritySchema,

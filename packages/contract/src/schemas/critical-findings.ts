@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { authorSchema, idSchema, isoDateTimeSchema } from "./common.js";
+import { authorSchema, idSchema, isoDateTimeSchema, singleLineTextSchema } from "./common.js";
 
 /**
  * Critical findings (PRODUCT.md §11): what a technologist or reviewer sees on the EEG that the client's protocol says
@@ -148,7 +148,7 @@ export const findingParamsSchema = z.object({ id: idSchema, findingId: idSchema 
 
 /** Staff record an acknowledgement taken by phone (who, when, whether the finding was read back). */
 export const recordFindingAcknowledgementInputSchema = z.object({
-  name: z.string().trim().min(1, "is required").max(200),
+  name: singleLineTextSchema.min(1, "is required").max(200),
   acknowledgedAt: isoDateTimeSchema.refine(
     (value) => Date.parse(value) <= Date.now() + onsetSkewMinutes * 60_000,
     "must not be in the future",
@@ -181,7 +181,7 @@ export const findingLinkLookupInputSchema = z.object({ token: findingLinkTokenSc
 export const acknowledgeFindingLinkInputSchema = z
   .object({
     token: findingLinkTokenSchema,
-    name: z.string().trim().min(1, "is required").max(200),
+    name: singleLineTextSchema.min(1, "is required").max(200),
     /** What the acknowledger read back, or a note (optional). */
     readBack: z.string().trim().max(1000).default(""),
     /** The acknowledger confirms that `readBack` is the finding read back (kind, onset) rather than a note. */

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { createBugReportRequestSchema } from "./bugs.js";
 import { patientDetailsInputSchema } from "./cases.js";
 import { clientInputSchema, contactInputSchema, usefulLinkInputSchema } from "./clients.js";
 import { singleLineMessage, singleLineTextSchema } from "./common.js";
+import { recordFindingAcknowledgementInputSchema } from "./critical-findings.js";
 import { createUserRequestSchema } from "./users.js";
 
 function messageAt(schema: z.ZodType, input: unknown, path: string): string | undefined {
@@ -47,6 +49,8 @@ describe("single-line text fields", () => {
     expect(messageAt(createUserRequestSchema, { username: "u", email: "u@example.org", name: broken }, "name")).toBe(
       singleLineMessage,
     );
+    expect(messageAt(createBugReportRequestSchema, { title: broken }, "title")).toBe(singleLineMessage);
+    expect(messageAt(recordFindingAcknowledgementInputSchema, { name: broken }, "name")).toBe(singleLineMessage);
     const patient = { mrn: "1", firstName: "A", lastName: "B" };
     expect(messageAt(patientDetailsInputSchema, { ...patient, lastName: broken }, "lastName")).toBe(singleLineMessage);
     expect(messageAt(patientDetailsInputSchema, { ...patient, location: { room: broken } }, "location.room")).toBe(
