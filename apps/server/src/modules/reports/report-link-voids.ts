@@ -14,8 +14,8 @@ import {
 } from "./reports-repository.js";
 
 /*
- * Withdrawing unused report links (PRODUCT.md §12): a link downloads the patient's report for whoever holds the
- * mailbox, so it stops working when staff void it, when its contact is removed (deleted, or dropped from the
+ * Withdrawing unused report links (REPORTS.md, "Withdrawn links"): a link downloads the patient's report for whoever
+ * holds the mailbox, so it stops working when staff void it, when its contact is removed (deleted, or dropped from the
  * protocol's report recipients), when the contact's address changes (the old mailbox may be someone else's now), and
  * when a newer link of the same version goes to the same person. Each voiding is a `link-voided` disclosure and an
  * audit row, in the transaction that voided it.
