@@ -48,6 +48,33 @@ test.describe("federated sign-in through the hosted UI", () => {
     await expect(page.getByRole("button", { name: "Sign In with Google" })).toBeVisible();
   });
 
+  test("opened at another address of the server, the sign-in page says where Google sign-in works and links there", async ({
+    browser,
+    federation,
+  }) => {
+    // The same server answers at localhost; the hosted UI only ever returns to PUBLIC_URL (127.0.0.1).
+    const publicUrl = new URL(federation.baseURL);
+    const otherAddress = `http://localhost:${publicUrl.port}`;
+    const context = await browser.newContext({ baseURL: otherAddress, ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    try {
+      await page.goto("/#/signin");
+      await expect(
+        page.getByText(/Sign-in with Google works only at Vigil's main address, not at this one/),
+      ).toBeVisible();
+      await expect(page.getByRole("button", { name: "Sign In with Google" })).toHaveCount(0);
+      await expect(page.getByText(/different origin/)).toHaveCount(0);
+      // Password sign-in stays where it is.
+      await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
+
+      await page.getByRole("link", { name: `Open the sign-in page at ${publicUrl.origin}` }).click();
+      await expect(page).toHaveURL(`${publicUrl.origin}/#/signin`);
+      await expect(page.getByRole("button", { name: "Sign In with Google" })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  });
+
   test("an address no Vigil user has is refused on the sign-in screen", async ({ page }) => {
     await page.goto("/#/signin");
     await page.getByRole("button", { name: "Sign In with Google" }).click();
