@@ -212,12 +212,12 @@ describe("GetTokensFromRefreshToken (how Amplify v6 refreshes)", () => {
     });
   });
 
-  it("keeps the plain refusal for a sign-in the user ended themselves", async () => {
+  it("says 'revoked' to the holder of a sign-in its user ended with all the others, as Cognito does", async () => {
     const riley = (await passwordAuth("riley", password)).json().AuthenticationResult;
     expect((await harness.cognito("GlobalSignOut", { AccessToken: riley.AccessToken })).statusCode).toBe(200);
     expect((await refresh(riley.RefreshToken)).json()).toEqual({
       __type: "NotAuthorizedException",
-      message: "Invalid Refresh Token",
+      message: "Refresh Token has been revoked",
     });
   });
 

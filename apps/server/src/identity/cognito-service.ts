@@ -264,6 +264,11 @@ export class CognitoService {
       if (isEndedByAdministrator(user)) {
         throw new CognitoError("PasswordResetRequiredException", "Password reset required for the user");
       }
+      // Cognito's words for a refresh token GlobalSignOut revoked: another device's app can say why it must sign in
+      // again. The device's own sign-out (RevokeToken) keeps the plain refusal; it holds no token to refresh anyway.
+      if (session.revokedWith === "every-sign-in") {
+        throw new CognitoError("NotAuthorizedException", "Refresh Token has been revoked");
+      }
       throw invalid();
     }
     const issued = await this.tokens.issue(

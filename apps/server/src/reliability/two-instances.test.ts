@@ -157,7 +157,7 @@ describe.skipIf(!postgresUrl)(
         expect(cognitoError(refresh)).toEqual({
           status: 400,
           __type: "NotAuthorizedException",
-          message: "Invalid Refresh Token",
+          message: "Refresh Token has been revoked",
         });
       });
 

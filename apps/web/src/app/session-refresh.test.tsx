@@ -183,6 +183,17 @@ describe("a session ended from outside", () => {
     expect(screen.queryByText(accountChangedMessage)).toBeNull();
   });
 
+  it("says why when the user signed out everywhere elsewhere and refreshing expired tokens is refused", async () => {
+    storeSignedInTokens("alice", ["coordinator"], -60);
+    startApp("/continuous-monitoring/clients", {
+      "POST /cognito": () =>
+        Response.json({ __type: "NotAuthorizedException", message: "Refresh Token has been revoked" }, { status: 400 }),
+    });
+
+    await waitFor(() => expect(currentHash()).toBe("#/signin?redirect=/continuous-monitoring/clients"));
+    expect(await screen.findByText(signedOutEverywhereMessage)).toBeInstanceOf(HTMLElement);
+  });
+
   it.each([
     [
       "says why when an administrator disabled the account and refreshing expired tokens is refused",

@@ -231,13 +231,24 @@ export function dismissSessionEnd(): void {
 
 /**
  * What the identity service answers a refresh of a sign-in an administrator ended (AUTH.md: Cognito's words,
- * told only to the holder of the refresh token); a revoked or expired token is "Invalid Refresh Token".
+ * told only to the holder of the refresh token); one revoked with all the user's sign-ins is "Refresh Token has been
+ * revoked" (`isRevokedEverywhere`), one signed out by itself or expired "Invalid Refresh Token".
  */
 function isEndedByAdministrator(error: unknown): boolean {
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
   if (typeof name !== "string") return false;
   if (name.startsWith("PasswordResetRequiredException")) return true;
   return name.startsWith("NotAuthorizedException") && message === "User is disabled.";
+}
+
+/** Cognito's answer to refreshing a token "sign out everywhere" (or a password change elsewhere) revoked. */
+function isRevokedEverywhere(error: unknown): boolean {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  return (
+    typeof name === "string" &&
+    name.startsWith("NotAuthorizedException") &&
+    message === "Refresh Token has been revoked"
+  );
 }
 
 let endingSession: Promise<void> | null = null;
@@ -295,6 +306,7 @@ function trackIdentityConnection(): void {
       const error = refreshError(payload.data);
       setIdentityConnection(endsSession(error) ? "connected" : "unreachable");
       if (isEndedByAdministrator(error)) sessionEndStore.set("account-changed");
+      else if (isRevokedEverywhere(error)) sessionEndStore.set("signed-out-everywhere");
     } else if (payload.event === "tokenRefresh" || payload.event === "signedIn" || payload.event === "signedOut") {
       setIdentityConnection("connected");
       if (payload.event === "signedIn") dismissSessionEnd();
