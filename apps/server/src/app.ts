@@ -245,7 +245,9 @@ export async function buildApp({
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
-  registerIntegrationRoutes(app, database, config, { tokens, messages });
+  // The job kinds: one line each (docs/design/JOBS.md).
+  const jobKinds = [clockAlertSweepJob(config, messages)];
+  registerIntegrationRoutes(app, database, config, { tokens, messages, jobKinds });
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
   registerServiceLevelRoutes(app, database.db);
@@ -254,8 +256,6 @@ export async function buildApp({
   const findings = await createFindingsContext(database.db, config, messages);
   app.decorate("findings", findings);
   registerFindingRoutes(app, findings);
-  // The job kinds: one line each (docs/design/JOBS.md).
-  const jobKinds = [clockAlertSweepJob(config, messages)];
   if (runJobs) {
     const runner = startJobRunner(database, jobKinds, app.log);
     app.addHook("onClose", () => runner.stop());

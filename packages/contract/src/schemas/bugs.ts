@@ -181,6 +181,7 @@ export const integrationCheckIds = [
   "data-folder-disk",
   "oidc-discovery",
   "finding-deliveries",
+  "job-queue",
 ] as const;
 export const integrationCheckIdSchema = z.enum(integrationCheckIds);
 export type IntegrationCheckId = z.infer<typeof integrationCheckIdSchema>;

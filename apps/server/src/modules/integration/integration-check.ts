@@ -15,6 +15,8 @@ export type CheckContext = {
   config: Config;
   tokens: TokenService;
   messages: MessageService;
+  /** The job kinds this app runs, with their limits (jobs/job-definition.ts). */
+  jobKinds: readonly { kind: string; maxWaitMs?: number }[];
 };
 
 export type CheckOutcome = Pick<IntegrationResult, "status" | "summary" | "hint" | "details">;

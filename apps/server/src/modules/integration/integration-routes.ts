@@ -5,6 +5,7 @@ import type { Database } from "../../db/client.js";
 import { registerRoute } from "../../http/register-route.js";
 import type { TokenService } from "../../identity/token-service.js";
 import type { MessageService } from "../../messaging/message-service.js";
+import type { CheckContext } from "./integration-check.js";
 import { listIntegrationChecks, runIntegrationCheck } from "./integration-service.js";
 
 /** The live self-checks. The checks need the app's own token and message services, not copies. */
@@ -12,7 +13,7 @@ export function registerIntegrationRoutes(
   app: FastifyInstance,
   database: Database,
   config: Config,
-  services: { tokens: TokenService; messages: MessageService },
+  services: { tokens: TokenService; messages: MessageService; jobKinds: CheckContext["jobKinds"] },
 ): void {
   const context = { database, config, ...services };
 

@@ -161,6 +161,7 @@ describe("a healthy deployment", () => {
       "data-folder-disk": embedded ? "pass" : "skipped",
       "oidc-discovery": "pass",
       "finding-deliveries": "pass",
+      "job-queue": "pass",
     });
     for (const entry of results) {
       expect(entry.durationMs).toBeLessThan(5000);
@@ -288,6 +289,7 @@ describe("a deployment whose peers are down or silent", () => {
       config,
       tokens: new TokenService(db, config),
       messages: new MessageService(db, config.messaging, { info: () => undefined } as never),
+      jobKinds: [],
     };
     const before = silent.connections();
     const mail = await runIntegrationCheck(context, "mail-transport", { timeoutMs: 300 });
