@@ -57,7 +57,7 @@ test.describe("integration self-checks", () => {
         timeout: 30_000,
       });
       const checks = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2 }) });
-      await expect(checks).toHaveCount(9);
+      await expect(checks).toHaveCount(10);
       for (const title of [
         "Database round trip",
         "Database migrations",
@@ -67,6 +67,7 @@ test.describe("integration self-checks", () => {
         "Clock skew",
         "Data folder disk space",
         "Critical finding messages",
+        "Job queue",
       ]) {
         await expect(page.getByRole("listitem", { name: title })).toContainText("Pass");
       }
