@@ -118,3 +118,35 @@ export async function pruneDoneJobs(db: Db, before: Date, batch = 1000): Promise
   );
   return rows.length;
 }
+
+export type FailedJobRow = {
+  id: string;
+  kind: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+};
+
+/** Jobs failed for good, newest first. */
+export async function listFailedJobs(db: Db, limit: number): Promise<FailedJobRow[]> {
+  return queryRows<FailedJobRow>(
+    db,
+    sql`select id, kind, attempts, last_error, created_at, finished_at from jobs
+        where state = 'failed' order by finished_at desc nulls last, id limit ${limit}`,
+  );
+}
+
+/**
+ * Sets a job that failed for good waiting again (due now, attempts from zero, its last error kept until a try
+ * ends); undefined when no failed job has this id. Wakes the runners as an enqueue does.
+ */
+export async function retryFailedJob(db: Db, id: string): Promise<{ id: string; kind: string } | undefined> {
+  const [row] = await queryRows<{ id: string; kind: string }>(
+    db,
+    sql`update jobs set state = 'waiting', run_at = now(), attempts = 0, finished_at = null
+        where id = ${id} and state = 'failed' returning id, kind`,
+  );
+  if (row) await db.execute(sql`select pg_notify(${jobsChannel}, ${row.kind})`);
+  return row;
+}
