@@ -6,11 +6,12 @@ import { openDatabase } from "../apps/server/src/db/client.js";
 import { publishCaseEvent } from "../apps/server/src/events/case-events.js";
 import { readEventStream } from "../apps/server/src/events/event-stream-reader.js";
 import { createUser } from "../apps/server/src/identity/user-directory.js";
+import { defaultEventStreamSettings } from "../apps/server/src/modules/events/events-service.js";
 import { benchUser, postgresAdminUrl, repoRoot, resultsDir } from "./config.js";
 import type { TargetCheck } from "./evaluate-targets.js";
 import { round } from "./load.js";
 import { type BenchProcess, log, rssMb, sleep } from "./processes.js";
-import { buildServer, withVigil } from "./servers.js";
+import { buildServer, signIn, withVigil } from "./servers.js";
 
 /**
  * The event fan-out (PRODUCT.md §10: screens update within 2 s of any change): `streams` clients hold
@@ -52,13 +53,18 @@ export async function measureEventFanOut(
   const aborts: AbortController[] = [];
   // Each stream's receipt time of each event id.
   const received = new Map<number, number[]>();
+  // One sign-in holds at most maxStreamsPerSession streams on an instance (a browser's tabs), so the streams are
+  // spread over that many sign-ins of the bench user, as over that many browsers.
+  const perSignIn = defaultEventStreamSettings.maxStreamsPerSession;
+  const tokens = [token];
+  while (tokens.length * perSignIn < streams) tokens.push(await signIn(server.baseURL));
   const opened = performance.now();
   const ready = await Promise.all(
-    Array.from({ length: streams }, async () => {
+    Array.from({ length: streams }, async (_, index) => {
       const abort = new AbortController();
       aborts.push(abort);
       const response = await fetch(`${server.baseURL}/api/events`, {
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${tokens[Math.floor(index / perSignIn)]}` },
         signal: abort.signal,
       });
       if (response.status !== 200) throw new Error(`GET /api/events answered ${response.status}`);

@@ -54,7 +54,7 @@ export async function startBaseline() {
 }
 
 /** USER_PASSWORD_AUTH through the Cognito-compatible API, as the web app's Authenticator does: the ID token. */
-async function signIn(baseURL: string): Promise<string> {
+export async function signIn(baseURL: string): Promise<string> {
   const config = (await (await fetch(`${baseURL}/api/config`)).json()) as {
     data: { identity: { userPoolClientId: string } };
   };
