@@ -105,6 +105,39 @@ describe.skipIf(!postgresUrl)("a job runner's process ending mid-job", () => {
     expect(await jobRow(id)).toMatchObject({ attempts: 2, lockedBy: null });
   });
 
+  it("runs each of many jobs exactly once with two runner processes on one database", async () => {
+    const trace = newTrace();
+    const kind = crashProbeJob(trace);
+    const ids = await database.db.transaction(async (tx) => {
+      const added: string[] = [];
+      for (let index = 0; index < 30; index += 1) added.push((await enqueueJob(tx, kind, { ms: 20 })) as string);
+      return added;
+    });
+    const instances = [startChild(trace), startChild(trace)];
+    await Promise.all(instances.map((instance) => instance.ready));
+    try {
+      await expect
+        .poll(
+          async () => {
+            const rows = await queryRows<{ done: number }>(
+              database.db,
+              sql`select count(*)::int as done from jobs where kind = 'test-crash' and state = 'done'
+                and id = any(${`{${ids.join(",")}}`}::uuid[])`,
+            );
+            return rows[0]?.done;
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(30);
+    } finally {
+      for (const instance of instances) instance.process.kill("SIGTERM");
+      await Promise.all(instances.map((instance) => instance.exited));
+    }
+    const ends = lines(trace).filter((line) => line.startsWith("end"));
+    expect(ends.map((line) => line.split(" ")[1]).sort()).toEqual([...ids].sort());
+    expect(lines(trace).filter((line) => line.startsWith("start"))).toHaveLength(30);
+  });
+
   it("on SIGTERM finishes a try within the grace, and gives back one that cannot, for another instance", async () => {
     const trace = newTrace();
     const kind = crashProbeJob(trace);
