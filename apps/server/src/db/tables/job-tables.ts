@@ -33,9 +33,7 @@ export const jobs = pgTable(
     index("jobs_claim_idx")
       .on(table.runAt)
       .where(sql`${table.state} = 'waiting'`),
-    index("jobs_lease_idx")
-      .on(table.lockedUntil)
-      .where(sql`${table.state} = 'running'`),
+    index("jobs_lease_idx").on(table.lockedUntil).where(sql`${table.state} = 'running'`),
     index("jobs_kind_state_idx").on(table.kind, table.state, table.createdAt),
   ],
 );
