@@ -47,6 +47,7 @@ export * from "./schemas/service-level.js";
 export * from "./schemas/system.js";
 export * from "./schemas/users.js";
 export * from "./schemas/watch.js";
+export * from "./schemas/watch-clock-kinds.js";
 export * from "./schemas/wording.js";
 export * from "./spec-routes.js";
 export * from "./time-in-zone.js";

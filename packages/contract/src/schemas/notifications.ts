@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { pageOf, pageQuerySchema } from "../envelope.js";
-import { type CaseTab, pages } from "../pages.js";
+import { pages } from "../pages.js";
 import type { CaseStage } from "./case-workflow.js";
 import { idSchema, isoDateTimeSchema } from "./common.js";
 import { type ClockKind, clockKindSchema } from "./watch.js";
+import { clockActionTabs } from "./watch-clock-kinds.js";
 
 /** The states a running clock is alerted in (PRODUCT.md §10): its owner is told once of each. */
 export const clockAlertStateSchema = z.enum(["due-soon", "overdue"]);
@@ -51,29 +52,9 @@ export type NotificationPreferences = z.infer<typeof notificationPreferencesSche
 export const notificationPreferencesInputSchema = z.strictObject({ emailClockAlerts: z.boolean() });
 export type NotificationPreferencesInput = z.input<typeof notificationPreferencesInputSchema>;
 
-/** What is due, as an alert says it ("Impedance check overdue"). */
-export const clockAlertKindLabels: Record<ClockKind, string> = {
-  "stat-acknowledgement": "STAT case to be taken by a reviewer",
-  "impedance-check": "Impedance check",
-  "intermittent-review": "Intermittent review check",
-  "review-turnaround": "Review turnaround",
-  "critical-notification": "Critical finding acknowledgement",
-};
-
 export const clockAlertStateLabels: Record<ClockAlertState, string> = {
   "due-soon": "due soon",
   overdue: "overdue",
-};
-
-/** The case tab where the step that stops each clock is taken. */
-export const clockActionTabs: Record<ClockKind, CaseTab> = {
-  "stat-acknowledgement": "overview",
-  "impedance-check": "impedances",
-  // A documented review check is an event of type `review-check` (DOMAIN.md §2.3).
-  "intermittent-review": "events",
-  "review-turnaround": "interpretations",
-  // The findings panel (who was told, "Record phone acknowledgement") is on the case overview.
-  "critical-notification": "overview",
 };
 
 /** The case page an alert links to: the case's current stage, on the tab that stops the clock. */

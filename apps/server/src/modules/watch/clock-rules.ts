@@ -7,16 +7,9 @@ import {
   clockStateAt as contractClockStateAt,
   type ServiceClock,
 } from "@vigil/contract";
+import { type ClockDraft, type ClockPromises, clockKindRules, dueAtOf, leadRankOf } from "./clock-kinds.js";
 
-/** A documented real-time review at least every 2 h for intermittent monitoring (DOMAIN.md §2.3, confirmed). */
-export const intermittentReviewMinutes = 120;
-
-/** What a case's protocol revision promises, in the units the protocol states them. */
-export type ClockPromises = {
-  impedanceCheckIntervalHours: number;
-  reviewTurnaroundHours: number;
-  statAcknowledgeMinutes: number;
-};
+export { type ClockPromises, intermittentReviewMinutes, leadRankOf } from "./clock-kinds.js";
 
 /**
  * A critical finding raised on the case, as its clock needs it. The window and due time are the finding's own, fixed
@@ -63,12 +56,6 @@ export type ClockSettings = {
 
 const minute = 60_000;
 
-function latest(...dates: (Date | null)[]): Date | null {
-  let found: Date | null = null;
-  for (const date of dates) if (date && (!found || date > found)) found = date;
-  return found;
-}
-
 function ownerOf(user: Author | null): ClockOwner {
   return user ? { kind: "user", user } : { kind: "coordinators" };
 }
@@ -97,85 +84,74 @@ function dueSoonAtOf(dueAt: Date, windowMinutes: number, settings: ClockSettings
   return new Date(dueAt.getTime() - windowMinutes * minute * settings.dueSoonShare);
 }
 
-type ClockDraft = {
-  kind: ClockKind;
-  startedAt: Date;
-  windowMinutes: number;
-  /** A due time fixed elsewhere (a critical finding's); otherwise the start plus the window. */
-  dueAt?: Date;
-  stoppedAt: Date | null;
-  /** A clock whose chance to be stopped has passed (a STAT case reviewed without being taken). */
-  lapsed?: boolean;
-  owner: ClockOwner;
-};
-
+/**
+ * The case's clocks as its latest facts give them, by the one rule of each kind (`clock-kinds.ts`): the facts are
+ * the part of the case's history the board needs, so each rule is fed the latest step of each chain, the latest
+ * hand-over to preview and the STAT period that runs now.
+ */
 function draftsOf(facts: CaseClockFacts): ClockDraft[] {
   const drafts: ClockDraft[] = [];
   const { promises } = facts;
   const beforeReview = facts.stage === "intake" || facts.stage === "monitoring" || facts.stage === "preview";
+  const reviewer = () => facts.reviewer;
 
   if (facts.priority === "stat" && facts.statSince) {
-    drafts.push({
-      kind: "stat-acknowledgement",
-      startedAt: facts.statSince,
-      windowMinutes: promises.statAcknowledgeMinutes,
-      stoppedAt: facts.acknowledgedAt,
-      lapsed: !facts.acknowledgedAt && !beforeReview,
-      owner: ownerOf(facts.reviewer),
-    });
+    const acknowledgements = facts.acknowledgedAt ? [facts.acknowledgedAt] : [];
+    // Reviewed without being taken: the facts hold the case's stage, not when; the chance to take it has passed.
+    const reviewedUntakenAt = beforeReview ? null : (facts.reviewedAt ?? facts.statSince);
+    drafts.push(
+      ...clockKindRules["stat-acknowledgement"].clocks(
+        { from: facts.statSince, to: null },
+        acknowledgements,
+        reviewedUntakenAt,
+        promises,
+        reviewer,
+      ),
+    );
   }
 
   const monitoring = facts.stage === "monitoring" && facts.recordingStartedAt && !facts.recordingEndedAt;
   if (monitoring && facts.recordingStartedAt) {
-    drafts.push({
-      kind: "impedance-check",
-      startedAt: latest(facts.recordingStartedAt, facts.lastImpedanceCheckAt) ?? facts.recordingStartedAt,
-      windowMinutes: promises.impedanceCheckIntervalHours * 60,
-      stoppedAt: null,
-      owner: ownerOf(facts.technologist),
-    });
-    if (facts.intermittentLog) {
-      drafts.push({
-        kind: "intermittent-review",
-        startedAt: latest(facts.intermittentLog.startedAt, facts.lastReviewCheckAt) ?? facts.intermittentLog.startedAt,
-        windowMinutes: intermittentReviewMinutes,
-        stoppedAt: null,
-        owner: ownerOf(facts.intermittentLog.technologist),
-      });
+    const technologist = facts.technologist;
+    drafts.push(
+      ...clockKindRules["impedance-check"].clocks(
+        { from: facts.recordingStartedAt, until: null },
+        facts.lastImpedanceCheckAt ? [facts.lastImpedanceCheckAt] : [],
+        promises,
+        () => technologist,
+      ),
+    );
+    const log = facts.intermittentLog;
+    if (log) {
+      drafts.push(
+        ...clockKindRules["intermittent-review"].clocks(
+          { from: log.startedAt, until: null },
+          facts.lastReviewCheckAt ? [facts.lastReviewCheckAt] : [],
+          () => log.technologist,
+        ),
+      );
     }
   }
 
-  // From the latest entry into preview: the reviewer's promise starts when the complete recording is handed to
-  // them. A case sent back to monitoring drops the clock; the next hand-over starts a new one.
   const reviewing = facts.stage === "preview" || facts.stage === "reviewed" || facts.stage === "closed";
   if (reviewing && facts.previewSince) {
-    drafts.push({
-      kind: "review-turnaround",
-      startedAt: facts.previewSince,
-      windowMinutes: promises.reviewTurnaroundHours * 60,
-      stoppedAt: facts.reviewedAt && facts.reviewedAt >= facts.previewSince ? facts.reviewedAt : null,
-      owner: ownerOf(facts.reviewer),
-    });
+    const reviewed = facts.reviewedAt && facts.reviewedAt >= facts.previewSince ? facts.reviewedAt : null;
+    drafts.push(
+      ...clockKindRules["review-turnaround"].clocks(
+        facts.previewSince,
+        reviewed ? { at: reviewed, to: "reviewed" } : null,
+        promises,
+        reviewer,
+      ),
+    );
   }
 
-  // A critical finding runs its clock whatever the stage until it is acknowledged; the one who raised it chases
-  // the acknowledgement (the escalations tell the next contact and the coordinators, PRODUCT.md §11).
   for (const finding of facts.findings) {
     if (finding.cancelled) continue;
-    drafts.push({
-      kind: "critical-notification",
-      startedAt: finding.raisedAt,
-      windowMinutes: finding.windowMinutes,
-      dueAt: finding.dueAt,
-      stoppedAt: finding.acknowledgedAt,
-      owner: ownerOf(finding.raisedBy),
-    });
+    drafts.push(...clockKindRules["critical-notification"].clocks({ ...finding, cancelledAt: null }, finding.raisedBy));
   }
-  return drafts;
-}
-
-function dueAtOf(draft: ClockDraft): Date {
-  return draft.dueAt ?? new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
+  // The board keeps what runs or was decided now: a chain's earlier clocks were stopped by the step that restarted it.
+  return drafts.filter((draft) => !draft.restarted);
 }
 
 /** Every service clock of one case at `now`, in the order they fall due. */
@@ -194,7 +170,7 @@ export function clocksOfCase(facts: CaseClockFacts, now: Date, settings: ClockSe
         stoppedAt: draft.stoppedAt?.toISOString() ?? null,
         windowMinutes: draft.windowMinutes,
         state,
-        owner: draft.owner,
+        owner: ownerOf(draft.owner(dueAt)),
       };
     })
     .sort((a, b) => Date.parse(a.dueAt) - Date.parse(b.dueAt));
@@ -208,11 +184,6 @@ export type RunningClock = {
   windowMinutes: number;
   owner: ClockOwner;
 };
-
-/** 0 for an open critical finding's clock, 1 for any other: an open critical finding leads (PRODUCT.md §11). */
-export function leadRankOf(kind: ClockKind): number {
-  return kind === "critical-notification" ? 0 : 1;
-}
 
 /**
  * The clocks of one case that still run (not stopped, not lapsed), an open critical finding's first, then in the
@@ -230,7 +201,7 @@ export function runningClocksOf(facts: CaseClockFacts): RunningClock[] {
       startedAt: draft.startedAt,
       dueAt: dueAtOf(draft),
       windowMinutes: draft.windowMinutes,
-      owner: draft.owner,
+      owner: ownerOf(draft.owner(dueAtOf(draft))),
     }))
     .sort(
       (a, b) =>

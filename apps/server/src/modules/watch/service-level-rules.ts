@@ -12,11 +12,11 @@ import {
   type ServiceLevelSeriesMonth,
 } from "@vigil/contract";
 import { Temporal } from "temporal-polyfill";
-import { type ClockPromises, intermittentReviewMinutes } from "./clock-rules.js";
+import { type ClockDraft, type ClockPromises, clockKindRules, dueAtOf } from "./clock-kinds.js";
 
 /**
  * Every clock instance a case ran, derived from its stored history (PRODUCT.md §10), for the monthly service-level
- * report. `clock-rules.ts` gives a case's clocks *now*; this replays the same rules over the whole history: each
+ * report. `clock-rules.ts` gives a case's clocks *now*; this feeds the same rules (`clock-kinds.ts`) the whole history: each
  * window between impedance checks, each intermittent review interval, each hand-over to preview, each STAT period,
  * each critical finding. Pure: no database, no clock of its own (`asOf` is the time of reading).
  */
@@ -87,20 +87,7 @@ export type ClockInstance = {
   owner: ClockOwner;
 };
 
-const minute = 60_000;
 const second = 1_000;
-
-function sortedTimes(times: Date[]): Date[] {
-  return [...times].sort((a, b) => a.getTime() - b.getTime());
-}
-
-function firstAfter(times: Date[], after: Date, until: Date | null): Date | null {
-  for (const time of times) {
-    if (time <= after) continue;
-    return until === null || time <= until ? time : null;
-  }
-  return null;
-}
 
 function ownerOf(user: Author | null | undefined): ClockOwner {
   return user ? { kind: "user", user } : { kind: "coordinators" };
@@ -123,22 +110,7 @@ function reviewerAt(history: CaseHistory, at: Date): Author | null {
   return found;
 }
 
-type Draft = {
-  kind: ClockKind;
-  startedAt: Date;
-  windowMinutes: number;
-  /** A due time fixed elsewhere (a critical finding's); otherwise the start plus the window. */
-  dueAt?: Date;
-  stoppedAt: Date | null;
-  endedAt: Date | null;
-  /** Ended without the step in a way that breaks the promise whatever the time (a STAT case reviewed untaken). */
-  lapsed?: boolean;
-  /** Released from the promise whenever it ended (a cancelled critical finding): nothing was owed. */
-  waived?: boolean;
-  owner: (decisiveAt: Date) => Author | null;
-};
-
-function outcomeOf(draft: Draft, dueAt: Date, asOf: Date): ClockOutcome {
+function outcomeOf(draft: ClockDraft, dueAt: Date, asOf: Date): ClockOutcome {
   if (draft.stoppedAt) return draft.stoppedAt <= dueAt ? "kept" : "missed";
   if (draft.waived) return "dropped";
   if (draft.lapsed) return "missed";
@@ -146,105 +118,58 @@ function outcomeOf(draft: Draft, dueAt: Date, asOf: Date): ClockOutcome {
   return asOf > dueAt ? "missed" : "pending";
 }
 
-/**
- * A chain of clocks restarted by each step: the first starts at `from`, each step after it stops the running one
- * and starts the next. Steps after `until` (the recording's or the log's end) do not count; the last clock ends
- * there, or still runs when `until` is null.
- */
-function chainOf(
-  kind: ClockKind,
-  from: Date,
-  until: Date | null,
-  steps: Date[],
-  windowMinutes: number,
-  owner: Draft["owner"],
-): Draft[] {
-  const inside = steps.filter((step) => step > from && (until === null || step <= until));
-  const starts = [from, ...inside];
-  return starts.map((startedAt, index) => {
-    const next = inside[index] ?? null;
-    return { kind, startedAt, windowMinutes, stoppedAt: next, endedAt: next ? null : until, owner };
-  });
-}
-
-function draftsOf(history: CaseHistory): Draft[] {
+function draftsOf(history: CaseHistory): ClockDraft[] {
   const { promises } = history;
-  const drafts: Draft[] = [];
+  const drafts: ClockDraft[] = [];
   const transitions = [...history.transitions].sort((a, b) => a.at.getTime() - b.at.getTime());
   const reviewer = (at: Date) => reviewerAt(history, at);
 
-  // STAT: each period the case was STAT owes one acknowledgement within the window.
-  const acknowledgements = sortedTimes(history.acknowledgements);
+  // Each period the case was STAT owes one acknowledgement; the first move to reviewed in it lapses it if untaken.
   for (const period of history.statPeriods) {
-    const acknowledged = firstAfter(acknowledgements, new Date(period.from.getTime() - 1), period.to);
-    const reviewedUntaken = acknowledged
-      ? null
-      : transitions.find(
-          (move) => move.to === "reviewed" && move.at >= period.from && (!period.to || move.at < period.to),
-        );
-    drafts.push({
-      kind: "stat-acknowledgement",
-      startedAt: period.from,
-      windowMinutes: promises.statAcknowledgeMinutes,
-      stoppedAt: acknowledged,
-      endedAt: acknowledged ? null : (reviewedUntaken?.at ?? period.to),
-      lapsed: Boolean(reviewedUntaken),
-      owner: reviewer,
-    });
+    const reviewed = transitions.find(
+      (move) => move.to === "reviewed" && move.at >= period.from && (!period.to || move.at < period.to),
+    );
+    drafts.push(
+      ...clockKindRules["stat-acknowledgement"].clocks(
+        period,
+        history.acknowledgements,
+        reviewed?.at ?? null,
+        promises,
+        reviewer,
+      ),
+    );
   }
 
-  // Impedance checks: from the recording's start, restarted by each check, until the recording ends.
   if (history.recording.startedAt) {
     drafts.push(
-      ...chainOf(
-        "impedance-check",
-        history.recording.startedAt,
-        history.recording.endedAt,
-        sortedTimes(history.impedanceChecks),
-        promises.impedanceCheckIntervalHours * 60,
+      ...clockKindRules["impedance-check"].clocks(
+        { from: history.recording.startedAt, until: history.recording.endedAt },
+        history.impedanceChecks,
+        promises,
         (at) => technologistAt(history, at),
       ),
     );
   }
 
-  // Intermittent review: from each intermittent log's start, restarted by each review-check event, until it ends.
-  const reviewChecks = sortedTimes(history.reviewChecks);
   for (const log of history.intermittentLogs) {
     drafts.push(
-      ...chainOf("intermittent-review", log.startedAt, log.endedAt, reviewChecks, intermittentReviewMinutes, () => {
-        return log.technologist;
-      }),
+      ...clockKindRules["intermittent-review"].clocks(
+        { from: log.startedAt, until: log.endedAt },
+        history.reviewChecks,
+        () => log.technologist,
+      ),
     );
   }
 
-  // Review turnaround: each entry into preview starts one; the next move stops it (reviewed) or drops it (sent
-  // back to monitoring). The live rule's "latest entry" is the last of these.
+  // Each entry into preview starts one; the next move out of preview stops or drops it.
   transitions.forEach((move, index) => {
     if (move.to !== "preview") return;
     const next = transitions.slice(index + 1).find((later) => later.at >= move.at && later.from === "preview");
-    drafts.push({
-      kind: "review-turnaround",
-      startedAt: move.at,
-      windowMinutes: promises.reviewTurnaroundHours * 60,
-      stoppedAt: next?.to === "reviewed" ? next.at : null,
-      endedAt: next && next.to !== "reviewed" ? next.at : null,
-      owner: reviewer,
-    });
+    drafts.push(...clockKindRules["review-turnaround"].clocks(move.at, next ?? null, promises, reviewer));
   });
 
-  // Critical findings: each owes an acknowledgement by its own due time; a cancelled one owed nothing, even when
-  // it was cancelled after its due time. The one who raised it chased the acknowledgement.
   for (const finding of history.findings) {
-    drafts.push({
-      kind: "critical-notification",
-      startedAt: finding.raisedAt,
-      windowMinutes: finding.windowMinutes,
-      dueAt: finding.dueAt,
-      stoppedAt: finding.acknowledgedAt,
-      endedAt: finding.acknowledgedAt ? null : finding.cancelledAt,
-      waived: !finding.acknowledgedAt && finding.cancelledAt !== null,
-      owner: () => finding.raisedBy,
-    });
+    drafts.push(...clockKindRules["critical-notification"].clocks(finding, finding.raisedBy));
   }
   return drafts;
 }
@@ -253,7 +178,7 @@ function draftsOf(history: CaseHistory): Draft[] {
 export function clockInstancesOf(history: CaseHistory, asOf: Date): ClockInstance[] {
   return draftsOf(history)
     .map((draft) => {
-      const dueAt = draft.dueAt ?? new Date(draft.startedAt.getTime() + draft.windowMinutes * minute);
+      const dueAt = dueAtOf(draft);
       const outcome = outcomeOf(draft, dueAt, asOf);
       const decisiveAt = outcome === "kept" && draft.stoppedAt ? draft.stoppedAt : dueAt;
       return {
@@ -397,17 +322,10 @@ export function seriesOf(
   }));
 }
 
-/**
- * Whose step each clock waited for. A critical finding's acknowledgement is the hospital's step, not a member of
- * staff's: it is counted for the client (the report's own section), never against a person.
- */
-const roleOfKind: Record<ClockKind, ServiceLevelPerson["role"] | null> = {
-  "stat-acknowledgement": "reviewer",
-  "impedance-check": "technologist",
-  "intermittent-review": "technologist",
-  "review-turnaround": "reviewer",
-  "critical-notification": null,
-};
+/** Whose step each clock waited for, from its kind's rule: a critical finding's is the hospital's, in no person's. */
+function roleOf(kind: ClockKind): ServiceLevelPerson["role"] | null {
+  return clockKindRules[kind].role;
+}
 
 /**
  * Kept and missed per owner of the month's decided clocks: technologists for the recording's clocks, reviewers for
@@ -418,7 +336,7 @@ export function peopleOf(instances: readonly ClockInstance[], window: Window): S
   const groups = new Map<string, { role: ServiceLevelPerson["role"]; person: Author | null; items: ClockInstance[] }>();
   for (const instance of instances) {
     if (!dueIn(instance, window) || (instance.outcome !== "kept" && instance.outcome !== "missed")) continue;
-    const role = roleOfKind[instance.kind];
+    const role = roleOf(instance.kind);
     if (!role) continue;
     const person = instance.owner.kind === "user" ? instance.owner.user : null;
     const key = `${role}:${person?.username ?? ""}`;
@@ -428,7 +346,7 @@ export function peopleOf(instances: readonly ClockInstance[], window: Window): S
   }
   return [...groups.values()]
     .map(({ role, person, items }) => {
-      const kinds = countsOf(items).filter((entry) => roleOfKind[entry.kind] === role);
+      const kinds = countsOf(items).filter((entry) => roleOf(entry.kind) === role);
       return {
         role,
         person,

@@ -1,13 +1,7 @@
-import { type ClockKind, type ClockState, clockStateAt } from "@vigil/contract";
+import { type ClockState, clockStateAt } from "@vigil/contract";
 
-/** What each promise is called on screen (PRODUCT.md §10): the case's clocks card, the board, the home page. */
-export const clockKindLabels: Record<ClockKind, string> = {
-  "stat-acknowledgement": "STAT case taken by a reviewer",
-  "impedance-check": "Impedance check",
-  "intermittent-review": "Intermittent review check (every 2 h)",
-  "review-turnaround": "Review turnaround",
-  "critical-notification": "Critical finding: acknowledgement due",
-};
+/** What each promise is called on screen: the contract's one definition per kind (clockKindDefinitions). */
+export { clockKindLabels } from "@vigil/contract";
 
 export const clockStateLabels: Record<ClockState, string> = {
   ok: "On time",

@@ -1,5 +1,5 @@
 import {
-  type ClockKind,
+  clockReportLabels,
   criticalFindingKindLabels,
   type ServiceLevelBreach,
   type ServiceLevelCriticalFindings,
@@ -11,13 +11,7 @@ import { decimalMinutes, formatDuration } from "../../components/clocks/format-d
 import { type CsvColumn, toCsv } from "../../components/tables/csv";
 
 /** Each promise in words (PRODUCT.md §10), the per-kind table's first column, the chart's series and the CSV's. */
-export const promiseLabels: Record<ClockKind, string> = {
-  "stat-acknowledgement": "STAT case taken by a reviewer",
-  "impedance-check": "Impedance check",
-  "intermittent-review": "Intermittent review check (every 2 h)",
-  "review-turnaround": "Review turnaround",
-  "critical-notification": "Critical finding acknowledgement",
-};
+export const promiseLabels = clockReportLabels;
 
 const breachEndLabels: Record<ServiceLevelBreach["end"], string> = {
   stopped: "Done late",

@@ -4,7 +4,16 @@ import Chip from "@mui/material/Chip";
 import Stack from "@mui/material/Stack";
 import { alpha, type Theme } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
-import { type Access, type CaseTab, type ClockKind, type ClockState, pages, type WatchBoardRow } from "@vigil/contract";
+import {
+  type Access,
+  type CaseTab,
+  type ClockKind,
+  type ClockState,
+  clockKindDefinitions,
+  clockKinds,
+  pages,
+  type WatchBoardRow,
+} from "@vigil/contract";
 import type { ReactNode } from "react";
 import { Link as RouterLink } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
@@ -14,19 +23,12 @@ import { ZonedDateTime } from "../../../components/dates/zoned-date-time";
 
 /**
  * The step that stops each clock, the case tab where it is taken (PRODUCT.md §10), and the permission taking it
- * needs: the board offers the step only to those who may take it, the others a plain way to the case.
+ * needs, from the contract's one definition per kind: the board offers the step only to those who may take it, the
+ * others a plain way to the case.
  */
-export const clockActions: Record<ClockKind, { label: string; tab: CaseTab; access: Access }> = {
-  // "Acknowledge (take this STAT case)" is on the case overview; only reviewers take a STAT case.
-  "stat-acknowledgement": { label: "Acknowledge", tab: "overview", access: "cases:acknowledge" },
-  "impedance-check": { label: "Record impedance check", tab: "impedances", access: "records:monitoring" },
-  // The documented review of intermittent monitoring is a review-check event.
-  "intermittent-review": { label: "Record review check", tab: "events", access: "records:monitoring" },
-  // The review ends with the reviewer's signature.
-  "review-turnaround": { label: "Review", tab: "interpretations", access: "records:sign-interpretation" },
-  // The findings panel (who was told, each delivery, "Record phone acknowledgement") is on the case overview.
-  "critical-notification": { label: "Record acknowledgement", tab: "overview", access: "findings:handle" },
-};
+export const clockActions: Record<ClockKind, { label: string; tab: CaseTab; access: Access }> = Object.fromEntries(
+  clockKinds.map((kind) => [kind, clockKindDefinitions[kind].step]),
+) as Record<ClockKind, { label: string; tab: CaseTab; access: Access }>;
 
 /** Where the row's action leads: the case page of its stage, on the tab where its clock is stopped. */
 export function clockActionHref(row: Pick<WatchBoardRow, "caseId" | "stage" | "clock">): string {
