@@ -97,8 +97,9 @@ function draftsOf(facts: CaseClockFacts): ClockDraft[] {
 
   if (facts.priority === "stat" && facts.statSince) {
     const acknowledgements = facts.acknowledgedAt ? [facts.acknowledgedAt] : [];
-    // Reviewed without being taken: the facts hold the case's stage, not when; the chance to take it has passed.
-    const reviewedUntakenAt = beforeReview ? null : (facts.reviewedAt ?? facts.statSince);
+    // Past review without being taken: the chance has passed, at the review or, made STAT after it, at once.
+    const reviewedAt = facts.reviewedAt && facts.reviewedAt > facts.statSince ? facts.reviewedAt : facts.statSince;
+    const reviewedUntakenAt = beforeReview ? null : reviewedAt;
     drafts.push(
       ...clockKindRules["stat-acknowledgement"].clocks(
         { from: facts.statSince, to: null },

@@ -200,6 +200,17 @@ describe("clock instances of a case's history", () => {
     ]);
   });
 
+  it("counts a case made STAT once reviewed as missed at once: it can no longer be taken", () => {
+    const [instance] = clockInstancesOf(
+      historyOf({
+        statPeriods: [{ from: plus(start, 2 * hour), to: null }],
+        transitions: [{ at: start, from: "preview", to: "reviewed" }],
+      }),
+      plus(start, 2 * hour + minute),
+    );
+    expect(instance).toMatchObject({ kind: "stat-acknowledgement", outcome: "missed", endedAt: plus(start, 2 * hour) });
+  });
+
   it("runs the intermittent review from the log's start, restarted by review checks, owned by the log's technologist", () => {
     const instances = clockInstancesOf(
       historyOf({

@@ -124,19 +124,18 @@ function draftsOf(history: CaseHistory): ClockDraft[] {
   const transitions = [...history.transitions].sort((a, b) => a.at.getTime() - b.at.getTime());
   const reviewer = (at: Date) => reviewerAt(history, at);
 
-  // Each period the case was STAT owes one acknowledgement; the first move to reviewed in it lapses it if untaken.
+  // Each period the case was STAT owes one acknowledgement, taken before review: the first move to reviewed in it
+  // lapses it if untaken, and a case made STAT once reviewed could never be taken, so its period lapses at once.
   for (const period of history.statPeriods) {
-    const reviewed = transitions.find(
-      (move) => move.to === "reviewed" && move.at >= period.from && (!period.to || move.at < period.to),
-    );
+    const stageThen = transitions.filter((move) => move.at <= period.from).at(-1)?.to ?? "intake";
+    const reviewed =
+      stageThen === "reviewed" || stageThen === "closed"
+        ? period.from
+        : (transitions.find(
+            (move) => move.to === "reviewed" && move.at >= period.from && (!period.to || move.at < period.to),
+          )?.at ?? null);
     drafts.push(
-      ...clockKindRules["stat-acknowledgement"].clocks(
-        period,
-        history.acknowledgements,
-        reviewed?.at ?? null,
-        promises,
-        reviewer,
-      ),
+      ...clockKindRules["stat-acknowledgement"].clocks(period, history.acknowledgements, reviewed, promises, reviewer),
     );
   }
 
