@@ -1,5 +1,13 @@
 import { render, screen, waitFor } from "@testing-library/react";
-import { type PageDefinition, pageList, pages, specRoutes, toRoutePattern } from "@vigil/contract";
+import {
+  type FindingLinkView,
+  type PageDefinition,
+  pageList,
+  pages,
+  type ReportLinkView,
+  specRoutes,
+  toRoutePattern,
+} from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { createQueryClient } from "../lib/query-client";
 import { envelope, installFetch, testConfig } from "../test/fake-server";
@@ -107,11 +115,16 @@ describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () =>
           description: "Right temporal rhythmic discharges evolving over 40 s.",
           recipientName: "Dr. Nia Neuro",
           patient: null,
+          location: { unit: "Neuro ICU", room: "12", bed: "B" },
+          dueAt: "2026-11-22T14:25:00.000Z",
+          teamPhone: "+1 555 0100",
           status: "open",
           acknowledgedAt: null,
           acknowledgedBy: null,
+          readBack: null,
+          readBackConfirmed: false,
           linkExpiresAt: "2026-11-23T14:10:00.000Z",
-        });
+        } satisfies FindingLinkView);
       },
     });
     render(<App router={createAppRouter()} queryClient={createQueryClient()} />);
@@ -158,7 +171,8 @@ describe("the report download page", { timeout: 20_000 }, () => {
           signedBy: "Dr. Riley Reviewer",
           recipientName: "Dr. Nia Neuro",
           linkExpiresAt: "2026-11-29T15:30:00.000Z",
-        });
+          timeZone: "America/Los_Angeles",
+        } satisfies ReportLinkView);
       },
     });
     render(<App router={createAppRouter()} queryClient={createQueryClient()} />);
