@@ -23,6 +23,20 @@ export type JobRunnerOptions = {
   graceMs?: number;
   /** Finished jobs are kept this long (the unique keys of recurring periods with them), then deleted. */
   keepDoneMs?: number;
+  /**
+   * The instance's one listening connection (events/notification-listener.ts), started with `jobsChannel`: the
+   * runner is woken through it rather than opening a LISTEN connection of its own. Without it (tests, scripts) the
+   * runner listens itself.
+   */
+  wakeUps?: WakeUps;
+  /** Told of each failed try by kind (the metrics' `countJobFailure`). */
+  onFailure?: (kind: string) => void;
+};
+
+/** What the runner needs of the instance's notification listener (a structural type: jobs/ sits below events/). */
+export type WakeUps = {
+  onNotify: (channel: string, handler: (payload: string) => void) => () => void;
+  onStateChange: (handler: (state: "listening" | "lost") => void) => () => void;
 };
 
 export type JobRunner = {
@@ -69,6 +83,7 @@ export function startJobRunner(
       const retryIn =
         retry && job.attempts < definition.retry.limit ? backoffMs(definition.retry, job.attempts) : undefined;
       const recorded = await failJob(db, job, id, message, retryIn);
+      options.onFailure?.(job.kind);
       if (!recorded) jobLog.warn("a job's try ended after its lease was taken over; its ending is not recorded");
       else if (retryIn === undefined) jobLog.error({ error: message }, "a job failed for good");
       else jobLog.warn({ error: message, retryInMs: retryIn }, "a job's try failed; it is retried");
@@ -171,7 +186,7 @@ export function startJobRunner(
 
   const timer = setInterval(() => void poll(), pollMs);
   timer.unref();
-  const listen = () =>
+  const listen = (): Promise<void> =>
     database
       .listen(
         jobsChannel,
@@ -193,7 +208,22 @@ export function startJobRunner(
         },
         (error: unknown) => log.warn({ err: error }, "the jobs' NOTIFY listener could not start; polling only"),
       );
-  void listen();
+  if (options.wakeUps) {
+    const { wakeUps } = options;
+    const stopNotify = wakeUps.onNotify(jobsChannel, (kind) => {
+      if (kinds.has(kind)) void poll();
+    });
+    // NOTIFYs sent while the connection was down are lost: a poll once it listens again finds their jobs.
+    const stopState = wakeUps.onStateChange((state) => {
+      if (state === "listening") void poll();
+    });
+    unlisten = async () => {
+      stopNotify();
+      stopState();
+    };
+  } else {
+    void listen();
+  }
   void poll();
 
   return {
