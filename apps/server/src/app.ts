@@ -22,6 +22,8 @@ import { connectSessionCache } from "./identity/session-cache.js";
 import { registerSessionChangeEchoes } from "./identity/session-change-echoes.js";
 import { sessionChangesChannel } from "./identity/session-changes.js";
 import { TokenService } from "./identity/token-service.js";
+import { readJobHealth } from "./jobs/job-health.js";
+import { jobsChannel } from "./jobs/job-queue.js";
 import { startJobRunner } from "./jobs/job-runner.js";
 import { MessageService } from "./messaging/message-service.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
@@ -34,7 +36,7 @@ import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerEventRoutes } from "./modules/events/events-routes.js";
-import { startFindingWorker } from "./modules/findings/finding-worker.js";
+import { findingJobs } from "./modules/findings/finding-jobs.js";
 import { createFindingsContext, type FindingsContext } from "./modules/findings/findings-context.js";
 import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
@@ -63,17 +65,12 @@ export type AppOptions = {
   /** Extra message transports (e.g. a test SMS gateway); SMTP and the SMS webhook come from configuration. */
   transports?: ConstructorParameters<typeof MessageService>[3];
   /**
-   * Run this instance's job runner (jobs/job-runner.ts): the registered kinds' jobs, and the recurring ones (the
-   * clock-alert sweep every WATCH_ALERT_SWEEP_SECONDS). The server does; API tests call the work themselves at the
-   * moment they choose.
+   * Run this instance's job runner (jobs/job-runner.ts): the registered kinds' jobs (a finding's messages and
+   * escalations among them), and the recurring ones (the clock-alert sweep every WATCH_ALERT_SWEEP_SECONDS, the
+   * findings' sweep every FINDING_WORKER_SECONDS). The server does; API tests call the work themselves
+   * (`runFindingWork`, the sweep's pass) at the moment they choose.
    */
   runJobs?: boolean;
-  /**
-   * Run this instance's critical-finding worker (escalations and messages) every FINDING_WORKER_SECONDS, and at once
-   * when a finding is raised: the server does; API tests run its passes themselves (`runFindingWork`) at the moment
-   * they choose.
-   */
-  runFindingWorker?: boolean;
   /**
    * Archive and prune the audit log past AUDIT_RETENTION_DAYS once a day (audit/audit-retention.ts): the server does;
    * tests call `pruneAuditEvents` themselves.
@@ -143,7 +140,6 @@ export async function buildApp({
   logger,
   transports,
   runJobs = false,
-  runFindingWorker = false,
   pruneAuditLog = false,
 }: AppOptions): Promise<FastifyInstance> {
   const buildInfo = readBuildInfo(config.webDistDir);
@@ -191,7 +187,12 @@ export async function buildApp({
   const tokens = new TokenService(database.db, config);
   await tokens.ensureSigningKey();
   // One LISTEN connection per instance, for the live case events and for the session cache behind every API call.
-  const listener = await startNotificationListener(database, [caseEventsChannel, sessionChangesChannel], app.log);
+  // The job runner is woken through it too (jobsChannel), rather than by a connection of its own.
+  const listener = await startNotificationListener(
+    database,
+    [caseEventsChannel, sessionChangesChannel, jobsChannel],
+    app.log,
+  );
   app.addHook("onClose", () => listener.close());
   const sessions = connectSessionCache(listener, app.log);
   app.addHook("onClose", async () => sessions.close());
@@ -246,23 +247,30 @@ export async function buildApp({
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
   // The job kinds: one line each (docs/design/JOBS.md).
-  const jobKinds = [clockAlertSweepJob(config, messages)];
+  const findings = await createFindingsContext(database.db, config, messages);
+  const jobKinds = [clockAlertSweepJob(config, messages), ...findingJobs(findings)];
   registerIntegrationRoutes(app, database, config, { tokens, messages, jobKinds });
+  // Read at each scrape: the queue is the database's, so every instance reports the same numbers (kinds, no ids).
+  app.metrics?.watchJobQueue(async () =>
+    (await readJobHealth(database.db, jobKinds, new Date())).map((health) => ({
+      kind: health.kind,
+      depth: health.waiting,
+      oldestAgeSeconds: (health.oldestWaitingMs ?? 0) / 1000,
+    })),
+  );
   registerBugRoutes(app, database.db, config);
   registerWatchRoutes(app, database.db, config);
   registerServiceLevelRoutes(app, database.db);
   registerEventRoutes(app, database.db, caseEvents, sessions);
   registerNotificationRoutes(app, database.db);
-  const findings = await createFindingsContext(database.db, config, messages);
   app.decorate("findings", findings);
   registerFindingRoutes(app, findings);
   if (runJobs) {
-    const runner = startJobRunner(database, jobKinds, app.log);
+    const runner = startJobRunner(database, jobKinds, app.log, {
+      wakeUps: listener,
+      onFailure: (kind) => app.metrics?.countJobFailure(kind),
+    });
     app.addHook("onClose", () => runner.stop());
-  }
-  if (runFindingWorker) {
-    const worker = startFindingWorker(findings, app.log);
-    app.addHook("onClose", () => worker.stop());
   }
   if (pruneAuditLog) {
     const retention = startAuditRetention(database.db, config.audit, app.log);

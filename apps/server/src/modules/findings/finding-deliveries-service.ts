@@ -11,6 +11,7 @@ import {
   notSentPrefix,
   settleDelivery,
 } from "./finding-deliveries-repository.js";
+import { scheduleFindingMessages } from "./finding-job-kinds.js";
 import { cancellationEmail, cancellationSms, findingEmail, findingSms } from "./finding-messages.js";
 import { afterFailedAttempt } from "./finding-schedule.js";
 import type { FindingsContext } from "./findings-context.js";
@@ -114,6 +115,12 @@ async function settle(ctx: FindingsContext, delivery: ClaimedDelivery, outcome: 
     if (!finding) return;
     const caseRow = await requireCase(tx, finding.caseId, "update");
     if (!(await settleDelivery(tx, delivery, next))) return;
+    if (next.status === "pending") {
+      await scheduleFindingMessages(tx, finding.id, {
+        runAt: next.nextAttemptAt,
+        key: `${delivery.id}:${delivery.attempts}`,
+      });
+    }
     if (next.status === "sent" && delivery.purpose === "notice" && !finding.firstNotifiedAt) {
       await updateFinding(tx, finding.id, { firstNotifiedAt: now });
     }

@@ -162,11 +162,11 @@ describe("a message an instance claimed and never settled (it died mid-send)", (
   });
 });
 
-describe("an instance's worker", () => {
+describe("an instance's job runner", () => {
   it("sends a new finding's messages at once, not at its next tick an hour away", async () => {
     gateway.answer(200);
     const instance = await appOnSameDatabase(harness, {
-      runFindingWorker: true,
+      runJobs: true,
       configure: (config) => ({ ...config, findings: { ...config.findings, workerSeconds: 3600 } }),
     });
     try {

@@ -1,6 +1,7 @@
 import { recordAudit } from "../../audit/record-audit.js";
 import { requireCase } from "../cases/cases-service.js";
 import { recordCaseChange } from "../watch/watch-service.js";
+import { scheduleFindingEscalation } from "./finding-job-kinds.js";
 import { notifyLevel } from "./finding-notices.js";
 import { nextEscalationAfter } from "./finding-schedule.js";
 import type { FindingsContext } from "./findings-context.js";
@@ -31,6 +32,7 @@ export async function escalateDueFindings(ctx: FindingsContext, now: Date): Prom
         ctx.settings.findings.escalationMinutes,
       );
       await updateFinding(tx, finding.id, { escalations: level, nextEscalationAt });
+      await scheduleFindingEscalation(tx, finding.id, level + 1, nextEscalationAt);
       // No user acts: Vigil escalates on the protocol's behalf, so the row has no actor.
       await recordAudit(tx, {
         action: "critical-finding.escalate",

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client.js";
 import { alertStaffOfFinding } from "../notifications/notifications-service.js";
+import { scheduleFindingMessages } from "./finding-job-kinds.js";
 import { loadRecipientPool, recipientsAtLevel } from "./finding-recipients.js";
 import type { FindingSettings } from "./findings-context.js";
 import { type FindingRow, insertDeliveries, insertRecipients, type RecipientRow } from "./findings-repository.js";
@@ -8,7 +9,7 @@ import { linkExpiryOf } from "./link-tokens.js";
 /**
  * Tells the recipients of one level (0: the raise; n: the n-th escalation), in the caller's transaction: a recipient
  * row each, with its link's expiry, and one waiting message per channel the recipient has. The delivery worker sends
- * them after the commit. A recipient another instance already added at this level is skipped, with its messages.
+ * them after the commit (a `finding-messages` job enqueued here). A recipient another instance already added at this level is skipped, with its messages.
  * Staff told are also alerted in the app's bell, so a coordinator e-mailed at every escalation sees it there too.
  */
 export async function notifyLevel(
@@ -51,6 +52,7 @@ export async function notifyLevel(
       }));
     }),
   );
+  if (inserted.length > 0) await scheduleFindingMessages(tx, finding.id);
   await alertStaffOfFinding(tx, {
     usernames: inserted.flatMap((row) => (row.kind !== "contact" && row.username ? [row.username] : [])),
     caseId: finding.caseId,

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.js";
 import type { MessageService } from "../../messaging/message-service.js";
 import { loadLinkSecret } from "./link-tokens.js";
 
-/** What the critical-finding services and worker share: settings, the message service, the links' key. */
+/** What the critical-finding services and jobs share: settings, the message service, the links' key. */
 
 export type FindingSettings = Pick<Config, "publicUrl" | "findings" | "identityLimits">;
 
@@ -13,8 +13,6 @@ export type FindingsContext = {
   messages: MessageService;
   /** The key links are signed with, the same on every instance (`server_secrets`). */
   linkSecret: Buffer;
-  /** Asks this instance's worker for a pass now, so a new finding's messages leave at once (no worker: nothing). */
-  wakeWorker: () => void;
 };
 
 export async function createFindingsContext(
@@ -22,5 +20,5 @@ export async function createFindingsContext(
   settings: FindingSettings,
   messages: MessageService,
 ): Promise<FindingsContext> {
-  return { db, settings, messages, linkSecret: await loadLinkSecret(db), wakeWorker: () => undefined };
+  return { db, settings, messages, linkSecret: await loadLinkSecret(db) };
 }

@@ -19,6 +19,7 @@ import { requireClient } from "../clients/clients-service.js";
 import { getCurrentProtocolRevision, getProtocolRevisionById } from "../clients/protocol-service.js";
 import { createCriticalFindingEvent } from "../records/records-service.js";
 import { recordCaseChange } from "../watch/watch-service.js";
+import { scheduleFindingEscalation, scheduleFindingMessages } from "./finding-job-kinds.js";
 import { notifyLevel } from "./finding-notices.js";
 import { dueAtOf, findingWindowOf } from "./finding-schedule.js";
 import { toCriticalFinding } from "./finding-views.js";
@@ -170,6 +171,7 @@ export async function raiseCriticalFinding(
       nextEscalationAt: dueAt,
     });
     const recipients = await notifyLevel(tx, ctx.settings, finding, caseRow, 0, now);
+    await scheduleFindingEscalation(tx, finding.id, 1, dueAt);
     await recordAudit(
       tx,
       auditedWrite(actor, "critical-finding.raise", caseTarget(caseId), {
@@ -184,7 +186,6 @@ export async function raiseCriticalFinding(
     await recordCaseChange(tx, { caseId, clientId: caseRow.clientId, change: "record" });
     return finding.id;
   });
-  ctx.wakeWorker();
   return getCriticalFinding(ctx.db, caseId, findingId);
 }
 
@@ -303,6 +304,7 @@ async function tellCancellation(tx: Db, findingId: string, now: Date): Promise<n
       nextAttemptAt: now,
     })),
   );
+  if (rows.length > 0) await scheduleFindingMessages(tx, findingId);
   return rows.length;
 }
 
@@ -344,6 +346,5 @@ export async function cancelCriticalFinding(
     );
     await recordCaseChange(tx, { caseId, clientId: caseRow.clientId, change: "record" });
   });
-  ctx.wakeWorker();
   return getCriticalFinding(ctx.db, caseId, findingId);
 }

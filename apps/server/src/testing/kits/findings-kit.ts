@@ -7,8 +7,8 @@ import { SMTPServer } from "smtp-server";
 import { expect } from "vitest";
 import { type AppOptions, buildApp } from "../../app.js";
 import type { Config } from "../../config.js";
-import type { FindingWorkPass } from "../../modules/findings/finding-worker.js";
-import { runFindingWork } from "../../modules/findings/finding-worker.js";
+import type { FindingWorkPass } from "../../modules/findings/finding-jobs.js";
+import { runFindingWork } from "../../modules/findings/finding-jobs.js";
 import type { TestApp } from "../test-app.js";
 import { base, type Caller, caseIn, type Team } from "./cases-kit.js";
 
@@ -127,12 +127,12 @@ export async function lookUp(harness: TestApp, token: string): Promise<FindingLi
 }
 
 /**
- * A second app on the harness's database, with the options a test needs (its own worker, extra transports) and the
+ * A second app on the harness's database, with the options a test needs (its own job runner, extra transports) and the
  * configuration changed by `configure`; callers made with the returned harness reach this app. Close it first.
  */
 export async function appOnSameDatabase(
   harness: TestApp,
-  options: Pick<AppOptions, "transports" | "runFindingWorker"> & { configure?: (config: Config) => Config } = {},
+  options: Pick<AppOptions, "transports" | "runJobs"> & { configure?: (config: Config) => Config } = {},
 ): Promise<TestApp> {
   const config = options.configure ? options.configure(harness.config) : harness.config;
   const app = await buildApp({
@@ -140,7 +140,7 @@ export async function appOnSameDatabase(
     database: harness.database,
     logger: false,
     transports: options.transports,
-    runFindingWorker: options.runFindingWorker,
+    runJobs: options.runJobs,
   });
   await app.ready();
   return { ...harness, app, config, close: () => app.close() };
