@@ -53,9 +53,18 @@ export type FindingRecipientKind = z.infer<typeof findingRecipientKindSchema>;
 export const findingDeliveryChannels = ["email", "sms"] as const;
 /**
  * `not-needed`: deliberately not sent, because the finding was acknowledged or cancelled before its turn came; not a
- * failure of any transport.
+ * failure of any transport. `may-have-been-sent`: an earlier try may have handed it to the relay or gateway (its
+ * instance stopped, or the transport timed out, before the outcome was recorded) and the finding closed before a
+ * later try could find out; `lastError` says why. Never recorded as not sent, since the recipient may have it.
  */
-export const findingDeliveryStatuses = ["pending", "sending", "sent", "failed", "not-needed"] as const;
+export const findingDeliveryStatuses = [
+  "pending",
+  "sending",
+  "sent",
+  "failed",
+  "not-needed",
+  "may-have-been-sent",
+] as const;
 export type FindingDeliveryStatus = (typeof findingDeliveryStatuses)[number];
 
 /** What a message is for: the finding itself (the raise or an escalation), or the word that it was cancelled. */

@@ -1,13 +1,27 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client.js";
 import { findingDeliveries } from "../../db/schema.js";
-import type { DeliveryRow } from "./findings-repository.js";
+
+/** A delivery row (declared here too: findings-repository.ts imports this file). */
+type DeliveryRow = typeof findingDeliveries.$inferSelect;
 
 /** How long a claimed message is this instance's to send before another may take it (it died mid-send). */
 export const deliveryLeaseMs = 60_000;
 
 /** The start of `last_error` on messages never sent because their finding was closed first: not a delivery failure. */
 export const notSentPrefix = "Not sent:";
+
+/** Why a message is recorded `may-have-been-sent` once its finding closed (the status's meaning, in words). */
+export const mayHaveBeenSentReason =
+  "May have been sent: an earlier try may have handed it to the relay or gateway (its server stopped, or the " +
+  "transport timed out, before the answer was recorded), and the finding closed before it could be tried again.";
+
+/**
+ * A transport error after which the message may still have left (the relay or gateway may have taken it and the
+ * answer was lost): timeouts and dropped connections. Refusals (a 5xx answer, a rejected address) are not.
+ */
+export const uncertainErrorPattern =
+  "(timed? ?out|timeout|ETIMEDOUT|ECONNRESET|socket hang up|aborted|closed unexpectedly)";
 
 type ClaimedRow = {
   id: string;
@@ -17,12 +31,20 @@ type ClaimedRow = {
   channel: "email" | "sms";
   destination: string;
   attempts: number;
+  was: string;
+  last_error: string | null;
 };
 
 export type ClaimedDelivery = Pick<
   DeliveryRow,
   "id" | "recipientId" | "findingId" | "purpose" | "channel" | "destination" | "attempts"
->;
+> & {
+  /**
+   * An earlier try may have handed the message over: it was claimed from an instance whose lease ran out (it died
+   * mid-send), or its last error was a timeout or a dropped connection.
+   */
+  mayHaveLeft: boolean;
+};
 
 /**
  * Claims up to `limit` messages due at `now` — waiting ones whose time has come, and ones whose sender's lease ran out
@@ -36,14 +58,16 @@ export async function claimDueDeliveries(db: Db, now: Date, limit: number): Prom
     db,
     sql`update ${findingDeliveries} as d
         set status = 'sending', attempts = d.attempts + 1, lease_until = ${leaseUntil}::timestamptz
-        where d.id in (
-          select id from ${findingDeliveries}
+        from (
+          select id, status as was from ${findingDeliveries}
           where (status = 'pending' and next_attempt_at <= ${at}::timestamptz)
              or (status = 'sending' and lease_until <= ${at}::timestamptz)
           order by next_attempt_at, id
           limit ${limit}
-          for update skip locked)
-        returning d.id, d.recipient_id, d.finding_id, d.purpose, d.channel, d.destination, d.attempts`,
+          for update skip locked) as picked
+        where d.id = picked.id
+        returning d.id, d.recipient_id, d.finding_id, d.purpose, d.channel, d.destination, d.attempts, picked.was,
+          d.last_error`,
   );
   return rows.map((row) => ({
     id: row.id,
@@ -53,6 +77,7 @@ export async function claimDueDeliveries(db: Db, now: Date, limit: number): Prom
     channel: row.channel,
     destination: row.destination,
     attempts: Number(row.attempts),
+    mayHaveLeft: row.was === "sending" || new RegExp(uncertainErrorPattern, "i").test(row.last_error ?? ""),
   }));
 }
 
@@ -66,13 +91,13 @@ export async function settleDelivery(
   outcome:
     | { status: "sent"; at: Date }
     | { status: "pending"; error: string; nextAttemptAt: Date }
-    | { status: "failed" | "not-needed"; error: string; at: Date },
+    | { status: "failed" | "not-needed" | "may-have-been-sent"; error: string; at: Date },
 ): Promise<boolean> {
   const values =
     outcome.status === "sent"
       ? { status: "sent" as const, sentAt: outcome.at, lastError: null, leaseUntil: null }
-      : outcome.status === "not-needed"
-        ? { status: "not-needed" as const, lastError: outcome.error, nextAttemptAt: outcome.at, leaseUntil: null }
+      : outcome.status === "not-needed" || outcome.status === "may-have-been-sent"
+        ? { status: outcome.status, lastError: outcome.error, nextAttemptAt: outcome.at, leaseUntil: null }
         : outcome.status === "pending"
           ? {
               status: "pending" as const,

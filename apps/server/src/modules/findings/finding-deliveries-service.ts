@@ -1,5 +1,8 @@
 import { type CaseStage, pages } from "@vigil/contract";
+import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../../audit/record-audit.js";
+import type { Db } from "../../db/client.js";
+import { findingDeliveries } from "../../db/schema.js";
 import { type Message, maskDestination } from "../../messaging/message-service.js";
 import { requireCase } from "../cases/cases-service.js";
 import { requireClient } from "../clients/clients-service.js";
@@ -8,6 +11,7 @@ import {
   type ClaimedDelivery,
   claimDueDeliveries,
   findDeliveryHealth,
+  mayHaveBeenSentReason,
   notSentPrefix,
   settleDelivery,
 } from "./finding-deliveries-repository.js";
@@ -15,7 +19,7 @@ import { scheduleFindingMessages } from "./finding-job-kinds.js";
 import { cancellationEmail, cancellationSms, findingEmail, findingSms } from "./finding-messages.js";
 import { afterFailedAttempt } from "./finding-schedule.js";
 import type { FindingsContext } from "./findings-context.js";
-import { findFinding, findRecipient, updateFinding } from "./findings-repository.js";
+import { findFinding, findRecipient, insertDeliveries, updateFinding } from "./findings-repository.js";
 import { signLinkToken } from "./link-tokens.js";
 
 /** Messages claimed at once, and batches per pass: a pass ends, and the next one goes on with what is left. */
@@ -24,7 +28,11 @@ const batchesPerPass = 10;
 
 export type DeliveryPass = { sent: number; retrying: number; failed: number };
 
-type Outcome = { status: "sent" } | { status: "error"; error: string } | { status: "not-sent"; reason: string };
+type Outcome =
+  | { status: "sent" }
+  | { status: "error"; error: string }
+  | { status: "not-sent"; reason: string }
+  | { status: "may-have-been-sent" };
 
 /** The case's overview, where staff see who was told and record a phone acknowledgement. */
 function caseHrefOf(caseRow: { id: string; stage: CaseStage }): string {
@@ -93,6 +101,37 @@ function describeFailure(error: unknown): string {
 }
 
 /**
+ * A cancellation for one recipient whose notice may have reached them after the finding's cancellations were
+ * written; none when they already have one on that channel and address.
+ */
+async function tellCancellationTo(tx: Db, findingId: string, notice: ClaimedDelivery, now: Date) {
+  const existing = await tx
+    .select({ id: findingDeliveries.id })
+    .from(findingDeliveries)
+    .where(
+      and(
+        eq(findingDeliveries.findingId, findingId),
+        eq(findingDeliveries.recipientId, notice.recipientId),
+        eq(findingDeliveries.purpose, "cancellation"),
+        eq(findingDeliveries.channel, notice.channel),
+        eq(findingDeliveries.destination, notice.destination),
+      ),
+    );
+  if (existing.length > 0) return;
+  await insertDeliveries(tx, [
+    {
+      recipientId: notice.recipientId,
+      findingId,
+      purpose: "cancellation",
+      channel: notice.channel,
+      destination: notice.destination,
+      nextAttemptAt: now,
+    },
+  ]);
+  await scheduleFindingMessages(tx, findingId);
+}
+
+/**
  * Records what became of one attempt: sent (the finding's first notification, when it is the first), a retry with
  * back-off, or failed for good; in a short transaction that locks the finding and then its case, as every finding
  * write does, and ends in the case change (the finding shows each message's state).
@@ -104,12 +143,14 @@ async function settle(ctx: FindingsContext, delivery: ClaimedDelivery, outcome: 
       ? ({ status: "sent", at: now } as const)
       : outcome.status === "not-sent"
         ? ({ status: "not-needed", error: outcome.reason, at: now } as const)
-        : (() => {
-            const after = afterFailedAttempt(delivery.attempts, maxAttempts, now);
-            return after.status === "failed"
-              ? ({ status: "failed", error: outcome.error, at: now } as const)
-              : ({ status: "pending", error: outcome.error, nextAttemptAt: after.nextAttemptAt } as const);
-          })();
+        : outcome.status === "may-have-been-sent"
+          ? ({ status: "may-have-been-sent", error: mayHaveBeenSentReason, at: now } as const)
+          : (() => {
+              const after = afterFailedAttempt(delivery.attempts, maxAttempts, now);
+              return after.status === "failed"
+                ? ({ status: "failed", error: outcome.error, at: now } as const)
+                : ({ status: "pending", error: outcome.error, nextAttemptAt: after.nextAttemptAt } as const);
+            })();
   await ctx.db.transaction(async (tx) => {
     const finding = await findFinding(tx, delivery.findingId, { lock: "update" });
     if (!finding) return;
@@ -124,9 +165,19 @@ async function settle(ctx: FindingsContext, delivery: ClaimedDelivery, outcome: 
     if (next.status === "sent" && delivery.purpose === "notice" && !finding.firstNotifiedAt) {
       await updateFinding(tx, finding.id, { firstNotifiedAt: now });
     }
+    if (outcome.status === "may-have-been-sent" && delivery.purpose === "notice" && finding.status === "cancelled") {
+      // It may have reached them after the cancellation's messages were written: they are told it was cancelled.
+      await tellCancellationTo(tx, finding.id, delivery, now);
+    }
     if (outcome.status !== "not-sent" && next.status !== "pending") {
+      // A message that may have left is in the audit trail too: it may be a disclosure.
       await recordAudit(tx, {
-        action: next.status === "sent" ? "critical-finding.message-sent" : "critical-finding.message-failed",
+        action:
+          next.status === "sent"
+            ? "critical-finding.message-sent"
+            : next.status === "may-have-been-sent"
+              ? "critical-finding.message-may-have-been-sent"
+              : "critical-finding.message-failed",
         outcome: next.status === "sent" ? "success" : "failure",
         target: { type: "case", id: finding.caseId },
         details: {
@@ -161,7 +212,10 @@ export async function sendDueDeliveries(ctx: FindingsContext, now: Date): Promis
       const message = await messageOf(ctx, delivery);
       let outcome: Outcome;
       if ("reason" in message) {
-        outcome = { status: "not-sent", reason: message.reason };
+        // Not needed now, but an earlier try may have sent it: it is never recorded as not sent then.
+        outcome = delivery.mayHaveLeft
+          ? { status: "may-have-been-sent" }
+          : { status: "not-sent", reason: message.reason };
       } else {
         try {
           await ctx.messages.send(message);

@@ -48,6 +48,7 @@ describe("a critical finding's jobs", () => {
     const caseId = (await monitoredCase(harness, team, clientId)).id;
     const finding = await raiseFinding(team.technologist, caseId);
     const [messages, escalation] = findingJobs(harness.app.findings);
+    if (!messages || !escalation) throw new Error("the findings define their messages' and escalations' kinds");
     const context = { db: harness.database.db, log: harness.app.log, jobId: "test", attempt: 1 };
     const run = async (definition: typeof messages | typeof escalation, payload: unknown) =>
       definition.handle(payload as never, { ...context, signal: new AbortController().signal });

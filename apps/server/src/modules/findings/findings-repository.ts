@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { criticalFindings, findingDeliveries, findingRecipients } from "../../db/schema.js";
+import { mayHaveBeenSentReason, uncertainErrorPattern } from "./finding-deliveries-repository.js";
 
 export type FindingRow = typeof criticalFindings.$inferSelect;
 export type FindingValues = typeof criticalFindings.$inferInsert;
@@ -108,6 +109,18 @@ export async function findDeliveriesOf(db: Db, findingIds: string[]): Promise<De
  * with `reason`, so the finding shows what never went out and why — and no one reads it as a transport's failure.
  */
 export async function setAsideWaitingNotices(tx: Db, findingId: string, reason: string, at: Date): Promise<number> {
+  // A notice whose last try timed out may have reached its recipient: it is never recorded as not sent.
+  await tx
+    .update(findingDeliveries)
+    .set({ status: "may-have-been-sent", lastError: mayHaveBeenSentReason, nextAttemptAt: at, leaseUntil: null })
+    .where(
+      and(
+        eq(findingDeliveries.findingId, findingId),
+        eq(findingDeliveries.status, "pending"),
+        eq(findingDeliveries.purpose, "notice"),
+        sql`${findingDeliveries.attempts} > 0 and ${findingDeliveries.lastError} ~* ${uncertainErrorPattern}`,
+      ),
+    );
   const rows = await tx
     .update(findingDeliveries)
     .set({ status: "not-needed", lastError: reason, nextAttemptAt: at, leaseUntil: null })
@@ -122,7 +135,10 @@ export async function setAsideWaitingNotices(tx: Db, findingId: string, reason: 
   return rows.length;
 }
 
-/** The notices of a finding that left Vigil: who was told, over which channel and to where. */
+/**
+ * The notices of a finding that left Vigil, or may have: who was (or may have been) told, over which channel and to
+ * where. A cancellation goes to both, since a word it was cancelled harms no one who never got the finding.
+ */
 export async function findSentNotices(tx: Db, findingId: string): Promise<DeliveryRow[]> {
   return tx
     .select()
@@ -130,7 +146,7 @@ export async function findSentNotices(tx: Db, findingId: string): Promise<Delive
     .where(
       and(
         eq(findingDeliveries.findingId, findingId),
-        eq(findingDeliveries.status, "sent"),
+        inArray(findingDeliveries.status, ["sent", "may-have-been-sent"]),
         eq(findingDeliveries.purpose, "notice"),
       ),
     )

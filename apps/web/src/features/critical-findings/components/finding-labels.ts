@@ -31,6 +31,8 @@ export const deliveryStatusLabels: Record<FindingDeliveryStatus, string> = {
   failed: "Failed",
   // Deliberately not sent (the finding was acknowledged or cancelled first): nothing went wrong.
   "not-needed": "Not needed",
+  // An earlier try may have reached the recipient before its outcome was lost: never shown as not sent.
+  "may-have-been-sent": "May have been sent",
 };
 
 export const deliveryPurposeLabels: Record<FindingDelivery["purpose"], string> = {
@@ -50,6 +52,7 @@ export function deliveryStatusColor(
   if (delivery.status === "failed") return "error";
   if (delivery.status === "sent") return "success";
   if (delivery.status === "not-needed") return "default";
+  if (delivery.status === "may-have-been-sent") return "warning";
   return delivery.lastError ? "warning" : "default";
 }
 
