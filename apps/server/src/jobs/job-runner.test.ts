@@ -282,3 +282,90 @@ describe("stopping", () => {
     expect(finished).toBe(1);
   });
 });
+
+describe("what a try tells the operators", () => {
+  it("logs each try's lines with its job id and kind, and counts each failed try by kind", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const recording = (bindings: Record<string, unknown>): Parameters<typeof startJobRunner>[2] =>
+      ({
+        ...silent,
+        child: (more: Record<string, unknown>) => recording({ ...bindings, ...more }),
+        info: (details: object, message?: string) => lines.push({ ...bindings, ...details, message }),
+        warn: (details: object | string, message?: string) =>
+          lines.push({ ...bindings, ...(typeof details === "string" ? { message: details } : details), message }),
+        error: (details: object, message?: string) => lines.push({ ...bindings, ...details, message }),
+      }) as unknown as Parameters<typeof startJobRunner>[2];
+    const failures: string[] = [];
+    const kind = defineJob({
+      kind: "test-logged",
+      payload: noteSchema,
+      retry: { limit: 2, backoff: { baseMs: 10, maxMs: 10 } },
+      timeoutMs: 1000,
+      handle: async (payload, { log }) => {
+        log.info({ note: payload.note }, "handling");
+        throw new Error("the transport is down");
+      },
+    });
+    const id = await enqueueJob(database.db, kind, { note: "logged" });
+    const runner = startJobRunner(database, [kind], recording({}), {
+      pollMs: 20,
+      onFailure: (failed) => failures.push(failed),
+    });
+    runners.push(runner);
+    for (let waited = 0; (await jobRow(id))?.state !== "failed"; waited += 1) {
+      expect(waited, "the job failed for good").toBeLessThan(200);
+      await sleep(20);
+    }
+    expect(lines.filter((line) => line.message === "handling")).toEqual([
+      expect.objectContaining({ jobId: id, jobKind: "test-logged", attempt: 1, note: "logged" }),
+      expect.objectContaining({ jobId: id, jobKind: "test-logged", attempt: 2, note: "logged" }),
+    ]);
+    expect(lines.find((line) => line.message === "a job failed for good")).toMatchObject({
+      jobId: id,
+      jobKind: "test-logged",
+    });
+    expect(failures).toEqual(["test-logged", "test-logged"]);
+  });
+
+  it("is woken through the instance's listener when given one, opening no connection of its own", async () => {
+    const handlers = new Map<string, (payload: string) => void>();
+    const wakeUps = {
+      onNotify: (channel: string, handler: (payload: string) => void) => {
+        handlers.set(channel, handler);
+        return () => handlers.delete(channel);
+      },
+      onStateChange: () => () => undefined,
+    };
+    const listens: string[] = [];
+    const watched = {
+      ...database,
+      listen: (...args: Parameters<Database["listen"]>) => {
+        listens.push(String(args[0]));
+        return database.listen(...args);
+      },
+    } as Database;
+    let handled = 0;
+    const kind = defineJob({
+      kind: "test-woken",
+      payload: noteSchema,
+      retry: quickRetry,
+      timeoutMs: 1000,
+      handle: async () => {
+        handled += 1;
+      },
+    });
+    // A poll an hour away: only the wake-up can start the job.
+    const runner = startJobRunner(watched, [kind], silent, { pollMs: 3_600_000, wakeUps });
+    runners.push(runner);
+    await sleep(50);
+    await enqueueJob(database.db, kind, { note: "wake" });
+    handlers.get("vigil_jobs")?.("test-woken");
+    for (let waited = 0; handled === 0; waited += 1) {
+      expect(waited, "the wake-up started the job").toBeLessThan(100);
+      await sleep(20);
+    }
+    expect(listens).toEqual([]);
+    await runner.stop();
+    expect(handlers.size).toBe(0);
+  });
+});
