@@ -334,6 +334,30 @@ describe("the case's critical findings panel", { timeout: 30_000 }, () => {
     expect(within(row).getByText("Not sent: the finding was already acknowledged.")).toBeTruthy();
   });
 
+  it("labels a message an earlier try may have handed over as 'may have been sent', never as not needed", async () => {
+    const reason =
+      "May have been sent: an earlier try may have handed it to the relay or gateway (its server stopped, or the " +
+      "transport timed out, before the answer was recorded), and the finding closed before it could be tried again.";
+    const cancelled = testFinding({
+      status: "cancelled",
+      recipients: [
+        testRecipient({
+          deliveries: [testDelivery({ status: "may-have-been-sent", attempts: 2, lastError: reason, sentAt: null })],
+        }),
+      ],
+    });
+    renderPanel({
+      groups: ["coordinator"],
+      routes: { [`GET ${findingsApi}`]: () => envelope({ items: [cancelled] }) },
+    });
+    const card = await screen.findByRole("article", { name: "Electrographic seizure (ESz)" });
+    const [row] = within(within(card).getByRole("table")).getAllByRole("row").slice(1) as [HTMLElement];
+    expect(row.dataset.status).toBe("may-have-been-sent");
+    expect(within(row).getByText("May have been sent")).toBeTruthy();
+    expect(within(row).queryByText("Not needed")).toBeNull();
+    expect(within(row).getByText(new RegExp(`^${reason.slice(0, 40)}`))).toBeTruthy();
+  });
+
   it("cancels a finding with a reason, behind a confirmation", async () => {
     const user = userEvent.setup();
     const sent: unknown[] = [];
