@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
-import { startAuditRetention } from "./audit/audit-retention.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { createCaseEventHub } from "./events/case-event-hub.js";
@@ -26,6 +25,7 @@ import { readJobHealth } from "./jobs/job-health.js";
 import { jobsChannel } from "./jobs/job-queue.js";
 import { startJobRunner } from "./jobs/job-runner.js";
 import { MessageService } from "./messaging/message-service.js";
+import { auditRetentionJob } from "./modules/audit/audit-retention-job.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { billingCheckFailure, checkCaseBilling } from "./modules/billing/billing-check-service.js";
 import { registerBillingRoutes } from "./modules/billing/billing-routes.js";
@@ -67,15 +67,10 @@ export type AppOptions = {
   /**
    * Run this instance's job runner (jobs/job-runner.ts): the registered kinds' jobs (a finding's messages and
    * escalations among them), and the recurring ones (the clock-alert sweep every WATCH_ALERT_SWEEP_SECONDS, the
-   * findings' sweep every FINDING_WORKER_SECONDS). The server does; API tests call the work themselves
-   * (`runFindingWork`, the sweep's pass) at the moment they choose.
+   * findings' sweep every FINDING_WORKER_SECONDS, the audit log's retention once a day). The server does; API tests
+   * call the work themselves (`runFindingWork`, the sweep's pass, `pruneAuditEvents`) at the moment they choose.
    */
   runJobs?: boolean;
-  /**
-   * Archive and prune the audit log past AUDIT_RETENTION_DAYS once a day (audit/audit-retention.ts): the server does;
-   * tests call `pruneAuditEvents` themselves.
-   */
-  pruneAuditLog?: boolean;
 };
 
 /**
@@ -140,7 +135,6 @@ export async function buildApp({
   logger,
   transports,
   runJobs = false,
-  pruneAuditLog = false,
 }: AppOptions): Promise<FastifyInstance> {
   const buildInfo = readBuildInfo(config.webDistDir);
   const enoch = config.releaseId ?? buildInfo?.buildId ?? `dev-${Date.now().toString(36)}`;
@@ -248,7 +242,7 @@ export async function buildApp({
   registerBillingRoutes(app, database.db, config);
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);
-  const jobKinds = [clockAlertSweepJob(config, messages), ...findingJobs(findings)];
+  const jobKinds = [clockAlertSweepJob(config, messages), ...findingJobs(findings), auditRetentionJob(config.audit)];
   registerIntegrationRoutes(app, database, config, { tokens, messages, jobKinds });
   // Read at each scrape: the queue is the database's, so every instance reports the same numbers (kinds, no ids).
   app.metrics?.watchJobQueue(async () =>
@@ -271,10 +265,6 @@ export async function buildApp({
       onFailure: (kind) => app.metrics?.countJobFailure(kind),
     });
     app.addHook("onClose", () => runner.stop());
-  }
-  if (pruneAuditLog) {
-    const retention = startAuditRetention(database.db, config.audit, app.log);
-    app.addHook("onClose", () => retention.stop());
   }
 
   await registerWebApp(app, config.webDistDir);

@@ -11,7 +11,7 @@ import { seedIfEmpty } from "./seed/seed-demo-data.js";
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
-  const app = await buildApp({ config, database, runJobs: true, pruneAuditLog: true });
+  const app = await buildApp({ config, database, runJobs: true });
   // The board's kept clocks of a database from before them, a restored backup or a bulk load (PRODUCT.md §10).
   const rebuilt = await rebuildCaseClocksIfNeeded(database.db);
   if (rebuilt > 0) app.log.info({ cases: rebuilt }, "rebuilt the kept service clocks of the open cases");

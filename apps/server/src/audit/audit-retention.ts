@@ -10,7 +10,8 @@ import { auditEvents } from "../db/schema.js";
  * The audit log's retention (docs/operations.md, "Audit log retention"): events older than AUDIT_RETENTION_DAYS
  * (default six years, HIPAA §164.316(b)(2)) are written to AUDIT_ARCHIVE_DIR as gzip'd NDJSON, the file flushed to
  * disk, and only then deleted, in the same transaction that read them. A transaction-scoped advisory lock elects one
- * instance per batch: another that tries at the same moment skips, and nothing is archived twice.
+ * instance per batch: another that tries at the same moment skips, and nothing is archived twice. It runs once a day
+ * as the job room's `audit-retention` kind (modules/audit/audit-retention-job.ts), or by `npm run audit:archive`.
  */
 
 /** The advisory lock of the pruning (a number of its own, beside the migrations' and the key rotations'). */
@@ -83,35 +84,4 @@ export async function pruneAuditEvents(db: Db, retention: AuditRetention, now = 
     result.archived += batch.count;
     if (batch.count < batchSize) return result;
   }
-}
-
-/**
- * Prunes once a day (and once shortly after start), in the background; a failure is logged and tried again the
- * next day. Every instance runs it; the advisory lock lets one do the work.
- */
-export function startAuditRetention(
-  db: Db,
-  retention: AuditRetention,
-  log: { info: (details: object, message: string) => void; error: (details: object, message: string) => void },
-): { stop: () => void } {
-  const run = () =>
-    pruneAuditEvents(db, retention).then(
-      (result) => {
-        if (result.archived > 0) {
-          log.info({ archived: result.archived, files: result.files }, "archived and pruned old audit events");
-        }
-      },
-      (error: unknown) =>
-        log.error({ err: error }, "audit retention failed; nothing was deleted that was not archived"),
-    );
-  const first = setTimeout(() => void run(), 60_000);
-  const daily = setInterval(() => void run(), 86_400_000);
-  first.unref();
-  daily.unref();
-  return {
-    stop: () => {
-      clearTimeout(first);
-      clearInterval(daily);
-    },
-  };
 }
