@@ -13,7 +13,7 @@ export type UnitTestListParams = {
 };
 
 /**
- * Query keys of the operator's tools (the test catalogue, the integration checks). Their own root, apart from
+ * Query keys of the operator's tools (the test catalogue, the integration checks, the job queue). Their own root, apart from
  * the bug reports' keys, so refreshing reports never re-reads the catalogue and the other way round.
  */
 export const operatorKeys = {
@@ -21,4 +21,5 @@ export const operatorKeys = {
   unitTests: () => [...operatorKeys.all, "unit-tests"] as const,
   unitTestPage: (params: UnitTestListParams) => [...operatorKeys.unitTests(), params] as const,
   integrationChecks: () => [...operatorKeys.all, "integration-checks"] as const,
+  jobQueue: () => [...operatorKeys.all, "job-queue"] as const,
 };

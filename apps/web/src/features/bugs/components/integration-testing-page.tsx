@@ -14,6 +14,7 @@ import { useIntegrationChecks } from "../api/list-integration-checks";
 import { type CheckRuns, useIntegrationCheckRuns } from "../api/run-integration-check";
 import { IntegrationCheckCard } from "./integration-check-card";
 import { outcomeOf } from "./integration-check-status";
+import { JobQueueSection } from "./job-queue-section";
 
 /**
  * "5 of 8 done" while checks run; then the verdict ("All checks passed", "2 checks failed", "All checks passed, 1 with
@@ -124,6 +125,7 @@ export function IntegrationTestingPage() {
           </Stack>
         </>
       ) : null}
+      <JobQueueSection />
     </>
   );
 }
