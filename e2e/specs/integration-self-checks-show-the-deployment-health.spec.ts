@@ -74,6 +74,16 @@ test.describe("integration self-checks", () => {
       await expect(page.getByRole("listitem", { name: "Federated sign-in provider" })).toContainText("Skipped");
       await expect(page.getByRole("listitem", { name: "Mail delivery" })).toContainText(`127.0.0.1:${smtpPort}`);
 
+      // Below the checks, the job queue: every kind this server runs, with its counts; nothing failed on a fresh one.
+      const queue = page.getByRole("region", { name: "Job queue" });
+      const kinds = queue.getByRole("table", { name: "Jobs per kind" });
+      for (const kind of ["clock-alert-sweep", "finding-messages", "finding-escalation", "audit-retention"]) {
+        await expect(kinds.getByRole("rowheader", { name: kind })).toBeVisible();
+      }
+      await expect(queue.getByText("No job has failed for good.")).toBeVisible();
+      await queue.getByRole("button", { name: "Refresh" }).click();
+      await expect(kinds.getByRole("row", { name: /audit-retention/ })).toContainText("none due");
+
       // The SMTP server goes away: the mail check now fails, saying where and what to do.
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       smtpRunning = false;
