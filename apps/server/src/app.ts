@@ -45,6 +45,7 @@ import { registerNotificationRoutes } from "./modules/notifications/notification
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
 import { registerRecordRoutes } from "./modules/records/records-routes.js";
 import { hasSignedInterpretation } from "./modules/records/records-service.js";
+import { reportDeliveryJob } from "./modules/reports/report-delivery-job.js";
 import { withdrawReportLinks } from "./modules/reports/report-link-voids.js";
 import { registerReportRoutes } from "./modules/reports/reports-routes.js";
 import { type ReportsContext, reportIssuer } from "./modules/reports/reports-service.js";
@@ -242,7 +243,12 @@ export async function buildApp({
   registerBillingRoutes(app, database.db, config);
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);
-  const jobKinds = [clockAlertSweepJob(config, messages), ...findingJobs(findings), auditRetentionJob(config.audit)];
+  const jobKinds = [
+    clockAlertSweepJob(config, messages),
+    ...findingJobs(findings),
+    auditRetentionJob(config.audit),
+    reportDeliveryJob(reports),
+  ];
   registerIntegrationRoutes(app, database, config, { tokens, messages, jobKinds });
   // Read at each scrape: the queue is the database's, so every instance reports the same numbers (kinds, no ids).
   app.metrics?.watchJobQueue(async () =>

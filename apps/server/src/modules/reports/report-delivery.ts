@@ -15,6 +15,7 @@ import {
   insertDisclosure,
   type ReportDeliveryRow,
   type ReportVersionSummaryRow,
+  setDeliveryError,
   settleDelivery,
 } from "./reports-repository.js";
 
@@ -48,7 +49,7 @@ export function recipientLabel(delivery: Pick<ReportDeliveryRow, "recipientName"
   return `${delivery.recipientName} <${maskDestination("email", delivery.recipientEmail)}>`;
 }
 
-/** Pending deliveries (one link each) to `recipients`, in the caller's transaction; sent after it commits. */
+/** Pending deliveries (one link each) to `recipients`, in the caller's transaction; see enqueueDeliveries. */
 export async function createDeliveries(
   tx: Db,
   context: { linkHours: number },
@@ -92,73 +93,94 @@ function messageOf(inputs: ReportInputs, link: string, expiresAt: Date) {
   };
 }
 
+/** The delivery job's retry policy; its last failed try marks the delivery `failed` (see report-delivery-job.ts). */
+export const deliveryRetry = { limit: 8, backoff: { baseMs: 30_000, maxMs: 30 * 60_000 } };
+
 /**
- * Sends each pending delivery outside any transaction (SMTP must not hold one open; PGlite has one connection), then
- * records its outcome: `sent` with a `report-delivered` disclosure, or `failed` with the transport's error. A failure
- * never undoes the signing: the list shows it and staff re-send.
+ * Sends one delivery outside any transaction (SMTP must not hold one open; PGlite has one connection), then records
+ * its outcome in one transaction: `sent` with its `report-delivered` disclosure and audit row. A delivery already
+ * sent, voided or gone is left alone, so a second call (a job's retry, the fast path and its job) sends nothing.
+ * A refused send keeps the delivery pending with the transport's error and throws, so the job tries again; only
+ * `final` (the job's last try) marks it `failed`. A failure never undoes the signing: the list shows it and staff
+ * re-send.
+ */
+export async function sendDelivery(
+  context: ReportDeliveryContext,
+  deliveryId: string,
+  options: { final: boolean },
+): Promise<void> {
+  const { db } = context;
+  const [delivery] = await findDeliveriesByIds(db, [deliveryId]);
+  // `failed` is sent again only by a job retried from the queue page; a voided link is never mailed.
+  if (!delivery || delivery.status === "sent" || delivery.voidedAt) return;
+  const version = (await findReportVersionSummary(db, delivery.reportId)) as ReportVersionSummaryRow;
+  const inputs = version.inputs as unknown as ReportInputs;
+  const secret = await reportLinkSecret(db);
+  // The token depends only on the delivery's id and expiry: a resent e-mail carries the same one-time link.
+  const token = signLink(secret, { id: delivery.id, expiresAt: delivery.linkExpiresAt });
+  const link = `${context.publicUrl}/#${pages["report-download"].href({ token })}`;
+  const message = messageOf(inputs, link, delivery.linkExpiresAt);
+  let failure: string | undefined;
+  try {
+    await context.messages.send({ channel: "email", to: delivery.recipientEmail, ...message });
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+  }
+  if (failure !== undefined && !options.final) {
+    await setDeliveryError(db, delivery.id, failure);
+    throw new Error(`Report delivery ${delivery.id}: ${failure}`);
+  }
+  const by = delivery.sentByUsername
+    ? { sub: delivery.sentBySub, username: delivery.sentByUsername }
+    : { sub: null, username: null };
+  await db.transaction(async (tx) => {
+    const settled = await settleDelivery(
+      tx,
+      delivery.id,
+      failure === undefined ? { status: "sent", sentAt: new Date() } : { status: "failed", lastError: failure },
+    );
+    if (!settled) return;
+    if (failure === undefined) {
+      await insertDisclosure(tx, {
+        kind: "report-delivered",
+        patientMrn: version.patientMrn,
+        patientName: version.patientName,
+        caseId: version.caseId,
+        clientId: version.clientId,
+        reportId: version.id,
+        deliveryId: delivery.id,
+        recipient: disclosedRecipient(delivery),
+        bySub: delivery.sentBySub,
+        byUsername: delivery.sentByUsername,
+        byName: delivery.sentByName,
+      });
+    }
+    await recordAudit(tx, {
+      action: "report.delivery",
+      outcome: failure === undefined ? "success" : "failure",
+      actor: by,
+      target: { type: "case", id: version.caseId },
+      details: {
+        caseId: version.caseId,
+        clientId: version.clientId,
+        reportId: version.id,
+        version: version.version,
+        deliveryId: delivery.id,
+        recipient: recipientLabel(delivery),
+        ...(failure === undefined ? {} : { error: failure }),
+      },
+    });
+  });
+  if (failure !== undefined) throw new Error(`Report delivery ${delivery.id}: ${failure}`);
+}
+
+/**
+ * The fast path after the signing (or re-send) commits: each delivery is tried at once, in this request. Its job,
+ * enqueued in the same transaction, is the safety net that runs later and finds it already sent; a refused send is
+ * left pending for the job to retry.
  */
 export async function sendDeliveries(context: ReportDeliveryContext, deliveryIds: readonly string[]): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  const { db } = context;
-  const secret = await reportLinkSecret(db);
-  const deliveries = await findDeliveriesByIds(db, deliveryIds);
-  const versions = new Map<string, ReportVersionSummaryRow | undefined>();
-  for (const delivery of deliveries) {
-    if (delivery.status !== "pending") continue;
-    if (!versions.has(delivery.reportId)) {
-      versions.set(delivery.reportId, await findReportVersionSummary(db, delivery.reportId));
-    }
-    const version = versions.get(delivery.reportId) as ReportVersionSummaryRow;
-    const inputs = version.inputs as unknown as ReportInputs;
-    const token = signLink(secret, { id: delivery.id, expiresAt: delivery.linkExpiresAt });
-    const link = `${context.publicUrl}/#${pages["report-download"].href({ token })}`;
-    const message = messageOf(inputs, link, delivery.linkExpiresAt);
-    let failure: string | undefined;
-    try {
-      await context.messages.send({ channel: "email", to: delivery.recipientEmail, ...message });
-    } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
-    }
-    const by = delivery.sentByUsername
-      ? { sub: delivery.sentBySub, username: delivery.sentByUsername }
-      : { sub: null, username: null };
-    await db.transaction(async (tx) => {
-      const settled = await settleDelivery(
-        tx,
-        delivery.id,
-        failure === undefined ? { status: "sent", sentAt: new Date() } : { status: "failed", lastError: failure },
-      );
-      if (!settled) return;
-      if (failure === undefined) {
-        await insertDisclosure(tx, {
-          kind: "report-delivered",
-          patientMrn: version.patientMrn,
-          patientName: version.patientName,
-          caseId: version.caseId,
-          clientId: version.clientId,
-          reportId: version.id,
-          deliveryId: delivery.id,
-          recipient: disclosedRecipient(delivery),
-          bySub: delivery.sentBySub,
-          byUsername: delivery.sentByUsername,
-          byName: delivery.sentByName,
-        });
-      }
-      await recordAudit(tx, {
-        action: "report.delivery",
-        outcome: failure === undefined ? "success" : "failure",
-        actor: by,
-        target: { type: "case", id: version.caseId },
-        details: {
-          caseId: version.caseId,
-          clientId: version.clientId,
-          reportId: version.id,
-          version: version.version,
-          deliveryId: delivery.id,
-          recipient: recipientLabel(delivery),
-          ...(failure === undefined ? {} : { error: failure }),
-        },
-      });
-    });
+  for (const id of deliveryIds) {
+    await sendDelivery(context, id, { final: false }).catch(() => undefined);
   }
 }

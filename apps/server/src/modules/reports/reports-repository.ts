@@ -118,8 +118,9 @@ export async function findDelivery(db: Db, id: string): Promise<ReportDeliveryRo
 }
 
 /**
- * Marks a pending delivery sent or failed. Only a pending row changes, so of two instances finishing the same
- * delivery (a resumed start-up sweep and the request that made it) one outcome is kept.
+ * Marks a delivery sent or failed. Only a pending (or failed, retried from the queue page) row changes, so of two
+ * tries finishing the same delivery (the signing request's fast path and its job) one outcome — and one disclosure —
+ * is kept.
  */
 export async function settleDelivery(
   db: Db,
@@ -129,9 +130,17 @@ export async function settleDelivery(
   const [row] = await db
     .update(reportDeliveries)
     .set(outcome)
-    .where(and(eq(reportDeliveries.id, id), eq(reportDeliveries.status, "pending")))
+    .where(and(eq(reportDeliveries.id, id), inArray(reportDeliveries.status, ["pending", "failed"])))
     .returning();
   return row;
+}
+
+/** A refused send that will be tried again: the delivery stays pending and says why the last try failed. */
+export async function setDeliveryError(db: Db, id: string, lastError: string): Promise<void> {
+  await db
+    .update(reportDeliveries)
+    .set({ lastError })
+    .where(and(eq(reportDeliveries.id, id), eq(reportDeliveries.status, "pending")));
 }
 
 /** Spends a link: sets `opened_at` once. Undefined when it was already spent or voided (the caller answers 410). */

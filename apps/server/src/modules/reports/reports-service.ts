@@ -26,6 +26,7 @@ import {
   recipientLabel,
   sendDeliveries,
 } from "./report-delivery.js";
+import { enqueueDeliveries } from "./report-delivery-job.js";
 import { buildReportDocument } from "./report-document.js";
 import { buildDiagnosticReport } from "./report-fhir.js";
 import type { ReportInputs } from "./report-inputs.js";
@@ -96,7 +97,8 @@ function versionToIssue(signed: SignedInterpretation): VersionToIssue {
 
 /**
  * The records module's `onInterpretationSigned`: in the signing (or addendum) transaction, store the version and
- * create one pending delivery per named contact; after the commit, send them.
+ * create one pending delivery per named contact with its job; after the commit, try them at once (the jobs send
+ * whatever that leaves pending, after a crash or while the relay is down).
  */
 export function reportIssuer(ctx: ReportsContext): InterpretationSignedHook {
   return async (tx, signed) => {
@@ -121,6 +123,7 @@ export function reportIssuer(ctx: ReportsContext): InterpretationSignedHook {
       },
     });
     const ids = deliveries.map((delivery) => delivery.id);
+    await enqueueDeliveries(tx, ids);
     return () => sendDeliveries(ctx, ids);
   };
 }
@@ -349,6 +352,10 @@ export async function resendReport(
   const created = await ctx.db.transaction(async (tx) => {
     const deliveries = await createDeliveries(tx, ctx, row, recipients, new Date(), { ...actor, name });
     await voidSupersededLinks(tx, row.id, deliveries, actor);
+    await enqueueDeliveries(
+      tx,
+      deliveries.map((delivery) => delivery.id),
+    );
     await recordAudit(
       tx,
       auditedWrite(
