@@ -232,6 +232,7 @@ export async function buildApp({
     messages,
     publicUrl: config.publicUrl,
     linkHours: config.reports.linkHours,
+    delivery: config.reports.delivery,
     linkLimits: config.identityLimits,
     company: { name: config.reports.companyName, details: config.reports.companyDetails },
     caps: config.technologistCaps,

@@ -76,6 +76,22 @@ describe("configuration", () => {
     expect(() => loadConfig({ FINDING_MESSAGES_INCLUDE_PATIENT: "maybe" })).toThrow(/FINDING_MESSAGES_INCLUDE_PATIENT/);
   });
 
+  it("gives report e-mails' jobs a 2-minute grace and 8 tries from 30 s, each settable, and refuses nonsense", () => {
+    expect(loadConfig({}).reports.delivery).toEqual({ graceMs: 120_000, attempts: 8, retryMs: 30_000 });
+    expect(
+      loadConfig({
+        REPORT_DELIVERY_GRACE_SECONDS: "0.5",
+        REPORT_DELIVERY_ATTEMPTS: "1",
+        REPORT_DELIVERY_RETRY_SECONDS: "0.2",
+      }).reports.delivery,
+    ).toEqual({ graceMs: 500, attempts: 1, retryMs: 200 });
+    expect(() => loadConfig({ REPORT_DELIVERY_GRACE_SECONDS: "-1" })).toThrow(/REPORT_DELIVERY_GRACE_SECONDS/);
+    expect(() => loadConfig({ REPORT_DELIVERY_GRACE_SECONDS: "soon" })).toThrow(/REPORT_DELIVERY_GRACE_SECONDS/);
+    expect(() => loadConfig({ REPORT_DELIVERY_ATTEMPTS: "0" })).toThrow(/REPORT_DELIVERY_ATTEMPTS/);
+    expect(() => loadConfig({ REPORT_DELIVERY_ATTEMPTS: "2.5" })).toThrow(/REPORT_DELIVERY_ATTEMPTS/);
+    expect(() => loadConfig({ REPORT_DELIVERY_RETRY_SECONDS: "0" })).toThrow(/REPORT_DELIVERY_RETRY_SECONDS/);
+  });
+
   it("trusts no proxy's forwarded address unless told to", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);

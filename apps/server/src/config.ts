@@ -179,6 +179,16 @@ const configSchema = z.object({
     .min(1 / 60, "REPORT_LINK_HOURS must be at least one minute (0.017)")
     .max(24 * 30)
     .default(72),
+  /**
+   * How long after a signing its report e-mails' jobs wait before they send what the signing request's own try left
+   * pending (seconds; decimals allowed). Longer than any SMTP try, so a job rarely races that try
+   * (docs/design/REPORTS.md); tests shorten it.
+   */
+  REPORT_DELIVERY_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(120),
+  /** Tries of one report e-mail's job before the delivery is marked failed (Retry on the integration page). */
+  REPORT_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** The wait after a report e-mail's first failed try (seconds; decimals allowed), doubling up to 30 minutes. */
+  REPORT_DELIVERY_RETRY_SECONDS: z.coerce.number().min(0.1).max(1800).default(30),
   /** The monitoring company as every report names it at its head (and as the FHIR performer). */
   REPORT_COMPANY_NAME: z.string().trim().min(1).max(200).default("Vigil Neurodiagnostics"),
   /** A line under the company's name on reports: address, phone (optional). */
@@ -250,8 +260,13 @@ export type Config = {
     /** The monitoring team's number to call; null where none is set. */
     teamPhone: string | null;
   };
-  /** Signed reports: the download links' lifetime and the company that issues them (REPORT_*). */
-  reports: { linkHours: number; companyName: string; companyDetails: string };
+  /** Signed reports: the download links' lifetime, the company that issues them, the e-mails' jobs (REPORT_*). */
+  reports: {
+    linkHours: number;
+    companyName: string;
+    companyDetails: string;
+    delivery: { graceMs: number; attempts: number; retryMs: number };
+  };
   /** The audit log's retention (AUDIT_RETENTION_DAYS) and where what it prunes is archived first. */
   audit: { retentionDays: number; archiveDir: string };
   trustProxy: boolean | number | string[];
@@ -354,6 +369,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkHours: value.REPORT_LINK_HOURS,
       companyName: value.REPORT_COMPANY_NAME,
       companyDetails: value.REPORT_COMPANY_DETAILS,
+      delivery: {
+        graceMs: Math.round(value.REPORT_DELIVERY_GRACE_SECONDS * 1000),
+        attempts: value.REPORT_DELIVERY_ATTEMPTS,
+        retryMs: Math.round(value.REPORT_DELIVERY_RETRY_SECONDS * 1000),
+      },
     },
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,

@@ -25,7 +25,11 @@ export type ReportDeliveryContext = {
   messages: MessageService;
   publicUrl: string;
   linkHours: number;
+  /** The e-mails' jobs: the grace before they run, their tries and first back-off (REPORT_DELIVERY_*). */
+  delivery: DeliverySettings;
 };
+
+export type DeliverySettings = { graceMs: number; attempts: number; retryMs: number };
 
 /** One server secret keys every report link (the same on every instance; see links/signed-links.ts). */
 const secretName = "report-links";
@@ -93,8 +97,16 @@ function messageOf(inputs: ReportInputs, link: string, expiresAt: Date) {
   };
 }
 
-/** The delivery job's retry policy; its last failed try marks the delivery `failed` (see report-delivery-job.ts). */
-export const deliveryRetry = { limit: 8, backoff: { baseMs: 30_000, maxMs: 30 * 60_000 } };
+/**
+ * The delivery job's retry policy (by default 8 tries, 30 s doubling to 30 min); its last failed try marks the
+ * delivery `failed` (see report-delivery-job.ts).
+ */
+export function deliveryRetryOf(settings: DeliverySettings) {
+  return {
+    limit: settings.attempts,
+    backoff: { baseMs: settings.retryMs, maxMs: Math.max(settings.retryMs, 30 * 60_000) },
+  };
+}
 
 /**
  * Sends one delivery outside any transaction (SMTP must not hold one open; PGlite has one connection), then records

@@ -123,7 +123,7 @@ export function reportIssuer(ctx: ReportsContext): InterpretationSignedHook {
       },
     });
     const ids = deliveries.map((delivery) => delivery.id);
-    await enqueueDeliveries(tx, ids);
+    await enqueueDeliveries(tx, ids, ctx.delivery.graceMs);
     return () => sendDeliveries(ctx, ids);
   };
 }
@@ -355,6 +355,7 @@ export async function resendReport(
     await enqueueDeliveries(
       tx,
       deliveries.map((delivery) => delivery.id),
+      ctx.delivery.graceMs,
     );
     await recordAudit(
       tx,
