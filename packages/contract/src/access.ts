@@ -58,6 +58,10 @@ export const permissions = [
   "bugs:triage",
   "tests:read",
   "integration:run",
+  /** Read clients' interface profiles and the HL7 message log (each message read is a patient-data read). */
+  "interfaces:read",
+  /** Change interface profiles, send test messages, replay logged messages. */
+  "interfaces:manage",
 ] as const;
 export const permissionSchema = z.enum(permissions);
 export type Permission = z.infer<typeof permissionSchema>;
@@ -83,6 +87,7 @@ export const groupPermissions: Record<AccessGroup, readonly Permission[]> = {
     "records:billing-notes",
     "reports:send",
     "reporting:read",
+    "interfaces:read",
   ],
   technologist: [
     ...readOnly,

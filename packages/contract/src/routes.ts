@@ -6,6 +6,7 @@ import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
 import { criticalFindingRoutes } from "./route-groups/critical-finding-routes.js";
 import { eventRoutes } from "./route-groups/event-routes.js";
+import { interfaceRoutes } from "./route-groups/interface-routes.js";
 import { jobRoutes } from "./route-groups/job-routes.js";
 import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
@@ -39,6 +40,7 @@ export const routes = {
   ...eventRoutes,
   ...criticalFindingRoutes,
   ...reportRoutes,
+  ...interfaceRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -14,6 +14,7 @@ export * from "./tables/case-tables.js";
 export * from "./tables/client-tables.js";
 export * from "./tables/finding-tables.js";
 export * from "./tables/identity-tables.js";
+export * from "./tables/interface-tables.js";
 export * from "./tables/job-tables.js";
 export * from "./tables/record-tables.js";
 export * from "./tables/report-tables.js";
