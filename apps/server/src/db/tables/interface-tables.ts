@@ -99,6 +99,8 @@ export const hl7Messages = pgTable(
     index("hl7_messages_case_idx").on(table.caseId),
     index("hl7_messages_mrn_idx").on(table.patientMrn),
     index("hl7_messages_order_idx").on(table.orderNumber),
+    // The message log's search finds a control id alone (the unique index above needs the sender first).
+    index("hl7_messages_control_idx").on(table.controlId),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "hl7_messages_control_idx" ON "hl7_messages" USING btree ("control_id");
