@@ -40,6 +40,7 @@ import { findingJobs } from "./modules/findings/finding-jobs.js";
 import { createFindingsContext, type FindingsContext } from "./modules/findings/findings-context.js";
 import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
+import { registerMessageLogRoutes } from "./modules/interfaces/message-log-routes.js";
 import { clockAlertSweepJob } from "./modules/notifications/clock-alert-sweep-job.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications-routes.js";
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
@@ -242,6 +243,7 @@ export async function buildApp({
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
+  registerMessageLogRoutes(app, database.db);
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);
   const jobKinds = [

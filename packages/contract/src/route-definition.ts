@@ -14,6 +14,8 @@ export type RouteDefinition = {
   access: Access;
   /** Reads or writes patient data: every call is written to the audit log. */
   patientData?: boolean;
+  /** What the `:id` path parameter names in that audit row's target: `case` unless said. */
+  auditTarget?: string;
   params?: z.ZodObject;
   querystring?: z.ZodObject;
   /** Request headers the route reads (If-Match); validated like the rest of the input. */

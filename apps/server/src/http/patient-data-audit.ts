@@ -19,7 +19,11 @@ export function registerPatientDataAudit(app: FastifyInstance, db: Db): void {
         action: route.method === "GET" ? "patient-data.read" : "patient-data.write",
         outcome: statusCode < 400 ? "success" : statusCode === 401 || statusCode === 403 ? "denied" : "failure",
         actor: request.principal ? { sub: request.principal.sub, username: request.principal.username } : undefined,
-        target: id ? { type: "case", id } : clientId ? { type: "client", id: clientId } : undefined,
+        target: id
+          ? { type: route.auditTarget ?? "case", id }
+          : clientId
+            ? { type: "client", id: clientId }
+            : undefined,
         ip: request.ip,
         userAgent: request.headers["user-agent"],
         details: {

@@ -41,7 +41,7 @@ export type Authenticate = (request: FastifyRequest) => Promise<Principal | unde
 /** Writes the audit row of one call of a `patientData` route (never throws). */
 export type PatientDataAuditor = (
   request: FastifyRequest,
-  route: { name: string; method: RouteDefinition["method"] },
+  route: { name: string; method: RouteDefinition["method"]; auditTarget?: string | undefined },
   statusCode: number,
 ) => Promise<void>;
 
@@ -141,7 +141,11 @@ export function registerRoute<R extends RouteDefinition>(
           // onSend runs before the answer leaves (also for refusals and errors), so the row is written by the
           // time the caller sees the answer.
           onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-            await app.auditPatientData(request, { name, method: definition.method }, reply.statusCode);
+            await app.auditPatientData(
+              request,
+              { name, method: definition.method, auditTarget: definition.auditTarget },
+              reply.statusCode,
+            );
             return payload;
           },
         }
