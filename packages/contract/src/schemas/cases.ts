@@ -24,6 +24,7 @@ import {
   singleLineTextSchema,
   sortOrderSchema,
 } from "./common.js";
+import { caseOrderSchema } from "./interfaces.js";
 
 /** A case as lists show it; the full case arrives with the case workflow. */
 export const caseSummarySchema = z.object({
@@ -176,6 +177,8 @@ export const caseSchema = caseSummarySchema.extend({
   recordingEndedAt: isoDateTimeSchema.nullable(),
   archivedAt: isoDateTimeSchema.nullable(),
   createdBy: caseUserSchema,
+  /** The hospital's order the case was opened from (HL7 ORM/OML), with its visit; null for a case typed in. */
+  order: caseOrderSchema.nullable(),
   /** Changes with every write; also the ETag (`versionEtag`). */
   version: z.number().int().min(1),
   pendingTransition: caseTransitionSchema.nullable(),
@@ -348,6 +351,10 @@ export const caseTimelineActionSchema = z.enum([
   "update",
   "archive",
   ...criticalFindingTimelineActions,
+  // Written by the hospital interface (docs/design/HL7.md): demographics that differ from the case's, kept for the
+  // coordinator to decide, and an ADT discharge (A03) of the patient.
+  "interface-demographics-conflict",
+  "patient-discharged",
 ]);
 export const timelineEntrySchema = z.discriminatedUnion("kind", [
   z.object({

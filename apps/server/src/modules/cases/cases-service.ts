@@ -18,6 +18,7 @@ import { requireClient, requireWritableClient } from "../clients/clients-service
 import { getProtocolRevisionById } from "../clients/protocol-service.js";
 import { recordCaseChange } from "../watch/watch-service.js";
 import type { CaseDependencies } from "./case-dependencies.js";
+import { findCaseOrder } from "./case-orders-repository.js";
 import { allowedChangesFor, caseTabsFor } from "./case-screen-rules.js";
 import {
   allowedActionsFor,
@@ -117,9 +118,10 @@ export async function checkContextOf(db: Db, row: CaseRow, dependencies: CaseDep
 /** The full case as the API shows it to `user`, with what they may do now. */
 export async function toCase(db: Db, row: CaseRow, user: WorkflowUser, dependencies: CaseDependencies): Promise<Case> {
   const context = await checkContextOf(db, row, dependencies);
-  const [client, patient, pinned, allowedActions, allowedTransitions] = await Promise.all([
+  const [client, patient, order, pinned, allowedActions, allowedTransitions] = await Promise.all([
     requireClient(db, row.clientId),
     findLatestPatientDetails(db, row.id),
+    findCaseOrder(db, row.id),
     row.protocolRevisionId ? getProtocolRevisionById(db, row.protocolRevisionId) : undefined,
     allowedActionsFor(user, context),
     allowedTransitionsFor(user, context),
@@ -162,6 +164,7 @@ export async function toCase(db: Db, row: CaseRow, user: WorkflowUser, dependenc
     recordingEndedAt: row.recordingEndedAt?.toISOString() ?? null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     createdBy: { sub: row.createdBySub, username: row.createdByUsername, name: row.createdByName },
+    order,
     version: row.version,
     pendingTransition: context.pendingTransition ? toTransition(context.pendingTransition, user) : null,
     allowedActions,
@@ -205,7 +208,7 @@ export async function recordCaseAction(
   await recordCaseChange(tx, { caseId: row.id, clientId: row.clientId, change: "case" });
 }
 
-function caseNumberOf(value: number, at: Date): string {
+export function caseNumberOf(value: number, at: Date): string {
   return `CM-${at.getUTCFullYear()}-${String(value).padStart(6, "0")}`;
 }
 

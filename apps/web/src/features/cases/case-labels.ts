@@ -47,6 +47,8 @@ export const timelineActionLabels: Record<string, string> = {
   "escalate-critical-finding": "Escalated a critical finding",
   "acknowledge-critical-finding": "Critical finding acknowledged",
   "cancel-critical-finding": "Cancelled a critical finding",
+  "interface-demographics-conflict": "The hospital sent different patient details (kept the case's)",
+  "patient-discharged": "The hospital discharged the patient",
 };
 
 export const transitionActionLabels: Record<string, string> = {

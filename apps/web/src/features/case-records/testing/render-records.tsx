@@ -92,6 +92,7 @@ export function testCase(overrides: Partial<Case> = {}): Case {
     recordingEndedAt: null,
     archivedAt: null,
     createdBy: casey,
+    order: null,
     version: 2,
     pendingTransition: null,
     allowedActions: [],
