@@ -27,6 +27,7 @@ import { caseKeys } from "../api/query-keys";
 import { useUpdateCase } from "../api/update-case";
 import { locationOf, patientName, personName, priorityLabels, sexLabels, studyTypeLabels } from "../case-labels";
 import { CaseClocksCard } from "./case-clocks-card";
+import { CaseOrderCard } from "./case-order-card";
 
 type CaseFormValues = {
   studyType: Case["studyType"];
@@ -270,6 +271,7 @@ export function CaseOverview({ item, lead }: { item: Case; lead?: ReactNode }) {
           </DetailRow>
         </DetailList>
       </Paper>
+      {item.order ? <CaseOrderCard order={item.order} timeZone={zone} /> : null}
       <CaseClocksCard caseId={item.id} timeZone={zone} />
       <Paper variant="outlined" sx={{ px: { xs: 2, sm: 3 }, py: 1 }}>
         <Typography variant="h6" component="h2" sx={{ pt: 1 }}>
