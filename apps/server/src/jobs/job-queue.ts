@@ -107,12 +107,27 @@ export async function releaseJob(db: Db, job: ClaimedJob, runner: string): Promi
   return rows.length > 0;
 }
 
-/** Deletes finished jobs done before `before`, a batch at a time; failed ones stay until retried. */
-export async function pruneDoneJobs(db: Db, before: Date, batch = 1000): Promise<number> {
+/**
+ * Deletes finished jobs done before `before` (of `kinds` only, when given), a batch at a time; failed ones stay until
+ * retried. Returns how many one batch deleted: fewer than `batch` means none is left.
+ */
+export async function pruneDoneJobs(
+  db: Db,
+  before: Date,
+  options: { batch?: number; kinds?: readonly string[] } = {},
+): Promise<number> {
+  const { batch = 1000, kinds } = options;
+  const ofKinds =
+    kinds && kinds.length > 0
+      ? sql`and kind in (${sql.join(
+          kinds.map((kind) => sql`${kind}`),
+          sql`, `,
+        )})`
+      : sql``;
   const rows = await queryRows<{ id: string }>(
     db,
     sql`delete from jobs where id in (
-          select id from jobs where state = 'done' and finished_at < ${before.toISOString()}::timestamptz
+          select id from jobs where state = 'done' and finished_at < ${before.toISOString()}::timestamptz ${ofKinds}
           limit ${batch})
         returning id`,
   );

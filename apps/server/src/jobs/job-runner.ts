@@ -21,8 +21,13 @@ export type JobRunnerOptions = {
   concurrency?: number;
   /** On stop, how long tries in flight may take to finish before they are given back. */
   graceMs?: number;
-  /** Finished jobs are kept this long (the unique keys of recurring periods with them), then deleted. */
+  /** Finished jobs are kept this long, then deleted. */
   keepDoneMs?: number;
+  /**
+   * Finished jobs of recurring kinds are kept this long: once its period has passed such a row says nothing (its
+   * unique key only guards the period), and a sweep every 5 s alone finishes ~17,000 a day.
+   */
+  keepRecurringDoneMs?: number;
   /**
    * The instance's one listening connection (events/notification-listener.ts), started with `jobsChannel`: the
    * runner is woken through it rather than opening a LISTEN connection of its own. Without it (tests, scripts) the
@@ -49,6 +54,17 @@ export type JobRunner = {
 };
 
 const hourMs = 3_600_000;
+const pruneBatch = 1000;
+
+/**
+ * Batch after batch until one comes back short, so an hour's prune keeps up with any rate of jobs; at most 100
+ * (100,000 rows), so a first prune of a long-unpruned table does not hold the poll for long (the next hour goes on).
+ */
+async function pruneInBatches(prune: () => Promise<number>): Promise<void> {
+  for (let round = 0; round < 100; round += 1) {
+    if ((await prune()) < pruneBatch) return;
+  }
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: a runner holds kinds of every payload type
 type AnyDefinition = JobDefinition<any>;
@@ -65,7 +81,13 @@ export function startJobRunner(
   log: FastifyBaseLogger,
   options: JobRunnerOptions = {},
 ): JobRunner {
-  const { pollMs = 1000, concurrency = 4, graceMs = 7000, keepDoneMs = 7 * 24 * hourMs } = options;
+  const {
+    pollMs = 1000,
+    concurrency = 4,
+    graceMs = 7000,
+    keepDoneMs = 7 * 24 * hourMs,
+    keepRecurringDoneMs = 24 * hourMs,
+  } = options;
   const { db } = database;
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const kinds = new Map(definitions.map((definition) => [definition.kind, definition]));
@@ -157,7 +179,13 @@ export function startJobRunner(
     }
     if (now - lastPrune > hourMs) {
       lastPrune = now;
-      await pruneDoneJobs(db, new Date(now - keepDoneMs));
+      const recurring = [...kinds.values()].filter((definition) => definition.every).map(({ kind }) => kind);
+      await pruneInBatches(() => pruneDoneJobs(db, new Date(now - keepDoneMs), { batch: pruneBatch }));
+      if (recurring.length > 0) {
+        await pruneInBatches(() =>
+          pruneDoneJobs(db, new Date(now - keepRecurringDoneMs), { batch: pruneBatch, kinds: recurring }),
+        );
+      }
     }
   };
 
