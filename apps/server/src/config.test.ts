@@ -47,7 +47,7 @@ describe("configuration", () => {
       linkHours: 24,
       escalationMinutes: 10,
       deliveryAttempts: 6,
-      workerSeconds: 5,
+      workerSeconds: 60,
       messagesIncludePatient: false,
       teamPhone: null,
     });
