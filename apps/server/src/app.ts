@@ -41,6 +41,7 @@ import { createFindingsContext, type FindingsContext } from "./modules/findings/
 import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
 import { registerMessageLogRoutes } from "./modules/interfaces/message-log-routes.js";
+import { registerProfileRoutes } from "./modules/interfaces/profile-routes.js";
 import { clockAlertSweepJob } from "./modules/notifications/clock-alert-sweep-job.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications-routes.js";
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
@@ -244,6 +245,7 @@ export async function buildApp({
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
   registerMessageLogRoutes(app, database.db);
+  registerProfileRoutes(app, database.db);
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);
   const jobKinds = [

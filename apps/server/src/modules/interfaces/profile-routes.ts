@@ -1,0 +1,20 @@
+import { routes } from "@vigil/contract";
+import type { FastifyInstance } from "fastify";
+import type { Db } from "../../db/client.js";
+import { actorOf } from "../../http/actor.js";
+import { registerRoute } from "../../http/register-route.js";
+import { createInterfaceProfileRevision, getInterfaceProfile } from "./profile-service.js";
+
+/** A client's interface profile (docs/design/HL7.md, "The interface profile"): read, revise, send a test message. */
+export function registerProfileRoutes(app: FastifyInstance, db: Db): void {
+  registerRoute(app, "getInterfaceProfile", routes.getInterfaceProfile, ({ params }) =>
+    getInterfaceProfile(db, params.id),
+  );
+  registerRoute(
+    app,
+    "createInterfaceProfileRevision",
+    routes.createInterfaceProfileRevision,
+    ({ params, body, principal, request }) =>
+      createInterfaceProfileRevision(db, params.id, body, actorOf(principal, request)),
+  );
+}
