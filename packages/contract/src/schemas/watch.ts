@@ -124,6 +124,8 @@ export const watchBoardRowSchema = z.object({
   clock: boardClockSchema,
   /** How many other clocks of the case run besides this one. */
   otherClocks: z.number().int().min(0),
+  /** When the hospital's ADT^A03 said the patient was discharged (docs/design/HL7.md): "end monitoring?". */
+  dischargedAt: isoDateTimeSchema.nullable(),
 });
 export type WatchBoardRow = z.infer<typeof watchBoardRowSchema>;
 

@@ -35,6 +35,7 @@ export type BoardRow = {
   clientCode: string;
   clientTimezone: string;
   clockCount: number;
+  dischargedAt: Date | string | null;
 };
 
 /**
@@ -122,6 +123,10 @@ function selectBoardRows(db: Db, where: SQL | undefined, limit: number, offset: 
       clientCode: clients.code,
       clientTimezone: clients.timezone,
       clockCount: sql<number>`(select count(*)::int from case_clocks o where o.case_id = ${caseClocks.caseId})`,
+      // The hospital interface's discharge (ADT^A03) of the case's patient, from its timeline (case_actions_case_idx).
+      dischargedAt: sql<
+        Date | string | null
+      >`(select max(a.created_at) from case_actions a where a.case_id = ${caseClocks.caseId} and a.action = 'patient-discharged')`,
     })
     .from(caseClocks)
     .innerJoin(cases, eq(cases.id, caseClocks.caseId))

@@ -46,6 +46,7 @@ function toBoardRow(row: BoardRow, now: Date, settings: ClockSettings): WatchBoa
       owner: ownerOf(row),
     },
     otherClocks: Math.max(0, row.clockCount - 1),
+    dischargedAt: row.dischargedAt === null ? null : new Date(row.dischargedAt).toISOString(),
   };
 }
 

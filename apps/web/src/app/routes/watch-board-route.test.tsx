@@ -31,6 +31,7 @@ function row(caseId: string, caseNumber: string, stage: WatchBoardRow["stage"]):
       owner: { kind: "coordinators" },
     },
     otherClocks: 0,
+    dischargedAt: null,
   };
 }
 

@@ -7,7 +7,15 @@ import Skeleton from "@mui/material/Skeleton";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { clockKindLabels, runningClockStateAt } from "../../../components/clocks/clock-labels";
-import { type BoardTableProps, DueWhat, ownerText, RowAction, rowTint, TimeLeft } from "./board-row-parts";
+import {
+  type BoardTableProps,
+  DischargedChip,
+  DueWhat,
+  ownerText,
+  RowAction,
+  rowTint,
+  TimeLeft,
+} from "./board-row-parts";
 
 /**
  * The board on a phone (narrower than a tablet): a list with one card per row, in the board's order, each with what
@@ -81,6 +89,7 @@ export function BoardCards({
               {row.caseNumber} · {row.client.code} · {ownerText(row)}
               {row.otherClocks > 0 ? ` · and ${row.otherClocks} more running` : ""}
             </Typography>
+            <DischargedChip row={row} />
             <Box sx={{ mt: 1 }}>
               <RowAction row={row} state={state} more={rowAction} />
             </Box>

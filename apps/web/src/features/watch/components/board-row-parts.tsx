@@ -167,3 +167,9 @@ export function RowAction({
     </Stack>
   );
 }
+
+/** The hospital discharged the patient (ADT^A03): monitoring may no longer be wanted; a person decides. */
+export function DischargedChip({ row }: { row: Pick<WatchBoardRow, "dischargedAt"> }) {
+  if (!row.dischargedAt) return null;
+  return <Chip size="small" color="warning" label="Patient discharged — end monitoring?" sx={{ mt: 0.5 }} />;
+}

@@ -12,7 +12,15 @@ import { clockKindLabels, runningClockStateAt } from "../../../components/clocks
 import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { TableBodyStates } from "../../../components/tables/table-body-states";
 import { BoardCards } from "./board-cards";
-import { type BoardTableProps, DueWhat, ownerText, RowAction, rowTint, TimeLeft } from "./board-row-parts";
+import {
+  type BoardTableProps,
+  DischargedChip,
+  DueWhat,
+  ownerText,
+  RowAction,
+  rowTint,
+  TimeLeft,
+} from "./board-row-parts";
 
 export { type BoardTableProps, clockActionHref, clockActions } from "./board-row-parts";
 
@@ -100,6 +108,7 @@ function WideBoardTable({
                       {row.mrn ? `MRN ${row.mrn} · ` : ""}
                       {row.caseNumber}
                     </Typography>
+                    <DischargedChip row={row} />
                   </TableCell>
                   {compact ? null : (
                     <>

@@ -34,6 +34,7 @@ function row(overrides: Partial<WatchBoardRow> & { dueInMinutes: number; windowM
       owner: { kind: "user", user: { sub: null, username: "tina", name: "Tina Tech" } },
     },
     otherClocks: 0,
+    dischargedAt: null,
     ...rest,
   };
 }
@@ -489,5 +490,15 @@ describe("the home page's lead", { timeout: 20_000 }, () => {
     );
     expect(await screen.findByText("Counts")).toBeTruthy();
     expect(boardQueries(calls)).toEqual([]);
+  });
+
+  it("asks whether to end monitoring on a case whose patient the hospital discharged", async () => {
+    const discharged = row({ dueInMinutes: 120, dischargedAt: new Date().toISOString() });
+    renderPageScreens(
+      "/watch",
+      { "watch-board": WatchBoardPage },
+      { groups: ["coordinator"], routes: routes(boardOf([discharged])) },
+    );
+    expect((await screen.findAllByText("Patient discharged — end monitoring?")).length).toBeGreaterThan(0);
   });
 });
