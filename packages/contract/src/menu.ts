@@ -42,6 +42,7 @@ export const menu: MenuDefinition[] = [
   { title: "Billing", url: "/billing/continuous-monitoring", icon: "payments", access: "billing:read" },
   { title: "Reporting", url: "/reporting/continuous-monitoring", icon: "insights", access: "reporting:read" },
   { title: "Users", url: "/users", icon: "group", access: "users:manage" },
+  { title: "HL7 message log", url: "/interfaces/hl7/messages", icon: "swap_horiz", access: "interfaces:read" },
   { title: "Audit log", url: "/audit", icon: "policy", access: "audit:read" },
   {
     title: "Bugs",

@@ -12,7 +12,7 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the critical-finding acknowledgement page, the report download page and the report's printable page to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the HL7 message log and its message page, the critical-finding acknowledgement page, the report download page and the report's printable page to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/acknowledge/:token",
@@ -22,6 +22,8 @@ describe("the page table", () => {
       "/account",
       "/audit",
       "/audit/disclosures",
+      "/interfaces/hl7/messages",
+      "/interfaces/hl7/messages/:messageId",
       "/reporting/service-levels",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
       "/continuous-monitoring/cases/:caseId/reports/:reportId/print",

@@ -18,7 +18,7 @@ export type PageDefinition = {
   tabs?: readonly string[];
 };
 
-export const clientTabs = ["overview", "protocol", "contacts", "useful-links", "cases"] as const;
+export const clientTabs = ["overview", "protocol", "contacts", "useful-links", "cases", "interfaces"] as const;
 export type ClientTab = (typeof clientTabs)[number];
 export const caseTabs = [
   "overview",
@@ -111,6 +111,8 @@ export const segmentTitles: Record<string, string> = {
   "billing-notes": "Billing notes",
   timeline: "Timeline",
   "client-protocol": "Client protocol",
+  interfaces: "Interfaces",
+  hl7: "HL7",
 };
 
 /** Every page, in the order the router tries them. */
@@ -158,6 +160,21 @@ export const pageList = [
     title: "Accounting of disclosures",
     layout: "app",
     access: "audit:read",
+  }),
+  /** Not in spec §2: every HL7 v2 message in and out (HL7.md, "The message log"); a read of each is audited. */
+  page({
+    id: "interface-messages",
+    path: "/interfaces/hl7/messages",
+    title: "HL7 message log",
+    layout: "app",
+    access: "interfaces:read",
+  }),
+  page({
+    id: "interface-message-detail",
+    path: "/interfaces/hl7/messages/:messageId",
+    title: "HL7 message",
+    layout: "app",
+    access: "interfaces:read",
   }),
   page({ id: "billing", path: "/billing", title: "Billing", layout: "app", access: "billing:read" }),
   page({

@@ -38,6 +38,10 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   audit: () => import("../features/audit/components/audit-log-page").then((module) => module.AuditLogPage),
   "audit-disclosures": () =>
     import("../features/audit/components/disclosures-page").then((module) => module.DisclosuresPage),
+  "interface-messages": () =>
+    import("../features/interfaces/components/message-log-page").then((module) => module.MessageLogPage),
+  "interface-message-detail": () =>
+    import("../features/interfaces/components/message-log-detail-page").then((module) => module.MessageLogDetailPage),
   billing: () => import("../features/billing/components/billing-landing").then((module) => module.BillingPage),
   "billing-overview": () =>
     import("../features/billing/components/billing-overview").then((module) => module.BillingOverviewPage),
