@@ -61,8 +61,7 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
   clients: () => import("../features/clients/components/client-list").then((module) => module.ClientListPage),
   "client-create": () =>
     import("../features/clients/components/client-create").then((module) => module.ClientCreatePage),
-  "client-detail": () =>
-    import("../features/clients/components/client-detail").then((module) => module.ClientDetailPage),
+  "client-detail": () => import("./routes/client-detail-route").then((module) => module.ClientDetailRoutePage),
   "contact-create": () =>
     import("../features/clients/components/contact-create").then((module) => module.ContactCreatePage),
   "useful-link-create": () =>

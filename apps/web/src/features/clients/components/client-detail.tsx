@@ -1,9 +1,11 @@
 import Box from "@mui/material/Box";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type ClientTab, clientTabs, pages, segmentTitles } from "@vigil/contract";
+import { type Client, type ClientTab, clientTabs, pages, segmentTitles } from "@vigil/contract";
+import type { ReactNode } from "react";
 import { useLocation, useParams } from "react-router";
 import { useClient } from "../../../api/get-client";
+import { useAccess } from "../../../components/access/access-context";
 import { NotFoundPage } from "../../../components/errors/not-found-page";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { isNotFound, QueryError } from "../../../components/feedback/query-error";
@@ -20,13 +22,23 @@ function isClientTab(value: string | undefined): value is ClientTab {
   return (clientTabs as readonly string[]).includes(value ?? "");
 }
 
-/** `/continuous-monitoring/clients/{clientId}/{tab}`: the client's name and state, its tabs (as routes), the tab. */
-export function ClientDetailPage() {
+/** Renders the Interfaces tab: the interfaces feature's, composed in by the app layer (`app/routes/`). */
+export type InterfacesTabRenderer = (client: Client) => ReactNode;
+
+/**
+ * `/continuous-monitoring/clients/{clientId}/{tab}`: the client's name and state, its tabs (as routes), the tab.
+ * The Interfaces tab is there for who may read interface profiles (`interfaces:read`).
+ */
+export function ClientDetailPage({ renderInterfacesTab }: { renderInterfacesTab?: InterfacesTabRenderer } = {}) {
   const { clientId = "", tab } = useParams();
   const location = useLocation();
   const client = useClient(clientId);
+  const { can } = useAccess();
+  const visibleTabs = clientTabs.filter((value) => value !== "interfaces" || can("interfaces:read"));
 
-  if (!isClientTab(tab)) return <NotFoundPage path={location.pathname} />;
+  if (!isClientTab(tab) || !(visibleTabs as readonly string[]).includes(tab)) {
+    return <NotFoundPage path={location.pathname} />;
+  }
   if (client.isPending) return <LoadingScreen label="Loading the client…" />;
   if (client.isError) {
     if (isNotFound(client.error)) {
@@ -55,7 +67,7 @@ export function ClientDetailPage() {
         label="Client sections"
         idPrefix="client"
         value={tab}
-        tabs={clientTabs.map((value) => ({
+        tabs={visibleTabs.map((value) => ({
           value,
           label: segmentTitles[value] ?? value,
           to: pages["client-detail"].href({ clientId: data.id, tab: value }),
@@ -67,6 +79,7 @@ export function ClientDetailPage() {
         {tab === "contacts" ? <ClientContacts client={data} /> : null}
         {tab === "useful-links" ? <ClientUsefulLinks client={data} /> : null}
         {tab === "cases" ? <ClientCases client={data} /> : null}
+        {tab === "interfaces" ? renderInterfacesTab?.(data) : null}
       </RouteTabPanel>
     </>
   );
