@@ -168,6 +168,35 @@ describe("demo data", () => {
     expect(check.passed).toBe(true);
   });
 
+  it("gives St. Mary's an interface profile (EPIC / SMRMC, MRNs of SMRMC-MRN) that the API serves", async () => {
+    const admin = credentials.find((entry) => entry.username === "admin");
+    const tokens = await harness.signIn("admin", admin?.password as string);
+    const [client] = await queryRows<{ id: string }>(
+      harness.database.db,
+      sql`select id from clients where code = 'SMRMC'`,
+    );
+    const response = await harness.app.inject({
+      method: "GET",
+      url: `/api/continuous-monitoring/clients/${client?.id}/interface-profile`,
+      headers: { authorization: `Bearer ${tokens.idToken}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data.current).toMatchObject({
+      revision: 1,
+      sendingApplication: "EPIC",
+      sendingFacility: "SMRMC",
+      mrnAssigningAuthority: "SMRMC-MRN",
+      destination: null,
+      resultStyle: "ORU^R01",
+      author: { username: "admin" },
+    });
+    const others = await queryRows<{ total: number }>(
+      harness.database.db,
+      sql`select count(*)::int as total from interface_profile_revisions`,
+    );
+    expect(others[0]?.total).toBe(1);
+  });
+
   it("seeds nothing into a database that already has users", async () => {
     expect(await seedDemoData(harness.database.db)).toEqual([]);
     const users = await queryRows<{ total: number }>(

@@ -1,7 +1,12 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AccessGroup } from "@vigil/contract";
-import { accessGroups, type ProtocolContent, protocolContentSchema } from "@vigil/contract";
+import {
+  accessGroups,
+  interfaceProfileContentSchema,
+  type ProtocolContent,
+  protocolContentSchema,
+} from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
@@ -12,6 +17,7 @@ import {
   clientContacts,
   clients,
   clientUsefulLinks,
+  interfaceProfileRevisions,
   protocolRevisions,
   users,
 } from "../db/schema.js";
@@ -29,6 +35,7 @@ import {
   demoRateChanges,
   demoTransferForm,
 } from "./demo-clients.js";
+import { demoInterfaceProfile } from "./demo-interfaces.js";
 import { type SeedUser, seedCases } from "./seed-cases.js";
 import { seedDemoRecords } from "./seed-records.js";
 
@@ -141,6 +148,11 @@ export async function seedDemoData(db: Db, company: ReportCompany = demoReportCo
       reviewer: person("reviewer"),
       billing: person("billing"),
     });
+    await seedDemoInterface(
+      tx,
+      insertedClients.map((client) => client.id),
+      person("admin"),
+    );
     await seedDemoRates(
       tx,
       insertedClients.map((client) => client.id),
@@ -194,6 +206,28 @@ async function seedClientDetails(
     .insert(clientContacts)
     .values(details.flatMap(({ clientId, extras }) => extras.contacts.map((contact) => ({ clientId, ...contact }))));
   await tx.insert(clientUsefulLinks).values(details.map(({ clientId, extras }) => ({ clientId, ...extras.link })));
+}
+
+/**
+ * One client's hospital interface (`demo-interfaces.ts`), revision 1 by the demo administrator, who edits it on the
+ * Interfaces tab; parsed by the contract's schema so the seed never holds a profile the API would refuse.
+ */
+async function seedDemoInterface(
+  tx: Db,
+  clientIds: string[],
+  admin: { sub: string; username: string; name: string | null },
+): Promise<void> {
+  const clientId = clientIds[demoInterfaceProfile.client];
+  if (!clientId) return;
+  await tx.insert(interfaceProfileRevisions).values({
+    clientId,
+    revision: 1,
+    ...interfaceProfileContentSchema.parse(demoInterfaceProfile.content),
+    changeNote: "Epic orders by HL7 v2",
+    authorSub: admin.sub,
+    authorUsername: admin.username,
+    authorName: admin.name,
+  });
 }
 
 /** The demo rates (`demoRateChanges`), each a current rate with its history, set by the demo billing user. */
