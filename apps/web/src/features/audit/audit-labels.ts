@@ -54,6 +54,7 @@ export const commonActions = [
   "case.update",
   "case.archive",
   "case.patient-details.update",
+  "hl7.inbound",
   "case.assign-technologist",
   "case.end-assignment",
   "case.assign-reviewer",

@@ -1,0 +1,114 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Client } from "@vigil/contract";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../config.js";
+import { type Database, openDatabase, queryRows } from "../../db/client.js";
+import type { MllpListener } from "../../hl7/mllp-listener.js";
+import { callerFor } from "../../testing/kits/caller-kit.js";
+import { createClient } from "../../testing/kits/cases-kit.js";
+import {
+  addInterfaceProfile,
+  fixtureMessage,
+  inboundRow,
+  nextControlId,
+  orderOfPlacer,
+  readAckText,
+} from "../../testing/kits/inbound-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { startInboundListener } from "./inbound-listener.js";
+
+/**
+ * The listener against the real peer the hospital side is played by: Debian's python3-hl7 `mllp_send`, which frames
+ * a file of messages (`--loose`: segments on lines, as a person writes them) and prints each ACK it receives.
+ */
+const run = promisify(execFile);
+const folder = mkdtempSync(path.join(tmpdir(), "vigil-mllp-"));
+
+async function mllpSend(port: number, message: string): Promise<string> {
+  const file = path.join(folder, `${nextControlId("F")}.hl7`);
+  writeFileSync(file, `${message.split("\r").join("\n")}\n`);
+  const { stdout } = await run("/usr/bin/mllp_send", ["--loose", "-f", file, "-p", String(port), "127.0.0.1"], {
+    timeout: 15_000,
+  });
+  // mllp_send prints the ACK with its segment ends as sent (\r); one line per ACK.
+  return stdout.trim();
+}
+
+const settings = { host: "127.0.0.1", port: 0, maxMessageBytes: 1_000_000, idleTimeoutMs: 10_000 };
+let harness: TestApp;
+let client: Client;
+let listener: MllpListener;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+  client = await createClient(await callerFor(harness, "mllp-admin", ["admin"]));
+  await addInterfaceProfile(harness.database.db, client.id, { sendingApplication: "EPIC", sendingFacility: "UCHMC" });
+  listener = await startInboundListener(harness.database.db, settings);
+});
+afterAll(async () => {
+  await listener?.close({ graceMs: 1000 });
+  await harness?.close();
+});
+
+describe("the MLLP listener with mllp_send as the hospital", () => {
+  it("answers an order with AA once the case is stored, and a resend with the same ACK and no second case", async () => {
+    const control = nextControlId("MLLP");
+    const message = fixtureMessage("epic-orm-o01", { CONTROL: control, PLACER: "MLLP-1", MRN: "M100001" });
+    const ack = await mllpSend(listener.port, message);
+    expect(readAckText(ack.replace(/\n/g, "\r"))).toMatchObject({ code: "AA" });
+    const [row] = await inboundRow(harness.database.db, control);
+    expect(row).toMatchObject({ status: "processed", peer: "127.0.0.1" });
+    expect(row?.caseId).not.toBeNull();
+    const again = await mllpSend(listener.port, message);
+    expect(again).toBe(ack);
+    expect(await orderOfPlacer(harness.database.db, "MLLP-1")).toHaveLength(1);
+    expect(listener.connectionCount()).toBe(0);
+  });
+
+  it("rejects a sender no profile owns with AR, and keeps the message", async () => {
+    const control = nextControlId("MLLP");
+    const ack = await mllpSend(
+      listener.port,
+      fixtureMessage("epic-orm-o01", { CONTROL: control, FACILITY: "STRANGER", PLACER: "MLLP-2" }),
+    );
+    expect(readAckText(ack.replace(/\n/g, "\r"))).toMatchObject({ code: "AR", error: "204" });
+    expect(await inboundRow(harness.database.db, control)).toHaveLength(1);
+  });
+});
+
+const postgresUrl = loadConfig().databaseUrl;
+
+describe.skipIf(!postgresUrl)("two instances, each with its listener, on one PostgreSQL database", () => {
+  let second: Database;
+  let secondListener: MllpListener;
+
+  beforeAll(async () => {
+    const [current] = await queryRows<{ name: string }>(harness.database.db, sql`select current_database() as name`);
+    const url = new URL(postgresUrl as string);
+    url.pathname = `/${current?.name}`;
+    second = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 4 });
+    secondListener = await startInboundListener(second.db, settings);
+  });
+  afterAll(async () => {
+    await secondListener?.close({ graceMs: 1000 });
+    await second?.close();
+  });
+
+  it("make one case of one message given to both at once, and both answer with the same ACK", async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const control = nextControlId("TWIN");
+      const placer = `TWIN-${round}`;
+      const message = fixtureMessage("epic-orm-o01", { CONTROL: control, PLACER: placer, MRN: `T10000${round}` });
+      const [one, two] = await Promise.all([mllpSend(listener.port, message), mllpSend(secondListener.port, message)]);
+      expect(one).toBe(two);
+      expect(readAckText(one.replace(/\n/g, "\r")).code).toBe("AA");
+      expect(await orderOfPlacer(harness.database.db, placer)).toHaveLength(1);
+      expect(await inboundRow(harness.database.db, control)).toHaveLength(1);
+    }
+  });
+});

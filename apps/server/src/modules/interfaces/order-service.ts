@@ -1,0 +1,287 @@
+import type { Db } from "../../db/client.js";
+import {
+  cancelCaseFromInterface,
+  differingPatientFields,
+  findOpenCaseForInterface,
+  findOpenCasesOfPatient,
+  getLatestPatientDetails,
+  type InterfaceActor,
+  type InterfacePatient,
+  openCaseFromInterface,
+  recordInterfaceCaseAction,
+  updatePatientFromInterface,
+} from "../cases/interface-cases-service.js";
+import { InboundProblem, type InboundProfile, type InboundReader, problemAt } from "./inbound-fields.js";
+import { locationText, readPatient, readVisitNumber } from "./inbound-patient.js";
+import { type CaseOrderRow, findOrderByPlacer, insertCaseOrder, updateCaseOrder } from "./inbound-repository.js";
+import { priorityOf, studyTypeOf } from "./order-study-types.js";
+
+/** What one message did, for its row in the message log and the ACK's text. */
+export type InboundEffect = {
+  caseId: string | null;
+  patientMrn: string | null;
+  orderNumber: string | null;
+  /** MSA-3 of the AA: plain words for the sender's interface team. */
+  text: string;
+};
+
+export type InboundContext = {
+  tx: Db;
+  reader: InboundReader;
+  profile: InboundProfile;
+  actor: InterfaceActor;
+  /** `ORM^O01 MSH-10 123`, for reasons written on revisions. */
+  label: string;
+};
+
+const placerAddresses = [
+  { segment: "ORC", field: 2, component: 1 },
+  { segment: "OBR", field: 2, component: 1 },
+] as const;
+
+function readPlacer(reader: InboundReader): string {
+  const placer = reader.first(...placerAddresses);
+  if (!placer) {
+    throw new InboundProblem(
+      "error",
+      101,
+      "ORC-2 or OBR-2 (the placer order number) is required.",
+      problemAt({ segment: "ORC", field: 2 }),
+    );
+  }
+  if (placer.length > 100) {
+    throw new InboundProblem(
+      "error",
+      102,
+      "The placer order number is over 100 characters.",
+      problemAt(placerAddresses[0]),
+    );
+  }
+  return placer;
+}
+
+/** ORM^O01 and OML^O21: ORC-1 says what the hospital does with the order. */
+export async function applyOrderMessage(context: InboundContext): Promise<InboundEffect> {
+  const control = context.reader.value({ segment: "ORC", field: 1 }).toUpperCase();
+  if (!context.reader.has("ORC")) {
+    throw new InboundProblem("error", 101, "The ORC segment (common order) is required.", { segment: "ORC" });
+  }
+  switch (control) {
+    case "NW":
+      return newOrder(context);
+    case "CA":
+    case "DC":
+      return cancelOrder(context);
+    case "XO":
+      return changeOrder(context);
+    case "":
+      throw new InboundProblem(
+        "error",
+        101,
+        "ORC-1 (order control) is required.",
+        problemAt({ segment: "ORC", field: 1 }),
+      );
+    default:
+      throw new InboundProblem(
+        "error",
+        103,
+        `ORC-1 "${control.slice(0, 10)}" is not taken here: this interface takes NW, CA (or DC) and XO.`,
+        problemAt({ segment: "ORC", field: 1 }),
+      );
+  }
+}
+
+function orderFields(context: InboundContext, patient: InterfacePatient) {
+  const { reader, profile } = context;
+  return {
+    visitNumber: readVisitNumber(reader, profile),
+    orderingProvider: reader.person("ORC", 12) ?? reader.person("OBR", 16),
+    reason: reader.coded("OBR", 31) ?? reader.coded("ORC", 16),
+    location: locationText(patient),
+  };
+}
+
+async function newOrder(context: InboundContext): Promise<InboundEffect> {
+  const { tx, reader, profile, actor } = context;
+  const placer = readPlacer(reader);
+  const patient = readPatient(reader, profile);
+  const existing = await findOrderByPlacer(tx, profile.clientId, placer);
+  if (existing) return repeatedOrder(context, existing, placer, patient);
+  const fields = orderFields(context, patient);
+  const { study, hasVideo } = studyTypeOf(
+    reader.value({ segment: "OBR", field: 4, component: 1 }),
+    reader.value({ segment: "OBR", field: 4, component: 2 }),
+  );
+  const priority = priorityOf(
+    reader.first(
+      { segment: "ORC", field: 7, component: 6 },
+      { segment: "OBR", field: 27, component: 6 },
+      { segment: "TQ1", field: 9, component: 1 },
+    ),
+  );
+  // The same patient with an open case: the new case takes the demographics Vigil already holds and the difference
+  // is put before the coordinator (PRODUCT.md: never silently overwritten).
+  const [open] = await findOpenCasesOfPatient(tx, profile.clientId, patient.mrn);
+  const known = open ? await getLatestPatientDetails(tx, open.id) : undefined;
+  const differing = known ? differingPatientFields(known, patient) : [];
+  const kept: InterfacePatient =
+    known && differing.length > 0
+      ? {
+          ...patient,
+          firstName: known.firstName,
+          lastName: known.lastName,
+          dateOfBirth: known.dateOfBirth,
+          sex: known.sex,
+        }
+      : patient;
+  const created = await openCaseFromInterface(
+    tx,
+    {
+      clientId: profile.clientId,
+      studyType: study,
+      hasVideo,
+      priority,
+      patient: kept,
+      referringPhysician: fields.orderingProvider?.slice(0, 200) ?? null,
+      indication: fields.reason?.slice(0, 2000) ?? null,
+    },
+    actor,
+  );
+  await insertCaseOrder(tx, {
+    caseId: created.id,
+    clientId: profile.clientId,
+    source: "hl7",
+    placerOrderNumber: placer,
+    fillerOrderNumber: created.caseNumber,
+    mrnAssigningAuthority: profile.mrnAssigningAuthority,
+    ...fields,
+  });
+  if (known && open && differing.length > 0) {
+    const received = Object.fromEntries(differing.map((field) => [field, patient[field as keyof InterfacePatient]]));
+    await recordInterfaceCaseAction(
+      tx,
+      actor,
+      created,
+      "interface-demographics-conflict",
+      { fields: differing, received, keptFrom: open.caseNumber, message: context.label },
+      { fields: differing, keptFrom: open.caseNumber },
+    );
+  }
+  const conflict = differing.length > 0 ? `; patient details differ from ${open?.caseNumber} (kept Vigil's)` : "";
+  return {
+    caseId: created.id,
+    patientMrn: patient.mrn,
+    orderNumber: placer,
+    text: `Order ${placer} received as ${created.caseNumber}${conflict}.`,
+  };
+}
+
+/** The same order again under a new MSH-10 (a resend): nothing changes; another patient's order number is refused. */
+async function repeatedOrder(
+  context: InboundContext,
+  existing: CaseOrderRow,
+  placer: string,
+  patient: InterfacePatient,
+): Promise<InboundEffect> {
+  const details = await getLatestPatientDetails(context.tx, existing.caseId);
+  if (details && details.mrn !== patient.mrn) {
+    throw new InboundProblem(
+      "error",
+      205,
+      `Placer order number ${placer} already belongs to another patient's order (${existing.fillerOrderNumber}).`,
+      problemAt(placerAddresses[0]),
+    );
+  }
+  return {
+    caseId: existing.caseId,
+    patientMrn: patient.mrn,
+    orderNumber: placer,
+    text: `Order ${placer} was already received as ${existing.fillerOrderNumber}; nothing changed.`,
+  };
+}
+
+async function requireOrder(context: InboundContext, placer: string): Promise<CaseOrderRow> {
+  const order = await findOrderByPlacer(context.tx, context.profile.clientId, placer);
+  if (!order) {
+    throw new InboundProblem(
+      "error",
+      204,
+      `No order ${placer} was received from this sender.`,
+      problemAt(placerAddresses[0]),
+    );
+  }
+  return order;
+}
+
+async function cancelOrder(context: InboundContext): Promise<InboundEffect> {
+  const { tx, reader, actor } = context;
+  const placer = readPlacer(reader);
+  const order = await requireOrder(context, placer);
+  const mrn = reader.value({ segment: "PID", field: 3, component: 1 }) || null;
+  const reason = (reader.coded("ORC", 16) ?? reader.coded("OBR", 31))?.slice(0, 500) ?? null;
+  const result = await cancelCaseFromInterface(tx, order.caseId, reason, actor);
+  if (result.outcome === "past-intake") {
+    throw new InboundProblem(
+      "error",
+      207,
+      `Order ${placer} (${order.fillerOrderNumber}) is already in ${result.row.stage}; it cannot be cancelled by message — call the monitoring team.`,
+      problemAt({ segment: "ORC", field: 1 }),
+    );
+  }
+  if (result.outcome === "cancelled") {
+    await updateCaseOrder(tx, order.caseId, { cancelledAt: new Date(), cancelReason: reason });
+  }
+  const words = result.outcome === "cancelled" ? "cancelled" : "was already cancelled";
+  return {
+    caseId: order.caseId,
+    patientMrn: mrn,
+    orderNumber: placer,
+    text: `Order ${placer} (${order.fillerOrderNumber}) ${words}.`,
+  };
+}
+
+async function changeOrder(context: InboundContext): Promise<InboundEffect> {
+  const { tx, reader, profile, actor } = context;
+  const placer = readPlacer(reader);
+  const order = await requireOrder(context, placer);
+  const open = await findOpenCaseForInterface(tx, order.caseId);
+  if (!open) {
+    throw new InboundProblem(
+      "error",
+      207,
+      `Order ${placer} (${order.fillerOrderNumber}) is closed or cancelled in Vigil; it no longer changes.`,
+      problemAt({ segment: "ORC", field: 1 }),
+    );
+  }
+  const patient = readPatient(reader, profile);
+  if (open.patientMrn !== patient.mrn) {
+    throw new InboundProblem(
+      "error",
+      204,
+      `Order ${placer} belongs to another MRN; a change cannot move an order to another patient.`,
+      problemAt({ segment: "PID", field: 3, component: 1 }),
+    );
+  }
+  const fields = orderFields(context, patient);
+  // Fields the change leaves empty keep what the order had.
+  const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
+  if (Object.keys(values).length > 0) {
+    await updateCaseOrder(tx, order.caseId, values);
+    const details = { source: "hl7", orderFields: Object.keys(values), message: context.label };
+    await recordInterfaceCaseAction(tx, actor, open, "update", details);
+  }
+  const revision = await updatePatientFromInterface(
+    tx,
+    order.caseId,
+    patient,
+    `Changed by the hospital's order update (${context.label}).`,
+    actor,
+  );
+  const changed = revision ? `; patient details revision ${revision}` : "";
+  return {
+    caseId: order.caseId,
+    patientMrn: patient.mrn,
+    orderNumber: placer,
+    text: `Order ${placer} (${order.fillerOrderNumber}) updated${changed}.`,
+  };
+}
