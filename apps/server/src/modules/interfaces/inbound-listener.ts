@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Db } from "../../db/client.js";
 import { type MllpListener, type MllpListenerOptions, startMllpListener } from "../../hl7/mllp-listener.js";
 import { receiveHl7Message, recordRefusedFrame } from "./inbound-service.js";
@@ -6,6 +7,15 @@ export type InboundListenerSettings = Pick<
   MllpListenerOptions,
   "port" | "host" | "tls" | "maxMessageBytes" | "idleTimeoutMs" | "log"
 >;
+
+/** The listener as the configuration names it (HL7_MLLP_*): TLS as paths of PEM files. */
+export type ConfiguredListener = {
+  port: number;
+  host: string;
+  tls: { certFile: string; keyFile: string; caFile: string | undefined } | undefined;
+  maxMessageBytes: number;
+  idleTimeoutMs: number;
+};
 
 /**
  * The hospital-facing MLLP listener of this instance (docs/design/HL7.md, "Inbound"): every instance may run one
@@ -18,5 +28,27 @@ export function startInboundListener(db: Db, settings: InboundListenerSettings):
     ...settings,
     handle: (_message, raw, peer) => receiveHl7Message(db, raw, { address: peer.address }),
     onRefused: (refusal) => recordRefusedFrame(db, refusal),
+  });
+}
+
+/** `server.ts`: the configured listener, its PEM files read once at start (a missing file stops the start). */
+export function startConfiguredInboundListener(
+  db: Db,
+  listener: ConfiguredListener,
+  log: InboundListenerSettings["log"],
+): Promise<MllpListener> {
+  const { tls, ...rest } = listener;
+  return startInboundListener(db, {
+    ...rest,
+    log,
+    ...(tls
+      ? {
+          tls: {
+            cert: readFileSync(tls.certFile),
+            key: readFileSync(tls.keyFile),
+            ...(tls.caFile ? { ca: readFileSync(tls.caFile), requestClientCert: true } : {}),
+          },
+        }
+      : {}),
   });
 }
