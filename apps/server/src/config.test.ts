@@ -92,6 +92,39 @@ describe("configuration", () => {
     expect(() => loadConfig({ REPORT_DELIVERY_RETRY_SECONDS: "0" })).toThrow(/REPORT_DELIVERY_RETRY_SECONDS/);
   });
 
+  it("starts no HL7 listener unless HL7_MLLP_PORT is set, and speaks TLS only with a certificate and its key", () => {
+    expect(loadConfig({}).hl7).toEqual({ listener: undefined, logDays: 90 });
+    expect(loadConfig({ HL7_MLLP_PORT: "2575" }).hl7.listener).toEqual({
+      port: 2575,
+      host: "0.0.0.0",
+      tls: undefined,
+      maxMessageBytes: 16 * 1024 * 1024,
+      idleTimeoutMs: 300_000,
+    });
+    const secure = loadConfig({
+      INIT_CWD: "/srv/vigil",
+      HL7_MLLP_PORT: "2576",
+      HL7_MLLP_TLS_CERT: "tls/mllp.crt",
+      HL7_MLLP_TLS_KEY: "/etc/vigil/mllp.key",
+      HL7_MLLP_TLS_CA: "tls/hospital-ca.pem",
+      HL7_MLLP_MAX_BYTES: "1048576",
+      HL7_MLLP_IDLE_SECONDS: "0.5",
+      HL7_LOG_DAYS: "30",
+    });
+    expect(secure.hl7.listener?.tls).toEqual({
+      certFile: path.resolve("/srv/vigil/tls/mllp.crt"),
+      keyFile: "/etc/vigil/mllp.key",
+      caFile: path.resolve("/srv/vigil/tls/hospital-ca.pem"),
+    });
+    expect(secure.hl7.listener).toMatchObject({ maxMessageBytes: 1_048_576, idleTimeoutMs: 500 });
+    expect(secure.hl7.logDays).toBe(30);
+    expect(() => loadConfig({ HL7_MLLP_PORT: "2575", HL7_MLLP_TLS_CERT: "a.crt" })).toThrow(/HL7_MLLP_TLS_KEY/);
+    expect(() => loadConfig({ HL7_MLLP_TLS_CA: "ca.pem" })).toThrow(ConfigError);
+    expect(() => loadConfig({ HL7_MLLP_PORT: "70000" })).toThrow(/HL7_MLLP_PORT/);
+    expect(() => loadConfig({ HL7_MLLP_MAX_BYTES: "1000" })).toThrow(/HL7_MLLP_MAX_BYTES/);
+    expect(() => loadConfig({ HL7_LOG_DAYS: "0" })).toThrow(/HL7_LOG_DAYS/);
+  });
+
   it("trusts no proxy's forwarded address unless told to", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);

@@ -202,6 +202,31 @@ const configSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(2190),
   /** Where pruned audit events are archived (gzip'd NDJSON files); default DATA_DIR/audit-archive. */
   AUDIT_ARCHIVE_DIR: z.string().optional(),
+  /** The HL7 v2 (MLLP) listener's port; unset, no listener (docs/design/HL7.md). 0 picks a free port (tests). */
+  HL7_MLLP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HL7_MLLP_HOST: z.string().trim().min(1).default("0.0.0.0"),
+  /** PEM files: with cert and key the listener speaks TLS; with a CA too, it asks each sender for a certificate it signed. */
+  HL7_MLLP_TLS_CERT: z.string().optional(),
+  HL7_MLLP_TLS_KEY: z.string().optional(),
+  HL7_MLLP_TLS_CA: z.string().optional(),
+  /**
+   * The largest message the listener takes, in bytes (default 16 MiB). A result carries its PDF as base64 in OBX-5
+   * (a third larger than the file), and an EEG report with figures runs to several MB; past the limit only the
+   * head is kept, to answer AR.
+   */
+  HL7_MLLP_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024, "HL7_MLLP_MAX_BYTES must be at least 65536")
+    .max(256 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
+  /**
+   * A connection with nothing arriving for this long is closed (seconds). Under the 350 s after which AWS's network
+   * load balancer drops an idle flow, so the listener closes it cleanly first; the sender reconnects.
+   */
+  HL7_MLLP_IDLE_SECONDS: z.coerce.number().min(0.1).max(86_400).default(300),
+  /** How long the HL7 message log keeps a message, in days. */
+  HL7_LOG_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see config-federation.ts. */
@@ -278,6 +303,20 @@ export type Config = {
   federation: FederationConfig | undefined;
   /** A second, HTTPS listener (TLS_CERT_FILE/TLS_KEY_FILE), e.g. for the hosted UI on this machine. */
   httpsListener: HttpsListenerConfig | undefined;
+  /** The HL7 v2 interface: the MLLP listener (undefined: off; HL7_MLLP_*) and the message log's retention. */
+  hl7: {
+    listener:
+      | {
+          port: number;
+          host: string;
+          /** Paths of PEM files; `caFile` set: senders must present a certificate it signed. */
+          tls: { certFile: string; keyFile: string; caFile: string | undefined } | undefined;
+          maxMessageBytes: number;
+          idleTimeoutMs: number;
+        }
+      | undefined;
+    logDays: number;
+  };
   /** The folder the command was typed in (INIT_CWD under npm, else the process's): relative paths resolve against it. */
   workingDir: string;
   /**
@@ -310,6 +349,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: value.AUDIT_RETENTION_DAYS,
       archiveDir: path.resolve(baseDir, value.AUDIT_ARCHIVE_DIR ?? path.join(value.DATA_DIR, "audit-archive")),
     },
+    hl7: readHl7Settings(value, baseDir),
     workingDir: baseDir,
     childEnvironment: { ...env },
     databaseUrl: value.DATABASE_URL,
@@ -380,6 +420,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging: { smtpUrl: value.SMTP_URL, mailFrom: value.MAIL_FROM, smsWebhookUrl: value.SMS_WEBHOOK_URL },
     ...resolveFederationConfig(value, publicUrl, baseDir),
+  };
+}
+
+function readHl7Settings(value: z.infer<typeof configSchema>, baseDir: string): Config["hl7"] {
+  const { HL7_MLLP_TLS_CERT: cert, HL7_MLLP_TLS_KEY: key, HL7_MLLP_TLS_CA: ca } = value;
+  if ((cert === undefined) !== (key === undefined) || (ca !== undefined && cert === undefined)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  HL7_MLLP_TLS_CERT: TLS needs both HL7_MLLP_TLS_CERT and HL7_MLLP_TLS_KEY (HL7_MLLP_TLS_CA only with them)",
+    );
+  }
+  const file = (name: string) => path.resolve(baseDir, name);
+  return {
+    listener:
+      value.HL7_MLLP_PORT === undefined
+        ? undefined
+        : {
+            port: value.HL7_MLLP_PORT,
+            host: value.HL7_MLLP_HOST,
+            tls:
+              cert && key ? { certFile: file(cert), keyFile: file(key), caFile: ca ? file(ca) : undefined } : undefined,
+            maxMessageBytes: value.HL7_MLLP_MAX_BYTES,
+            idleTimeoutMs: Math.round(value.HL7_MLLP_IDLE_SECONDS * 1000),
+          },
+    logDays: value.HL7_LOG_DAYS,
   };
 }
 
