@@ -55,6 +55,8 @@ export const commonActions = [
   "case.archive",
   "case.patient-details.update",
   "hl7.inbound",
+  "interface-profile.revise",
+  "interface-profile.test-message",
   "case.assign-technologist",
   "case.end-assignment",
   "case.assign-reviewer",
