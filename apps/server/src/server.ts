@@ -3,7 +3,9 @@ import { ConfigError, loadConfig } from "./config.js";
 import { openConfiguredDatabase } from "./db/client.js";
 import { fillMissingConcurrentPeaks } from "./db/concurrent-peaks.js";
 import { FolderLockedError } from "./db/folder-lock.js";
+import type { MllpListener } from "./hl7/mllp-listener.js";
 import { listenOnHttps } from "./https-listener.js";
+import { startConfiguredInboundListener } from "./modules/interfaces/inbound-listener.js";
 import { rebuildCaseClocksIfNeeded } from "./modules/watch/watch-service.js";
 import { seedIfEmpty } from "./seed/seed-demo-data.js";
 
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
   if (config.seed === "demo") await seedIfEmpty(database.db, config, app.log);
 
   let https: Awaited<ReturnType<typeof listenOnHttps>>;
+  let mllp: MllpListener | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -32,6 +35,8 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
+      // Hospitals' messages first: each one in hand is stored and acknowledged before the database closes.
+      await mllp?.close();
       await https?.close();
       await app.close();
       await database.close();
@@ -55,6 +60,11 @@ async function main(): Promise<void> {
   );
   https = await listenOnHttps(app, config);
   if (https) app.log.info({ url: https.url }, `Vigil also answers over HTTPS at ${https.url}`);
+  if (config.hl7.listener) {
+    mllp = await startConfiguredInboundListener(database.db, config.hl7.listener, app.log);
+    const scheme = config.hl7.listener.tls ? "MLLP over TLS" : "MLLP";
+    app.log.info({ port: mllp.port }, `HL7 v2 messages are taken by ${scheme} on port ${mllp.port}`);
+  }
   if (config.federation) {
     const { providerName, hostedUiOrigin } = config.federation;
     app.log.info({ hostedUi: hostedUiOrigin }, `Federated sign-in with ${providerName} through ${hostedUiOrigin}`);
