@@ -245,7 +245,7 @@ export async function buildApp({
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
   registerMessageLogRoutes(app, database.db);
-  registerProfileRoutes(app, database.db);
+  registerProfileRoutes(app, database.db, { sendingFacility: config.hl7.sendingFacility });
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);
   const jobKinds = [

@@ -93,7 +93,7 @@ describe("configuration", () => {
   });
 
   it("starts no HL7 listener unless HL7_MLLP_PORT is set, and speaks TLS only with a certificate and its key", () => {
-    expect(loadConfig({}).hl7).toEqual({ listener: undefined, logDays: 90 });
+    expect(loadConfig({}).hl7).toEqual({ listener: undefined, logDays: 90, sendingFacility: "VIGIL" });
     expect(loadConfig({ HL7_MLLP_PORT: "2575" }).hl7.listener).toEqual({
       port: 2575,
       host: "0.0.0.0",
@@ -110,6 +110,7 @@ describe("configuration", () => {
       HL7_MLLP_MAX_BYTES: "1048576",
       HL7_MLLP_IDLE_SECONDS: "0.5",
       HL7_LOG_DAYS: "30",
+      HL7_SENDING_FACILITY: "NEURO-EEG",
     });
     expect(secure.hl7.listener?.tls).toEqual({
       certFile: path.resolve("/srv/vigil/tls/mllp.crt"),
@@ -118,6 +119,9 @@ describe("configuration", () => {
     });
     expect(secure.hl7.listener).toMatchObject({ maxMessageBytes: 1_048_576, idleTimeoutMs: 500 });
     expect(secure.hl7.logDays).toBe(30);
+    expect(secure.hl7.sendingFacility).toBe("NEURO-EEG");
+    expect(loadConfig({}).hl7.sendingFacility).toBe("VIGIL");
+    expect(() => loadConfig({ HL7_SENDING_FACILITY: "A^B" })).toThrow(/HL7_SENDING_FACILITY/);
     expect(() => loadConfig({ HL7_MLLP_PORT: "2575", HL7_MLLP_TLS_CERT: "a.crt" })).toThrow(/HL7_MLLP_TLS_KEY/);
     expect(() => loadConfig({ HL7_MLLP_TLS_CA: "ca.pem" })).toThrow(ConfigError);
     expect(() => loadConfig({ HL7_MLLP_PORT: "70000" })).toThrow(/HL7_MLLP_PORT/);

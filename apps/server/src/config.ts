@@ -227,6 +227,17 @@ const configSchema = z.object({
   HL7_MLLP_IDLE_SECONDS: z.coerce.number().min(0.1).max(86_400).default(300),
   /** How long the HL7 message log keeps a message, in days. */
   HL7_LOG_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  /**
+   * MSH-4 of every message Vigil sends (MSH-3 is always VIGIL): the facility the hospital's engine knows this
+   * service by. One HL7 component: none of | ^ ~ \\ & and no line breaks.
+   */
+  HL7_SENDING_FACILITY: z
+    .string()
+    .trim()
+    .min(1)
+    .max(180)
+    .regex(/^[^|^~\\&\r\n\t]+$/, "HL7_SENDING_FACILITY must not contain | ^ ~ \\ & or line breaks")
+    .default("VIGIL"),
   /** `demo` seeds clients, cases and one user per group into an empty database; `none` seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   /** Federated sign-in through the hosted UI: see config-federation.ts. */
@@ -316,6 +327,8 @@ export type Config = {
         }
       | undefined;
     logDays: number;
+    /** MSH-4 of what Vigil sends (HL7_SENDING_FACILITY). */
+    sendingFacility: string;
   };
   /** The folder the command was typed in (INIT_CWD under npm, else the process's): relative paths resolve against it. */
   workingDir: string;
@@ -444,6 +457,7 @@ function readHl7Settings(value: z.infer<typeof configSchema>, baseDir: string): 
             idleTimeoutMs: Math.round(value.HL7_MLLP_IDLE_SECONDS * 1000),
           },
     logDays: value.HL7_LOG_DAYS,
+    sendingFacility: value.HL7_SENDING_FACILITY,
   };
 }
 
