@@ -70,6 +70,24 @@ describe("the MLLP listener with mllp_send as the hospital", () => {
     expect(listener.connectionCount()).toBe(0);
   });
 
+  it("takes the README's sample order, sent exactly as the README says, for a profile like the demo's", async () => {
+    const demo = await createClient(await callerFor(harness, "mllp-demo-admin", ["admin"]));
+    await addInterfaceProfile(harness.database.db, demo.id, {
+      sendingApplication: "EPIC",
+      sendingFacility: "SMRMC",
+      mrnAssigningAuthority: "SMRMC-MRN",
+    });
+    const sample = new URL("../../../../../docs/samples/orm-o01-demo.hl7", import.meta.url);
+    const { stdout } = await run(
+      "/usr/bin/mllp_send",
+      ["--loose", "--file", sample.pathname, "--port", String(listener.port), "127.0.0.1"],
+      { timeout: 15_000 },
+    );
+    expect(readAckText(stdout.trim()).text).toMatch(/^Order ORD-DEMO-0001 received as CM-\d{4}-\d{6}\./);
+    const [order] = await orderOfPlacer(harness.database.db, "ORD-DEMO-0001");
+    expect(order).toMatchObject({ clientId: demo.id, visitNumber: "V20261129001", reason: "Seizure, unspecified" });
+  });
+
   it("rejects a sender no profile owns with AR, and keeps the message", async () => {
     const control = nextControlId("MLLP");
     const ack = await mllpSend(
