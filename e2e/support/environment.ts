@@ -22,6 +22,8 @@ export type Credential = { username: string; password: string; groups: string[] 
 export type E2eState = {
   baseURL: string;
   port: number;
+  /** The server's MLLP listener for HL7 v2 messages from hospitals (HL7_MLLP_PORT). */
+  hl7Port?: number;
   serverPid: number;
   dataDir: string;
   serverLog: string;

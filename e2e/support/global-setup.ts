@@ -45,6 +45,7 @@ export default async function globalSetup(): Promise<void> {
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "vigil-e2e-"));
   const port = await findFreePort();
+  const hl7Port = await findFreePort();
   const baseURL = `http://127.0.0.1:${port}`;
   // The server's own variables only: a DATABASE_URL in the caller's environment must not redirect the e2e run.
   const serverEnv: NodeJS.ProcessEnv = {
@@ -52,6 +53,8 @@ export default async function globalSetup(): Promise<void> {
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: "127.0.0.1",
+    HL7_MLLP_PORT: String(hl7Port),
+    HL7_MLLP_HOST: "127.0.0.1",
     PUBLIC_URL: baseURL,
     SEED: "none",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "info",
@@ -103,6 +106,7 @@ export default async function globalSetup(): Promise<void> {
   const state: Omit<E2eState, "userPoolClientId"> = {
     baseURL,
     port,
+    hl7Port,
     serverPid: server.pid,
     dataDir,
     serverLog,
