@@ -66,6 +66,19 @@ export const reportAddendumSchema = z.object({
 });
 
 /** One version of a report, with its stored PDF's fingerprint and every delivery of it. */
+/**
+ * Whether the hospital's chart took a version sent by HL7 (docs/design/HL7.md, "Outbound"): waiting (queued, or
+ * retried while the peer is down), acknowledged (AA/CA, `at` when), failed (AE/AR with the peer's words, or every
+ * try failed).
+ */
+export const reportEhrStatusSchema = z.object({
+  status: z.enum(["waiting", "acknowledged", "failed"]),
+  ackCode: z.string().nullable(),
+  at: isoDateTimeSchema.nullable(),
+  error: z.string().nullable(),
+});
+export type ReportEhrStatus = z.infer<typeof reportEhrStatusSchema>;
+
 export const reportVersionSchema = z.object({
   id: idSchema,
   caseId: idSchema,
@@ -89,6 +102,8 @@ export const reportVersionSchema = z.object({
   /** The stored PDF: SHA-256 (hex) of its bytes and their count. */
   pdf: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().positive() }),
   deliveries: z.array(reportDeliverySchema),
+  /** The result message into the hospital's chart; null when none is sent (no interface destination). */
+  ehr: reportEhrStatusSchema.nullable(),
 });
 export type ReportVersion = z.infer<typeof reportVersionSchema>;
 

@@ -154,7 +154,7 @@ export async function storeReportVersion(
   tx: Db,
   company: ReportCompany,
   version: VersionToIssue,
-): Promise<{ row: ReportVersionSummaryRow; inputs: ReportInputs } | undefined> {
+): Promise<{ row: ReportVersionSummaryRow; inputs: ReportInputs; pdf: Buffer } | undefined> {
   const inputs = await reportInputsOf(tx, company, version);
   const pdf = await renderReportPdf(inputs);
   try {
@@ -176,7 +176,7 @@ export async function storeReportVersion(
         issuedAt: version.issuedAt,
       }),
     );
-    return { row, inputs };
+    return { row, inputs, pdf: pdf.bytes };
   } catch (error) {
     if (isUniqueViolation(error, "report_versions_interpretation_version_idx")) return undefined;
     throw error;

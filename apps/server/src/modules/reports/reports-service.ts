@@ -4,6 +4,7 @@ import type {
   Permission,
   ReportDelivery,
   ReportDocument,
+  ReportEhrStatus,
   ReportList,
   ReportVersion,
 } from "@vigil/contract";
@@ -52,7 +53,23 @@ import {
  * patient's data), and re-send.
  */
 
+export type { ReportInputs };
+
+/** A version just issued, in the signing transaction: its row, the inputs it was made from and its PDF. */
+export type IssuedReportVersion = { row: ReportVersionSummaryRow; inputs: ReportInputs; pdf: Buffer };
+
+/**
+ * What the interfaces module (a floor above) does with reports, handed down by `app.ts`: queue each issued version's
+ * result message for the hospital's chart in the signing transaction, and say whether the chart acknowledged it.
+ */
+export type ReportOutbound = {
+  onReportVersionIssued: (tx: Db, issued: IssuedReportVersion) => Promise<void>;
+  ehrStatusesOf: (db: Db, reportIds: readonly string[]) => Promise<Map<string, ReportEhrStatus>>;
+};
+
 export type ReportsContext = ReportDeliveryContext & {
+  /** Results into the hospital's chart by HL7 (absent: none are sent, and no version says anything of the EHR). */
+  outbound?: ReportOutbound;
   /** The public link calls' limits (links/link-calls.ts), shared with the acknowledgement links. */
   linkLimits: LinkLimits;
   company: ReportCompany;
@@ -124,6 +141,7 @@ export function reportIssuer(ctx: ReportsContext): InterpretationSignedHook {
     });
     const ids = deliveries.map((delivery) => delivery.id);
     await enqueueDeliveries(tx, ids, ctx.delivery.graceMs);
+    await ctx.outbound?.onReportVersionIssued(tx, issued);
     return () => sendDeliveries(ctx, ids);
   };
 }
@@ -189,7 +207,11 @@ function toDelivery(row: ReportDeliveryRow): ReportDelivery {
   };
 }
 
-export function toReportVersion(row: ReportVersionSummaryRow, deliveries: readonly ReportDeliveryRow[]): ReportVersion {
+export function toReportVersion(
+  row: ReportVersionSummaryRow,
+  deliveries: readonly ReportDeliveryRow[],
+  ehr: ReadonlyMap<string, ReportEhrStatus> = new Map(),
+): ReportVersion {
   const inputs = row.inputs as unknown as ReportInputs;
   const addendum = row.kind === "addendum" ? inputs.addenda[inputs.addenda.length - 1] : undefined;
   return {
@@ -209,6 +231,7 @@ export function toReportVersion(row: ReportVersionSummaryRow, deliveries: readon
     fhirStatus: row.kind === "addendum" ? "amended" : "final",
     pdf: { sha256: row.pdfSha256, bytes: row.pdfBytes },
     deliveries: deliveries.filter((delivery) => delivery.reportId === row.id).map(toDelivery),
+    ehr: ehr.get(row.id) ?? null,
   };
 }
 
@@ -225,6 +248,11 @@ export async function listCaseReports(
     ctx.db,
     versions.map((version) => version.id),
   );
+  const ehr =
+    (await ctx.outbound?.ehrStatusesOf(
+      ctx.db,
+      versions.map((version) => version.id),
+    )) ?? new Map<string, ReportEhrStatus>();
   const protocol = await getCurrentProtocolRevision(ctx.db, caseRow.clientId);
   const contacts = new Map((await listContacts(ctx.db, caseRow.clientId)).map((contact) => [contact._id, contact]));
   const recipients = (protocol?.reportRecipients.contactIds ?? []).flatMap((id) => {
@@ -236,7 +264,7 @@ export async function listCaseReports(
   return {
     caseId,
     caseNumber: caseRow.caseNumber,
-    items: versions.map((version) => toReportVersion(version, deliveries)),
+    items: versions.map((version) => toReportVersion(version, deliveries, ehr)),
     recipients,
     canSend: permissions.has("reports:send"),
   };
@@ -379,7 +407,7 @@ export async function resendReport(
     created.map((delivery) => delivery.id),
   );
   const deliveries = await findDeliveriesOfReports(ctx.db, [row.id]);
-  return toReportVersion(row, deliveries);
+  return toReportVersion(row, deliveries, await ctx.outbound?.ehrStatusesOf(ctx.db, [row.id]));
 }
 
 /**

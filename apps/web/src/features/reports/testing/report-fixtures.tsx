@@ -66,6 +66,7 @@ export function version(overrides: Partial<ReportVersion> = {}): ReportVersion {
     fhirStatus: "final",
     pdf: { sha256: "a".repeat(64), bytes: 18_204 },
     deliveries: [delivery()],
+    ehr: null,
     ...overrides,
   };
 }
