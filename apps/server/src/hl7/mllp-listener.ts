@@ -99,8 +99,17 @@ export async function startMllpListener(options: MllpListenerOptions): Promise<M
       )
     : net.createServer({ allowHalfOpen: true }, onSocket);
   server.maxConnections = options.maxConnections ?? 200;
+  // Every TCP connection, including those still in a TLS handshake (not yet an MllpConnection), so close() can end
+  // them too: a handshake a peer abandoned would otherwise hold server.close() until the handshake timeout.
+  const sockets = new Set<net.Socket>();
+  server.on("connection", (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   server.on("tlsClientError", (error: Error, socket: net.Socket) => {
     log.debug({ peer: socket.remoteAddress, err: error.message }, "MLLP TLS handshake failed");
+    // With a listener here Node leaves the socket open; one the peer abandoned would hold close() forever.
+    socket.destroy();
   });
   server.on("error", (error) => log.error({ err: error }, "MLLP listener error"));
   await new Promise<void>((resolve, reject) => {
@@ -121,6 +130,7 @@ export async function startMllpListener(options: MllpListenerOptions): Promise<M
       closing ??= (async () => {
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         await Promise.all([...connections].map((connection) => connection.stop(graceMs)));
+        for (const socket of sockets) socket.destroy();
         await serverClosed;
       })();
       return closing;
@@ -139,6 +149,7 @@ class MllpConnection {
   private busy = false;
   private peerEnded = false;
   private stopping = false;
+  private firstRead = true;
   private idleTimer: NodeJS.Timeout | undefined;
   private frameTimer: NodeJS.Timeout | undefined;
   private readonly closed: Promise<void>;
@@ -183,6 +194,14 @@ class MllpConnection {
   private onData(chunk: Buffer): void {
     if (this.stopping) return;
     this.armIdle();
+    if (!this.peer.tls && this.firstRead && chunk[0] === 0x16 && chunk[1] === 0x03) {
+      // A TLS ClientHello on the plain port: closing at once tells the sender's TLS stack, which would otherwise
+      // wait for a ServerHello until the idle timeout.
+      this.log.debug({ peer: this.peer.address }, "MLLP connection closed: TLS spoken to the plain port");
+      this.socket.destroy();
+      return;
+    }
+    this.firstRead = false;
     const events = this.reader.push(chunk);
     if (this.reader.noiseBytes > noiseLimit) {
       this.log.debug({ peer: this.peer.address }, "MLLP connection closed: bytes outside any frame");
