@@ -41,7 +41,9 @@ import { createFindingsContext, type FindingsContext } from "./modules/findings/
 import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
 import { registerMessageLogRoutes } from "./modules/interfaces/message-log-routes.js";
+import { defaultOutboundTimeouts, resultOutbound } from "./modules/interfaces/outbound-service.js";
 import { registerProfileRoutes } from "./modules/interfaces/profile-routes.js";
+import { resultJob } from "./modules/interfaces/result-job.js";
 import { clockAlertSweepJob } from "./modules/notifications/clock-alert-sweep-job.js";
 import { registerNotificationRoutes } from "./modules/notifications/notifications-routes.js";
 import { findBillableLogsOutsidePeriod } from "./modules/records/monitoring-period-service.js";
@@ -238,6 +240,8 @@ export async function buildApp({
     linkLimits: config.identityLimits,
     company: { name: config.reports.companyName, details: config.reports.companyDetails },
     caps: config.technologistCaps,
+    // Interfaces sit above reports: each issued version's HL7 result is queued in its signing transaction.
+    outbound: resultOutbound({ sendingFacility: config.hl7.sendingFacility }),
   };
   registerRecordRoutes(app, database.db, config, { onInterpretationSigned: reportIssuer(reports) });
   registerReportRoutes(app, reports);
@@ -253,6 +257,7 @@ export async function buildApp({
     ...findingJobs(findings),
     auditRetentionJob(config.audit),
     reportDeliveryJob(reports),
+    resultJob({ ...defaultOutboundTimeouts, sendingFacility: config.hl7.sendingFacility }),
   ];
   registerIntegrationRoutes(app, database, config, { tokens, messages, jobKinds });
   // Read at each scrape: the queue is the database's, so every instance reports the same numbers (kinds, no ids).

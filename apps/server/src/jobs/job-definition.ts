@@ -41,6 +41,12 @@ export type JobDefinition<Payload = unknown> = {
   maxWaitMs?: number;
 };
 
+/**
+ * Thrown by a handler whose try failed in a way no retry can mend (the peer refused the work itself): the job is kept
+ * `failed` at once, with this message, and only an administrator's Retry runs it again.
+ */
+export class JobFailedForGood extends Error {}
+
 export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
   if (definition.retry.limit < 1) throw new Error(`Job kind ${definition.kind}: retry.limit must be at least 1.`);
   if (definition.timeoutMs <= 0) throw new Error(`Job kind ${definition.kind}: timeoutMs must be positive.`);

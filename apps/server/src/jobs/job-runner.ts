@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database, Unlisten } from "../db/client.js";
-import { backoffMs, type JobDefinition, leaseMsOf } from "./job-definition.js";
+import { backoffMs, type JobDefinition, JobFailedForGood, leaseMsOf } from "./job-definition.js";
 import {
   type ClaimedJob,
   claimJobs,
@@ -140,7 +140,7 @@ export function startJobRunner(
       if (expired) throw timeout;
     } catch (error) {
       if (stopping && controller.signal.aborted && !expired) return; // given back by stop()
-      await fail(error instanceof Error ? error.message : String(error), true);
+      await fail(error instanceof Error ? error.message : String(error), !(error instanceof JobFailedForGood));
       return;
     } finally {
       clearTimeout(timer);
