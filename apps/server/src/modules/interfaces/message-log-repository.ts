@@ -1,5 +1,5 @@
 import type { Hl7Direction, Hl7MessageStatus } from "@vigil/contract";
-import { and, desc, eq, getTableColumns, gte, inArray, like, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, isNull, like, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { cases, clients, hl7Messages } from "../../db/schema.js";
 
@@ -92,15 +92,6 @@ export async function findHl7Message(db: Db, id: string): Promise<Hl7MessageDeta
   return row;
 }
 
-/** The replays of a message, newest first (a replay of an inbound message is a row of its own). */
-export async function findReplaysOf(db: Db, id: string): Promise<Hl7MessageRow[]> {
-  return db
-    .select()
-    .from(hl7Messages)
-    .where(eq(hl7Messages.replayOf, id))
-    .orderBy(desc(hl7Messages.createdAt), desc(hl7Messages.id));
-}
-
 /**
  * Deletes messages logged before `before`, a batch at a time (so one statement never holds a day's traffic);
  * returns how many went. `replay_of` has no foreign key: a replay may outlive the message it replayed by a day.
@@ -117,4 +108,33 @@ export async function deleteHl7MessagesBefore(db: Db, before: Date, batchSize = 
     deleted += gone.length;
     if (gone.length < batchSize) return deleted;
   }
+}
+
+/**
+ * The inbound row that holds a sender's MSH-10 (not a replay): the one the inbound service finds for a repeat, and
+ * the one the inbound unique index keeps unique. Locked, so that two replays of one message run one after the other.
+ */
+export async function findInboundHolderForUpdate(
+  db: Db,
+  sender: { sendingApplication: string; sendingFacility: string; controlId: string },
+): Promise<Hl7MessageRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(hl7Messages)
+    .where(
+      and(
+        eq(hl7Messages.direction, "inbound"),
+        isNull(hl7Messages.replayOf),
+        eq(hl7Messages.sendingApplication, sender.sendingApplication),
+        eq(hl7Messages.sendingFacility, sender.sendingFacility),
+        eq(hl7Messages.controlId, sender.controlId),
+      ),
+    )
+    .limit(1)
+    .for("update");
+  return row;
+}
+
+export async function setReplayOf(db: Db, id: string, replayOf: string | null): Promise<void> {
+  await db.update(hl7Messages).set({ replayOf }).where(eq(hl7Messages.id, id));
 }
