@@ -40,6 +40,7 @@ import { findingJobs } from "./modules/findings/finding-jobs.js";
 import { createFindingsContext, type FindingsContext } from "./modules/findings/findings-context.js";
 import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
+import { hl7LogRetentionJob } from "./modules/interfaces/message-log-retention-job.js";
 import { registerMessageLogRoutes } from "./modules/interfaces/message-log-routes.js";
 import { defaultOutboundTimeouts, resultOutbound } from "./modules/interfaces/outbound-service.js";
 import { registerProfileRoutes } from "./modules/interfaces/profile-routes.js";
@@ -258,6 +259,7 @@ export async function buildApp({
     auditRetentionJob(config.audit),
     reportDeliveryJob(reports),
     resultJob({ ...defaultOutboundTimeouts, sendingFacility: config.hl7.sendingFacility }),
+    hl7LogRetentionJob({ logDays: config.hl7.logDays }),
   ];
   registerIntegrationRoutes(app, database, config, { tokens, messages, jobKinds });
   // Read at each scrape: the queue is the database's, so every instance reports the same numbers (kinds, no ids).
