@@ -247,6 +247,38 @@ describe("a case's reports", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("button", { name: /^Void link/ })).toBeNull();
   });
 
+  it("says per version whether the hospital's EHR acknowledged it and when, or why it failed", async () => {
+    const items = [
+      version({
+        id: "7b1b2c3d-0000-4000-8000-000000000003",
+        version: 3,
+        ehr: { status: "waiting", ackCode: null, at: null, error: null },
+      }),
+      version({
+        id: "7b1b2c3d-0000-4000-8000-000000000002",
+        version: 2,
+        ehr: { status: "failed", ackCode: "AE", at: "2026-11-23T09:01:00.000Z", error: "Order ORD-1 not found" },
+      }),
+      version({ ehr: { status: "acknowledged", ackCode: "AA", at: "2026-11-22T15:31:00.000Z", error: null } }),
+    ];
+    renderCaseReports({ [`GET ${reportsPath}`]: () => envelope(reportList({ items })) });
+    expect(await screen.findByText(/Sent to the EHR · acknowledged/)).toBeTruthy();
+    expect(
+      screen
+        .getByText(/Sent to the EHR · acknowledged/)
+        .querySelector("time")
+        ?.getAttribute("datetime"),
+    ).toBe("2026-11-22T15:31:00.000Z");
+    expect(screen.getByText("Sent to the EHR · failed: Order ORD-1 not found")).toBeTruthy();
+    expect(screen.getByText(/Sent to the EHR · waiting/)).toBeTruthy();
+  });
+
+  it("says nothing of the EHR for a client that takes no results by interface", async () => {
+    renderCaseReports({ [`GET ${reportsPath}`]: () => envelope(reportList()) });
+    expect(await screen.findByRole("button", { name: "Download PDF of version 1" })).toBeTruthy();
+    expect(screen.queryByText(/Sent to the EHR/)).toBeNull();
+  });
+
   it("says when there is no signed report yet and the protocol names nobody to send it to", async () => {
     renderCaseReports({ [`GET ${reportsPath}`]: () => envelope(reportList({ items: [], recipients: [] })) });
     expect(await screen.findByText(/No signed report yet\./)).toBeTruthy();

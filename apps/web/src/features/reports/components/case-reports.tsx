@@ -30,6 +30,7 @@ import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { visuallyHidden } from "../../../components/visually-hidden";
 import { useCaseReports } from "../api/list-case-reports";
 import { deliveryStatusLabels, versionLabel, voidReasonLabels } from "../report-labels";
+import { ReportEhrStatus } from "./report-ehr-status";
 import { ReportFileButtons } from "./report-file-buttons";
 import { ResendReportDialog } from "./resend-report-dialog";
 import { VoidLinkDialog } from "./void-link-dialog";
@@ -189,6 +190,7 @@ function VersionCard({
         ) : null}
         . FHIR status {version.fhirStatus}.
       </Typography>
+      <ReportEhrStatus version={version} timeZone={timeZone} />
       {version.addendum ? (
         <Box sx={{ mt: 1, pl: 2, borderLeft: 3, borderColor: "divider" }}>
           <Typography variant="body2" color="text.secondary">
