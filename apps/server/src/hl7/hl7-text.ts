@@ -102,20 +102,21 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * the sender by declaring `8859/1`.
  */
 export function decodeHl7Bytes(bytes: Buffer): DecodedText {
-  const lenient = bytes.toString("latin1");
-  const header = readHeader(lenient.replace(/^[\s]+/, ""));
+  // The MSH segment is near the start: read a head byte for byte to find MSH-18, not the whole (maybe 16 MB) frame.
+  const head = bytes.subarray(0, 64 * 1024).toString("latin1");
+  const header = readHeader(head.replace(/^[\s\0]+/, ""));
   const charsetField = header ? (headerField(header, 18).split(header.delimiters.repetition)[0] ?? "").trim() : "";
   const charset = charsetNamed(charsetField);
   if (!charset) {
     return {
       ok: false,
       reason: "unsupported-charset",
-      lenient,
+      lenient: bytes.toString("latin1"),
       charsetField,
       message: `The character set "${charsetField}" (MSH-18) is not supported; send UNICODE UTF-8 or 8859/1.`,
     };
   }
-  if (charset === "latin1") return { ok: true, text: lenient, charset, charsetField };
+  if (charset === "latin1") return { ok: true, text: bytes.toString("latin1"), charset, charsetField };
   try {
     return { ok: true, text: strictUtf8.decode(bytes), charset, charsetField };
   } catch {
@@ -124,7 +125,7 @@ export function decodeHl7Bytes(bytes: Buffer): DecodedText {
     return {
       ok: false,
       reason: "invalid-bytes",
-      lenient,
+      lenient: bytes.toString("latin1"),
       charsetField,
       offset,
       message:

@@ -105,7 +105,7 @@ export class MllpFrameReader {
 
   private append(bytes: Buffer, events: MllpFrameEvent[]): void {
     if (bytes.length === 0) return;
-    const kept = this.chunks.reduce((total, chunk) => total + chunk.length, 0);
+    const kept = this.oversized ? this.chunks.reduce((total, chunk) => total + chunk.length, 0) : this.size;
     this.size += bytes.length;
     if (!this.oversized && this.size <= this.options.maxMessageBytes) {
       // Copied: the socket's buffer may be reused, and a slice would pin the whole read in memory.

@@ -197,6 +197,40 @@ describe("the MLLP listener", () => {
     expect(refusals[0]?.raw.length).toBeLessThanOrEqual(4096);
   });
 
+  it("takes a 10 MB result whole when the limit allows it", async () => {
+    let size = 0;
+    const { port } = await listen({
+      maxMessageBytes: 16 * 1024 * 1024,
+      handle: async (message, raw) => {
+        size = raw.length;
+        return buildAck(message, { code: "AA" });
+      },
+    });
+    const pdf = Buffer.alloc(7_500_000, 7).toString("base64");
+    const text = `${admission("BIG10")}OBX|1|ED|PDF||^application^pdf^Base64^${pdf}\r`;
+    const { acks } = await exchange(port, [frame(text)], 1);
+    expect(acks[0]).toMatchObject({ code: "AA", acknowledgedControlId: "BIG10" });
+    expect(size).toBe(text.length);
+    expect(size).toBeGreaterThan(10_000_000);
+  });
+
+  it("closes a sender that drips a frame for longer than the frame timeout, though never idle", async () => {
+    const { handled, port } = await listen({ idleTimeoutMs: 1000, frameTimeoutMs: 300 });
+    const bytes = [...frame(admission("DRIP"))].map((byte) => Buffer.from([byte]));
+    const started = Date.now();
+    const result = await exchange(port, bytes.slice(0, 40), 1, 20);
+    expect(result.closed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(handled).toEqual([]);
+  });
+
+  it("closes a connection whose frame runs on far past the limit without an end", async () => {
+    const { port } = await listen({ maxMessageBytes: 64 * 1024 });
+    const endless = [Buffer.from([VT]), ...Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x41))];
+    const result = await exchange(port, endless, 1);
+    expect(result).toMatchObject({ answers: [], closed: true });
+  });
+
   it("closes a connection that stays silent past the idle timeout", async () => {
     const { port } = await listen({ idleTimeoutMs: 150 });
     const started = Date.now();
