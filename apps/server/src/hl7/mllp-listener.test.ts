@@ -141,6 +141,13 @@ describe("the MLLP listener", () => {
     expect(refusals.map((refusal) => refusal.reason)).toEqual(["missing-field"]);
   });
 
+  it("refuses with CR, not AR, a sender that asked for enhanced mode", async () => {
+    const { port } = await listen();
+    const { acks } = await exchange(port, [frame(admission("", "|||AL|NE"))], 1);
+    expect(acks[0]?.code).toBe("CR");
+    expect(acks[0]?.errors[0]).toMatchObject({ code: "101", location: "MSH^1^10" });
+  });
+
   it("refuses with AR and ERR 100 two messages run together in one frame", async () => {
     const { handled, port } = await listen();
     const { acks } = await exchange(port, [frame(admission("J1") + admission("J2"))], 1);
