@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -96,6 +97,37 @@ describe("the MLLP listener with mllp_send as the hospital", () => {
     );
     expect(readAckText(ack.replace(/\n/g, "\r"))).toMatchObject({ code: "AR", error: "204" });
     expect(await inboundRow(harness.database.db, control)).toHaveLength(1);
+  });
+});
+
+/** One raw MLLP frame over a socket, for bytes mllp_send would not send; resolves with the answer's text. */
+function sendRawFrame(port: number, content: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: "127.0.0.1" }, () => {
+      socket.write(Buffer.concat([Buffer.from([0x0b]), content, Buffer.from([0x1c, 0x0d])]));
+    });
+    let answer = Buffer.alloc(0);
+    socket.on("data", (chunk: Buffer) => {
+      answer = Buffer.concat([answer, chunk]);
+      if (answer.includes(0x1c)) socket.end();
+    });
+    socket.on("close", () => resolve(answer.toString("latin1")));
+    socket.on("error", reject);
+  });
+}
+
+describe("frames the transport refuses", () => {
+  it("keep a message with broken bytes in the log as rejected, with the AR it got", async () => {
+    const control = nextControlId("BAD");
+    const text = fixtureMessage("epic-orm-o01", { CONTROL: control, PLACER: "MLLP-BAD" });
+    // A byte that is no UTF-8 in the patient's name (the usual cause: Windows-1252 text without MSH-18).
+    const [before, after] = text.split("DOE^JANE");
+    const broken = Buffer.concat([Buffer.from(`${before}DOE^J`), Buffer.from([0xff]), Buffer.from(`ANE${after}`)]);
+    const answer = await sendRawFrame(listener.port, broken);
+    expect(answer).toContain(`MSA|AR|${control}`);
+    const [row] = await inboundRow(harness.database.db, control);
+    expect(row).toMatchObject({ status: "rejected", ackCode: "AR", clientId: client.id, caseId: null });
+    expect(await orderOfPlacer(harness.database.db, "MLLP-BAD")).toHaveLength(0);
   });
 });
 
