@@ -162,8 +162,8 @@ describe("replaying an inbound message", () => {
   });
 });
 
-describe("replaying an outbound message", () => {
-  it("is refused with 409 saying how a result is sent again", async () => {
+describe("replaying an outbound message that is not a report's result", () => {
+  it("is refused with 409 saying a test message is sent anew from the Interfaces tab", async () => {
     const [row] = await harness.database.db
       .insert(hl7Messages)
       .values({
@@ -179,7 +179,7 @@ describe("replaying an outbound message", () => {
       .returning();
     const response = await team.admin("POST", `${messages}/${row?.id}/replay`);
     expect(response.statusCode).toBe(409);
-    expect(response.json().error.message).toMatch(/integration page/);
+    expect(response.json().error.message).toMatch(/Interfaces tab/);
   });
 
   it("answers 404 for a message not in the log", async () => {

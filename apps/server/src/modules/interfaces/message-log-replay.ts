@@ -3,14 +3,18 @@ import type { Actor } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
+import { enqueueJob, retryFailedJob } from "../../jobs/job-queue.js";
 import { receiveHl7Message } from "./inbound-service.js";
 import {
   findHl7Message,
   findInboundHolderForUpdate,
+  findResultJobOf,
   type Hl7MessageDetailRow,
+  markQueuedAgain,
   setReplayOf,
 } from "./message-log-repository.js";
 import { auditDetailsOf, requireHl7Message, toHl7MessageDetail } from "./message-log-service.js";
+import { resultJobKind } from "./result-job-kind.js";
 
 /**
  * Re-processes an inbound message exactly as the listener would, as a new row of the log naming the one replayed
@@ -60,21 +64,61 @@ async function replayInbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): Pr
   });
 }
 
+const acknowledgedWords = (row: Hl7MessageDetailRow) =>
+  `The hospital acknowledged this result${row.ackCode ? ` (${row.ackCode})` : ""}` +
+  `${row.processedAt ? ` on ${row.processedAt.toISOString()}` : ""}; a report version's result is sent once, not again.`;
+
 /**
- * `POST /api/interfaces/hl7/messages/{id}/replay`: an inbound message is processed again (a new row, audited);
- * the answer is the new row.
+ * Sends an outbound result message again: its own row and its own `hl7-result` job (the one whose job failed for
+ * good, set waiting again, due now), so the same text with the same MSH-10 goes out and the hospital can recognise
+ * it; the case screen's "EHR acknowledged" reads that row. An acknowledged result is never sent again, and one
+ * already waiting or on its way is not sent twice: both are refused with why.
+ */
+async function replayOutbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): Promise<string> {
+  if (!row.reportVersionId) {
+    throw new AppError(
+      "conflict",
+      "Only report results are sent again from the log; a test message is sent anew from the client's Interfaces tab.",
+    );
+  }
+  if (row.status === "acknowledged") throw new AppError("conflict", acknowledgedWords(row));
+  return db.transaction(async (tx) => {
+    const job = await findResultJobOf(tx, row.id);
+    if (job && job.state !== "failed") {
+      throw new AppError(
+        "conflict",
+        job.state === "done"
+          ? "This result's sending is over; it is not sent again."
+          : `This result is already waiting to be sent (${job.attempts} ${job.attempts === 1 ? "try" : "tries"} so far); it is not sent twice.`,
+      );
+    }
+    const jobId = job
+      ? (await retryFailedJob(tx, job.id))?.id
+      : await enqueueJob(tx, resultJobKind, { messageId: row.id }, { uniqueKey: `hl7-result:${row.id}` });
+    if (!jobId) throw new AppError("conflict", "This result's job changed meanwhile; read the message again.");
+    await markQueuedAgain(tx, row.id);
+    await recordAudit(tx, {
+      action: "hl7-message.replay",
+      outcome: "success",
+      actor: { sub: actor.sub, username: actor.username },
+      target: { type: "hl7-message", id: row.id },
+      ip: actor.ip,
+      userAgent: actor.userAgent,
+      details: { ...auditDetailsOf(row), jobId, previousStatus: row.status },
+    });
+    return row.id;
+  });
+}
+
+/**
+ * `POST /api/interfaces/hl7/messages/{id}/replay`: an inbound message is processed again (a new row); an outbound
+ * result is sent again (its own row, queued). Audited; the answer is the row that tells the outcome.
  */
 export async function replayHl7Message(db: Db, id: string, actor: Actor): Promise<Hl7MessageDetail> {
   const row = await requireHl7Message(db, id);
-  if (row.direction === "outbound") {
-    throw new AppError(
-      "conflict",
-      "Re-sending an outbound message from the log is not available yet: a failed result is sent again by " +
-        "retrying its job on the integration page, which keeps its control id (MSH-10).",
-    );
-  }
-  const replayId = await replayInbound(db, row, actor);
-  const replay = await findHl7Message(db, replayId);
-  if (!replay) throw new AppError("not_found", `No logged HL7 message with id ${replayId}.`);
-  return toHl7MessageDetail(replay);
+  const shownId =
+    row.direction === "outbound" ? await replayOutbound(db, row, actor) : await replayInbound(db, row, actor);
+  const shown = await findHl7Message(db, shownId);
+  if (!shown) throw new AppError("not_found", `No logged HL7 message with id ${shownId}.`);
+  return toHl7MessageDetail(shown);
 }

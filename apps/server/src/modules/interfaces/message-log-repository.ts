@@ -1,7 +1,7 @@
 import type { Hl7Direction, Hl7MessageStatus } from "@vigil/contract";
 import { and, desc, eq, getTableColumns, gte, inArray, isNull, like, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { cases, clients, hl7Messages } from "../../db/schema.js";
+import { cases, clients, hl7Messages, jobs } from "../../db/schema.js";
 
 export type Hl7MessageRow = typeof hl7Messages.$inferSelect;
 
@@ -137,4 +137,25 @@ export async function findInboundHolderForUpdate(
 
 export async function setReplayOf(db: Db, id: string, replayOf: string | null): Promise<void> {
   await db.update(hl7Messages).set({ replayOf }).where(eq(hl7Messages.id, id));
+}
+
+/** The job that sends an outbound result message (`hl7-result`, keyed by the message), if the queue still has it. */
+export async function findResultJobOf(
+  db: Db,
+  messageId: string,
+): Promise<{ id: string; state: string; attempts: number } | undefined> {
+  const [row] = await db
+    .select({ id: jobs.id, state: jobs.state, attempts: jobs.attempts })
+    .from(jobs)
+    .where(eq(jobs.uniqueKey, `hl7-result:${messageId}`))
+    .limit(1);
+  return row;
+}
+
+/** A result message set waiting to be sent again: its job is due, so the log says so until the next try ends. */
+export async function markQueuedAgain(db: Db, id: string): Promise<void> {
+  await db
+    .update(hl7Messages)
+    .set({ status: "queued", processedAt: null })
+    .where(and(eq(hl7Messages.id, id), sql`${hl7Messages.status} <> 'acknowledged'`));
 }
