@@ -50,7 +50,9 @@ export function InterfaceTestMessage({ client, destination }: { client: Client; 
       {result && !send.isPending ? (
         <Alert severity={result.ok ? "success" : "error"} role="status">
           <AlertTitle>{result.ok ? "Accepted" : "Not accepted"}</AlertTitle>
-          {result.summary}
+          <Box component="p" sx={{ my: 0 }}>
+            {result.summary}
+          </Box>
           {result.ack ? (
             <Box
               component="pre"
