@@ -181,5 +181,8 @@ function tlsWords(error: NodeJS.ErrnoException): string {
   if (/wrong version number|packet length too long|unknown protocol/i.test(error.message)) {
     return "it does not speak TLS on that port";
   }
+  if (code === "ECONNRESET" || /disconnected before secure TLS connection/i.test(error.message)) {
+    return "the connection closed during the TLS handshake (is TLS on at that port, and does it want a client certificate?)";
+  }
   return error.message;
 }

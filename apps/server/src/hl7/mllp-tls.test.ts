@@ -139,6 +139,7 @@ describe("MLLP over TLS", () => {
       message: message("T8"),
     });
     expect(tlsToPlain).toMatchObject({ ok: false, reason: "tls" });
+    expect(!tlsToPlain.ok && tlsToPlain.message).toMatch(/closed during the TLS handshake/);
     expect(Date.now() - started).toBeLessThan(2000);
     // Neither listener was hurt: both still serve.
     const again = await sendMllpMessage({ ...base, port: plainPort, message: message("T9") });
