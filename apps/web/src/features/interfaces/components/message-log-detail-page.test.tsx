@@ -152,12 +152,15 @@ describe("an HL7 message's page", { timeout: 20_000 }, () => {
     const user = userEvent.setup({ delay: null });
     renderMessage(["admin"], {
       [read]: () => envelope(testDetail({ direction: "outbound", messageType: "ORU^R01", controlId: "VIGIL-9" })),
-      [replay]: () => errorEnvelope(409, "conflict", "Outbound messages cannot be re-sent from the log yet."),
+      [replay]: () =>
+        errorEnvelope(409, "conflict", "The hospital acknowledged this result (AA); it is sent once, not again."),
     });
     await user.click(await screen.findByRole("button", { name: "Replay" }));
     const dialog = screen.getByRole("dialog", { name: "Replay ORU^R01 VIGIL-9?" });
     await user.click(within(dialog).getByRole("button", { name: "Send again" }));
-    expect(await within(dialog).findByText("Outbound messages cannot be re-sent from the log yet.")).toBeTruthy();
+    expect(
+      await within(dialog).findByText("The hospital acknowledged this result (AA); it is sent once, not again."),
+    ).toBeTruthy();
   });
 
   it("says a message is not in the log (past its retention) rather than failing", async () => {
