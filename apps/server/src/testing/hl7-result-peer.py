@@ -24,6 +24,7 @@ def parse_arguments():
     parser.add_argument("--code", default="AA", choices=["AA", "AE"])
     parser.add_argument("--error-text", default="Order number not found")
     parser.add_argument("--record", required=True)
+    parser.add_argument("--silent-first", action="store_true", help="never answer the first message (a hung peer)")
     return parser.parse_args()
 
 
@@ -80,12 +81,17 @@ def acknowledgement(message, arguments):
 async def main():
     arguments = parse_arguments()
 
+    seen = {"count": 0}
+
     async def answer(reader, writer):
         try:
             while not writer.is_closing():
                 message = await reader.readmessage()
                 with open(arguments.record, "a", encoding="utf-8") as record:
                     record.write(json.dumps(understood(str(message))) + "\n")
+                seen["count"] += 1
+                if arguments.silent_first and seen["count"] == 1:
+                    continue
                 writer.writemessage(acknowledgement(message, arguments))
                 await writer.drain()
         except asyncio.IncompleteReadError:

@@ -12,12 +12,16 @@ export const defaultResultRetry: RetryPolicy = { limit: 10, backoff: { baseMs: 3
  * peer's words in the message log, on the case's Reports list and among the failed jobs, where Retry sends it again
  * with the same MSH-10. A peer down or silent is retried with back-off; the last try marks the message failed.
  */
-export function resultJob(settings: OutboundSettings, retry: RetryPolicy = defaultResultRetry) {
+export function resultJob(
+  settings: OutboundSettings,
+  retry: RetryPolicy = defaultResultRetry,
+  options: { timeoutMs?: number } = {},
+) {
   return defineJob({
     ...resultJobKind,
     retry,
     // Connect, write a PDF of a few hundred kB and wait for the ACK, with room to record it.
-    timeoutMs: settings.connectTimeoutMs + settings.ackTimeoutMs + 30_000,
+    timeoutMs: options.timeoutMs ?? settings.connectTimeoutMs + settings.ackTimeoutMs + 30_000,
     maxWaitMs: 60 * 60_000,
     handle: async ({ messageId }, { db, log, attempt }) => {
       const outcome = await sendResultMessage(db, settings, messageId, { final: attempt >= retry.limit });

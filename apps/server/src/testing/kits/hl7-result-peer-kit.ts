@@ -31,10 +31,18 @@ export type ResultPeer = { port: number; received: () => ReceivedResult[]; stop:
  * Starts the hospital's chart (`testing/hl7-result-peer.py`, python3-hl7's asyncio MLLP server) on `port` (0: any),
  * answering AA or AE and recording what it read into `record` (JSON lines); resolves once it listens.
  */
-export function startResultPeer(options: { record: string; port?: number; code?: "AA" | "AE"; errorText?: string }) {
+export function startResultPeer(options: {
+  record: string;
+  port?: number;
+  code?: "AA" | "AE";
+  errorText?: string;
+  /** Never answer the first message: a peer that took it and hangs. */
+  silentFirst?: boolean;
+}) {
   const args = [peerScript, "--record", options.record, "--port", String(options.port ?? 0)];
   if (options.code) args.push("--code", options.code);
   if (options.errorText) args.push("--error-text", options.errorText);
+  if (options.silentFirst) args.push("--silent-first");
   const child = spawn(systemPython, args, { stdio: ["ignore", "pipe", "pipe"] });
   let errors = "";
   child.stderr.on("data", (chunk: Buffer) => {
