@@ -6,9 +6,12 @@ import {
   type RouteDefinition,
   recordKinds,
 } from "@vigil/contract";
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { expect } from "vitest";
+import { hl7Messages } from "../../db/schema.js";
 import { signLinkToken } from "../../modules/findings/link-tokens.js";
+import { receiveHl7Message } from "../../modules/interfaces/inbound-service.js";
 import { caseIn, createClient, type Team, teamFor } from "../kits/cases-kit.js";
 import { sampleProtocol } from "../kits/clients-kit.js";
 import { createItem, sampleCaseNote, writableStage, writerGroup } from "../kits/records-kit.js";
@@ -47,6 +50,8 @@ export type FuzzWorld = {
   reportContactIds: string[];
   /** Users the user-administration routes may act on (never a caller of the fuzzer). */
   targetUsernames: string[];
+  /** Logged HL7 messages (an order from a sender no profile owns, refused and kept), for the message log's routes. */
+  hl7MessageIds: string[];
 };
 
 const base = "/api/continuous-monitoring";
@@ -168,7 +173,23 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
     reportTokens,
     reportContactIds: [contactId],
     targetUsernames,
+    hl7MessageIds: await loggedHl7Messages(harness),
   };
+}
+
+async function loggedHl7Messages(harness: TestApp): Promise<string[]> {
+  const text = [
+    "MSH|^~\\&|EPIC|FUZZ|VIGIL|VIGIL|20261129060000||ORM^O01|FUZZ-1|P|2.5.1",
+    "PID|1||FZ-1^^^FUZZ^MR||Fuzz^Pat||19700101|F",
+    "ORC|NW|FZ-ORDER-1",
+  ].join("\r");
+  await receiveHl7Message(harness.database.db, text, { address: "127.0.0.1" });
+  const rows = await harness.database.db
+    .select({ id: hl7Messages.id })
+    .from(hl7Messages)
+    .where(eq(hl7Messages.controlId, "FUZZ-1"));
+  expect(rows).toHaveLength(1);
+  return rows.map((row) => row.id);
 }
 
 /** Stands for "the version the resource has right now", looked up just before the request is sent. */
@@ -275,6 +296,7 @@ export function realParamSets(definition: RouteDefinition, world: FuzzWorld): Re
   if (path.startsWith(`${base}/clients/:id`)) return world.clientIds.map((id) => ({ id }));
   if (path.startsWith(`${base}/cases/`) && path.includes(":id")) return caseIds.map((id) => ({ id }));
   if (path.startsWith("/api/bugs/reports/:id")) return world.bugIds.map((id) => ({ id }));
+  if (path.startsWith("/api/interfaces/hl7/messages/:id")) return world.hl7MessageIds.map((id) => ({ id }));
   return [];
 }
 
