@@ -14,6 +14,7 @@ import MonitorHeart from "@mui/icons-material/MonitorHeart";
 import Payments from "@mui/icons-material/Payments";
 import Policy from "@mui/icons-material/Policy";
 import Preview from "@mui/icons-material/Preview";
+import SwapHoriz from "@mui/icons-material/SwapHoriz";
 import Timer from "@mui/icons-material/Timer";
 import type { SvgIconProps } from "@mui/material/SvgIcon";
 import type { ComponentType } from "react";
@@ -38,6 +39,7 @@ const icons: Record<string, ComponentType<SvgIconProps>> = {
   payments: Payments,
   policy: Policy,
   preview: Preview,
+  swap_horiz: SwapHoriz,
   timer: Timer,
 };
 
