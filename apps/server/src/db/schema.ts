@@ -15,6 +15,7 @@ export * from "./tables/client-tables.js";
 export * from "./tables/finding-tables.js";
 export * from "./tables/identity-tables.js";
 export * from "./tables/interface-tables.js";
+export * from "./tables/invoice-tables.js";
 export * from "./tables/job-tables.js";
 export * from "./tables/record-tables.js";
 export * from "./tables/report-tables.js";
