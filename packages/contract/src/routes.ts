@@ -12,6 +12,7 @@ import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
 import { reportRoutes } from "./route-groups/report-routes.js";
 import { serviceLevelRoutes } from "./route-groups/service-level-routes.js";
+import { smartClientRoutes } from "./route-groups/smart-client-routes.js";
 import { systemRoutes } from "./route-groups/system-routes.js";
 import { userRoutes } from "./route-groups/user-routes.js";
 import { watchRoutes } from "./route-groups/watch-routes.js";
@@ -41,6 +42,7 @@ export const routes = {
   ...criticalFindingRoutes,
   ...reportRoutes,
   ...interfaceRoutes,
+  ...smartClientRoutes,
 } as const;
 
 export type Routes = typeof routes;
