@@ -12,6 +12,7 @@ export * from "./tables/billing-tables.js";
 export * from "./tables/bug-tables.js";
 export * from "./tables/case-tables.js";
 export * from "./tables/client-tables.js";
+export * from "./tables/fhir-tables.js";
 export * from "./tables/finding-tables.js";
 export * from "./tables/identity-tables.js";
 export * from "./tables/interface-tables.js";
