@@ -88,6 +88,9 @@ export const invoices = pgTable(
     issueDate: date("issue_date", { mode: "string" }).notNull(),
     dueDate: date("due_date", { mode: "string" }).notNull(),
     paymentTermsDays: integer("payment_terms_days").notNull(),
+    /** The issuing company as printed at the head (REPORT_COMPANY_NAME and _DETAILS when issued). */
+    issuerName: text("issuer_name").notNull().default(""),
+    issuerDetails: text("issuer_details").notNull().default(""),
     billToName: text("bill_to_name").notNull(),
     billToAddress: jsonb("bill_to_address").notNull().$type<string[]>(),
     poNumber: text("po_number"),
