@@ -36,6 +36,8 @@ import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerEventRoutes } from "./modules/events/events-routes.js";
+import { registerFhirEndpoint, smartInfrastructureRoutes } from "./modules/fhir/fhir-routes.js";
+import { registerSmartClientRoutes } from "./modules/fhir/smart-client-routes.js";
 import { findingJobs } from "./modules/findings/finding-jobs.js";
 import { createFindingsContext, type FindingsContext } from "./modules/findings/findings-context.js";
 import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
@@ -101,6 +103,7 @@ export const infrastructureRoutes = [
   "GET /",
   `GET ${metricsPath}`,
   ...hostedUiRoutes,
+  ...smartInfrastructureRoutes,
 ] as const;
 
 /**
@@ -251,6 +254,8 @@ export async function buildApp({
   registerBillingRoutes(app, database.db, config);
   registerMessageLogRoutes(app, database.db);
   registerProfileRoutes(app, database.db, { sendingFacility: config.hl7.sendingFacility });
+  registerSmartClientRoutes(app, database.db);
+  await registerFhirEndpoint(app, database.db, { publicUrl: config.publicUrl, softwareVersion: enoch });
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);
   const jobKinds = [
