@@ -301,6 +301,7 @@ export const disclosureKinds = [
   "pdf-exported",
   "fhir-exported",
   "page-exported",
+  "fhir-api-read",
 ] as const;
 export const disclosureKindSchema = z.enum(disclosureKinds);
 export type DisclosureKind = z.infer<typeof disclosureKindSchema>;
@@ -312,6 +313,7 @@ export const disclosureKindLabels: Record<DisclosureKind, string> = {
   "pdf-exported": "PDF fetched by staff",
   "fhir-exported": "FHIR DiagnosticReport fetched by staff",
   "page-exported": "Printable page opened by staff",
+  "fhir-api-read": "Read by the hospital's system (FHIR API)",
 };
 
 export const disclosureSchema = z.object({

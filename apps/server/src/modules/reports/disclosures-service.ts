@@ -11,6 +11,7 @@ import {
   type DisclosureFilter,
   type DisclosureListRow,
   findDisclosures,
+  insertDisclosure,
   type ReportDeliveryRow,
 } from "./reports-repository.js";
 
@@ -61,6 +62,29 @@ function toDisclosure(row: DisclosureListRow): Disclosure {
     by: row.byUsername ? { sub: row.bySub, username: row.byUsername, name: row.byName } : null,
     ip: row.ip,
   };
+}
+
+/** What a hospital's system was given of one patient: the case, and the report version when it was one. */
+export type SystemDisclosure = {
+  patientMrn: string;
+  patientName: string;
+  caseId: string;
+  clientId: string;
+  reportId: string | null;
+};
+
+/**
+ * Reads by a hospital's system through the FHIR API (`fhir-api-read`): one row per resource of patient data it was
+ * given, the recipient the system as registered, no staff member (`by` empty).
+ */
+export async function recordSystemDisclosures(
+  db: Db,
+  disclosures: readonly SystemDisclosure[],
+  to: { recipient: string; ip: string | null },
+): Promise<void> {
+  for (const disclosure of disclosures) {
+    await insertDisclosure(db, { kind: "fhir-api-read", ...disclosure, recipient: to.recipient, ip: to.ip });
+  }
 }
 
 /** `GET /api/audit/disclosures`: one page, newest first. */

@@ -54,6 +54,7 @@ import {
  */
 
 export type { ReportInputs };
+export { studyTypeLabel } from "./report-inputs.js";
 
 /** A version just issued, in the signing transaction: its row, the inputs it was made from and its PDF. */
 export type IssuedReportVersion = { row: ReportVersionSummaryRow; inputs: ReportInputs; pdf: Buffer };
