@@ -44,6 +44,7 @@ import { registerFindingRoutes } from "./modules/findings/findings-routes.js";
 import { registerIntegrationRoutes } from "./modules/integration/integration-routes.js";
 import { hl7LogRetentionJob } from "./modules/interfaces/message-log-retention-job.js";
 import { registerMessageLogRoutes } from "./modules/interfaces/message-log-routes.js";
+import { orderStatusOnMilestone } from "./modules/interfaces/order-status-service.js";
 import { defaultOutboundTimeouts, resultOutbound } from "./modules/interfaces/outbound-service.js";
 import { registerProfileRoutes } from "./modules/interfaces/profile-routes.js";
 import { resultJob } from "./modules/interfaces/result-job.js";
@@ -109,10 +110,11 @@ export const infrastructureRoutes = [
 /**
  * What the case workflow asks of the modules built on cases: records answer `final-interpretation-signed` and which
  * billable logs a new recording period would leave outside; billing answers `billing-check-passed` with the
- * configured caps, CPT rules and currency.
+ * configured caps, CPT rules and currency; interfaces tell the hospital's order that monitoring started or the case
+ * was archived.
  */
 export function caseDependenciesOf(
-  config: Pick<Config, "technologistCaps" | "cptRules" | "currency">,
+  config: Pick<Config, "technologistCaps" | "cptRules" | "currency" | "hl7">,
 ): CaseDependencies {
   const billing = billingSettingsOf(config);
   return {
@@ -120,6 +122,7 @@ export function caseDependenciesOf(
     billingCheckFailure: async (db, caseRow, now) =>
       billingCheckFailure(await checkCaseBilling(db, caseRow, now, billing)),
     findBillableLogsOutsidePeriod,
+    onCaseMilestone: orderStatusOnMilestone({ sendingFacility: config.hl7.sendingFacility }),
   };
 }
 

@@ -1,7 +1,7 @@
 """The hospital's chart receiving Vigil's results, played by Debian's python3-hl7 (not code of ours).
 
 Reads each message with hl7.parse and appends what it understood to --record as one JSON line: the message type,
-MSH-10, the order numbers, the result status, the text OBX (unescaped) and the SHA-256 of the bytes OBX-5.5 of the
+MSH-10, the order numbers, the result status (an order status message: ORC-1 and ORC-5), the text OBX (unescaped) and the SHA-256 of the bytes OBX-5.5 of the
 ED OBX decodes to (base64). Answers AA, or AE with an ERR segment (--code AE). Prints "LISTENING <port>" once it
 accepts connections. Run with /usr/bin/python3.
 """
@@ -49,7 +49,15 @@ def understood(raw):
         "edBytes": None,
         "text": None,
     }
-    if kind.startswith("ORU"):
+    if kind.startswith("ORM"):
+        seen.update(
+            placer=field(message, "ORC", 2),
+            filler=field(message, "ORC", 3),
+            orderControl=field(message, "ORC", 1),
+            orderStatus=field(message, "ORC", 5),
+            resultStatus="",
+        )
+    elif kind.startswith("ORU"):
         seen.update(placer=field(message, "OBR", 2), filler=field(message, "OBR", 3), resultStatus=field(message, "OBR", 25))
     else:
         seen.update(
@@ -59,7 +67,8 @@ def understood(raw):
             parentDocument=field(message, "TXA", 13),
             resultStatus=field(message, "OBX", 11),
         )
-    for number, obx in enumerate(message.segments("OBX"), start=1):
+    observations = message.segments("OBX") if any(str(segment[0]) == "OBX" for segment in message) else []
+    for number, obx in enumerate(observations, start=1):
         value_type = str(obx[2])
         if value_type == "ED":
             data = base64.b64decode(message.extract_field("OBX", number, 5, 1, 5))

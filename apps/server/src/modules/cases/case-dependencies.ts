@@ -23,4 +23,12 @@ export type CaseDependencies = {
     caseRow: CaseRow,
     period: { recordingStartedAt: Date | null; recordingEndedAt: Date | null; openedAt: Date },
   ) => Promise<LogOutsidePeriod[]>;
+  /**
+   * Interfaces: monitoring of the case started, or a person archived it; the hospital's order the case came from
+   * may be told its new status. In the change's transaction, after the case row is written.
+   */
+  onCaseMilestone: (db: Db, caseRow: CaseRow, milestone: CaseMilestone) => Promise<void>;
 };
+
+/** The moves of a case its hospital's order hears of. */
+export type CaseMilestone = "monitoring-started" | "archived";

@@ -237,7 +237,13 @@ function noSuchMove(row: CaseRow, to: string): AppError {
 }
 
 /** Moves the case (within the caller's transaction) and does what arriving in the new stage means. */
-async function completeMove(tx: Db, locked: CaseRow, ruleId: string, actor: CaseActor): Promise<CaseRow> {
+async function completeMove(
+  tx: Db,
+  locked: CaseRow,
+  ruleId: string,
+  actor: CaseActor,
+  dependencies: CaseDependencies,
+): Promise<CaseRow> {
   const rule = caseTransitionRules.find((candidate) => candidate.id === ruleId);
   if (!rule) throw new Error(`unknown transition rule ${ruleId}`);
   const values: Partial<CaseRow> = { stage: rule.to };
@@ -255,6 +261,7 @@ async function completeMove(tx: Db, locked: CaseRow, ruleId: string, actor: Case
   // A closed case has no one working on it.
   if (rule.id === "close") await endAssignments(tx, locked.id);
   const after = await updateCaseRow(tx, locked.id, values);
+  if (rule.id === "start-monitoring") await dependencies.onCaseMilestone(tx, after, "monitoring-started");
   if (reopensRecording) {
     await recordCaseAction(tx, actor, after, "update", {
       version: after.version,
@@ -318,7 +325,7 @@ export async function requestTransition(
       // A pending request changes the case too (its version), so screens showing the old state learn of it.
       const after = rule.needsApproval
         ? await updateCaseRow(tx, locked.id, {})
-        : await completeMove(tx, locked, rule.id, actor);
+        : await completeMove(tx, locked, rule.id, actor, dependencies);
       await recordAudit(
         tx,
         auditedWrite(
@@ -411,7 +418,7 @@ export async function takeTransitionAction(
       });
       after =
         request.action === "approve"
-          ? await completeMove(tx, locked, found.ruleId, actor)
+          ? await completeMove(tx, locked, found.ruleId, actor, dependencies)
           : await updateCaseRow(tx, locked.id, {});
     }
     await insertTransitionAction(tx, {

@@ -399,6 +399,7 @@ export async function archiveCase(
     }
     const after = await updateCaseRow(tx, id, { archivedAt: new Date() });
     await recordCaseAction(tx, actor, after, "archive", { stage: locked.stage });
+    await dependencies.onCaseMilestone(tx, after, "archived");
     return after;
   });
   return toCase(db, row, user, dependencies);

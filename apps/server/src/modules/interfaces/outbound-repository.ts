@@ -29,6 +29,13 @@ export async function insertOutboundResult(
   return row;
 }
 
+/** Inserts an outbound message that belongs to no report version (an order status). */
+export async function insertOutboundMessage(db: Db, values: OutboundMessageValues): Promise<OutboundMessageRow> {
+  const [row] = await db.insert(hl7Messages).values(values).returning();
+  if (!row) throw new Error("the outbound message was not inserted");
+  return row;
+}
+
 export async function findOutboundMessage(db: Db, id: string): Promise<OutboundMessageRow | undefined> {
   const [row] = await db
     .select()
@@ -74,4 +81,23 @@ export async function findResultMessagesOfVersions(
       ),
     )
     .orderBy(hl7Messages.createdAt);
+}
+
+/** Whether the case's order was already told `status` (ORC-1 SC with that ORC-5) by a message of its own. */
+export async function hasOrderStatusMessage(db: Db, caseId: string, status: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: hl7Messages.id })
+    .from(hl7Messages)
+    .where(
+      and(
+        eq(hl7Messages.caseId, caseId),
+        eq(hl7Messages.direction, "outbound"),
+        eq(hl7Messages.messageType, "ORM^O01"),
+        isNull(hl7Messages.replayOf),
+        // The builder writes ORC as `ORC|SC|placer|filler||status|…` after a segment's `\r`: ORC-5 is its fifth field.
+        sql`split_part(split_part(${hl7Messages.text}, ${"\rORC|"}, 2), '|', 5) = ${status}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

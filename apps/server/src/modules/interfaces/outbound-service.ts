@@ -5,6 +5,8 @@ import { newControlId } from "../../hl7/hl7-ack.js";
 import { type MllpSendResult, sendMllpMessage } from "../../hl7/mllp-client.js";
 import { enqueueJob } from "../../jobs/job-queue.js";
 import type { IssuedReportVersion, ReportOutbound } from "../reports/reports-service.js";
+import { orderStatusMessageType } from "./order-status-message.js";
+import { completeOrderOnSigning } from "./order-status-service.js";
 import {
   findCaseOrder,
   findOutboundMessage,
@@ -77,6 +79,11 @@ export function resultOutbound(settings: Pick<OutboundSettings, "sendingFacility
   return {
     onReportVersionIssued: async (tx, issued) => {
       await queueResultMessage(settings, tx, issued);
+      await completeOrderOnSigning(settings, tx, {
+        caseId: issued.row.caseId,
+        clientId: issued.row.clientId,
+        version: issued.inputs.report.version,
+      });
     },
     ehrStatusesOf,
   };
@@ -102,12 +109,17 @@ export type ResultSendOutcome =
   | { kind: "refused"; error: string }
   | { kind: "not-delivered"; error: string; final: boolean };
 
+/** What an outbound message is, in the sentences about it. */
+function whatIsSent(messageType: string): string {
+  return messageType === orderStatusMessageType ? "order status" : "result";
+}
+
 /** The peer's own words for a refusal: its ERR texts, else MSA-3. */
-function refusalOf(result: Extract<MllpSendResult, { ok: true }>): string {
+function refusalOf(result: Extract<MllpSendResult, { ok: true }>, messageType: string): string {
   const { code, text, errors } = result.ack;
   const reasons = errors.map((error) => error.text || error.codeText).filter((reason) => reason !== "");
   const why = reasons.length > 0 ? reasons.join("; ") : text || "it gave no reason";
-  return `The hospital's system refused the result (${code}): ${why}`;
+  return `The hospital's system refused the ${whatIsSent(messageType)} (${code}): ${why}`;
 }
 
 /**
@@ -128,7 +140,7 @@ export async function sendResultMessage(
   const profile = await getCurrentInterfaceProfile(db, message.clientId);
   const destination = profile?.enabled ? profile.destination : null;
   if (!destination) {
-    const error = "The client's interface profile is off or has no destination now; the result was not sent.";
+    const error = `The client's interface profile is off or has no destination now; the ${whatIsSent(message.messageType)} was not sent.`;
     await settleOutboundMessage(db, messageId, {
       status: options.final ? "failed" : "queued",
       ackCode: null,
@@ -159,7 +171,7 @@ export async function sendResultMessage(
       processedAt: now,
     });
   } else if (result.ok) {
-    outcome = { kind: "refused", error: refusalOf(result) };
+    outcome = { kind: "refused", error: refusalOf(result, message.messageType) };
     await settleOutboundMessage(db, messageId, {
       status: "failed",
       ackCode: result.ack.code,

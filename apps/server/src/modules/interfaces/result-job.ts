@@ -6,7 +6,8 @@ import { resultJobKind } from "./result-job-kind.js";
 export const defaultResultRetry: RetryPolicy = { limit: 10, backoff: { baseMs: 30_000, maxMs: 30 * 60_000 } };
 
 /**
- * `hl7-result`: sends one report version's result message (queued in the signing transaction) and records the ACK.
+ * `hl7-result`: sends one stored outbound message — a report version's result (queued in the signing transaction) or
+ * an order status (queued with the case's change) — and records the ACK.
  * The job claim runs one try at a time across instances; an acknowledged row is never sent again, so a repeated try
  * sends nothing. An AE/AR ends the job failed at once (the same message would be refused again), shown with the
  * peer's words in the message log, on the case's Reports list and among the failed jobs, where Retry sends it again

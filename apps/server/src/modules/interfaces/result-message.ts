@@ -13,7 +13,7 @@ import type { ReportInputs } from "../reports/reports-service.js";
 export const vigilSendingApplication = "VIGIL";
 
 /** OBX-3 and OBR-4: LOINC 11523-8 "EEG study", the code the FHIR DiagnosticReport carries too. */
-const eegStudyCode = "11523-8^EEG study^LN";
+export const eegStudyCode = "11523-8^EEG study^LN";
 
 /** The message types a version goes as: an addendum is a corrected result, or an edited document (T08). */
 export type ResultMessageType = "ORU^R01" | "MDM^T02" | "MDM^T08";
@@ -72,14 +72,14 @@ function instant(value: string | null | undefined): string {
 }
 
 /** A segment from its fields (field 1 first); trailing empty fields dropped. */
-function segment(name: string, fields: readonly string[]): string {
+export function segment(name: string, fields: readonly string[]): string {
   const kept = [...fields];
   while (kept.length > 0 && kept[kept.length - 1] === "") kept.pop();
   return [name, ...kept].join("|");
 }
 
 /** Fields 1..n from a sparse map of field number → value. */
-function fieldsOf(values: Record<number, string>): string[] {
+export function fieldsOf(values: Record<number, string>): string[] {
   const last = Math.max(0, ...Object.keys(values).map(Number));
   return Array.from({ length: last }, (_, index) => values[index + 1] ?? "");
 }
@@ -92,6 +92,16 @@ function messageTypeField(type: ResultMessageType, version: string): string {
 }
 
 function mshOf(input: ResultMessageInput, type: ResultMessageType): string {
+  return mshSegment(input, messageTypeField(type, input.profile.hl7Version));
+}
+
+/** The MSH of every message Vigil sends; `messageType` is MSH-9 as written. */
+export function mshSegment(
+  input: Pick<ResultMessageInput, "controlId" | "at" | "sendingFacility"> & {
+    profile: Pick<InterfaceProfileContent, "receivingApplication" | "receivingFacility" | "hl7Version">;
+  },
+  messageType: string,
+): string {
   const { profile } = input;
   // MSH-15/16 left empty: original acknowledgement mode, one AA/AE/AR per message. MSH-18 says UTF-8, the only
   // way a name like 王小明 reaches the chart as written.
@@ -104,7 +114,7 @@ function mshOf(input: ResultMessageInput, type: ResultMessageType): string {
     escapeHl7(profile.receivingFacility),
     formatHl7Timestamp(input.at),
     "",
-    messageTypeField(type, profile.hl7Version),
+    messageType,
     input.controlId,
     "P",
     profile.hl7Version,
@@ -118,8 +128,14 @@ function mshOf(input: ResultMessageInput, type: ResultMessageType): string {
 }
 
 function pidOf(input: ResultMessageInput): string {
-  const { patient } = input.inputs;
-  const authority = input.order?.mrnAssigningAuthority ?? input.profile.mrnAssigningAuthority;
+  return pidSegment(input.inputs.patient, input.order?.mrnAssigningAuthority ?? input.profile.mrnAssigningAuthority);
+}
+
+/** PID: the MRN with its assigning authority, the name, date of birth and sex. */
+export function pidSegment(
+  patient: Pick<ReportInputs["patient"], "mrn" | "firstName" | "lastName" | "dateOfBirth" | "sex">,
+  authority: string,
+): string {
   return segment(
     "PID",
     fieldsOf({

@@ -19,6 +19,9 @@ export type ReceivedResult = {
   resultStatus: string;
   document?: string;
   parentDocument?: string;
+  /** ORM (order status): ORC-1 and ORC-5. */
+  orderControl?: string;
+  orderStatus?: string;
   text: string | null;
   edSha256: string | null;
   edBytes: number | null;

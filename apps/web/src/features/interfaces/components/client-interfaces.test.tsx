@@ -130,11 +130,15 @@ describe("the client's Interfaces tab", { timeout: 45_000 }, () => {
       destination: null,
       resultStyle: "ORU^R01",
       hl7Version: "2.5.1",
+      orderStatusUpdates: false,
       changeNote: "First profile",
     });
+    // Order status updates are off until asked for; the checkbox turns them on.
+    await user.click(screen.getByRole("checkbox", { name: "Send order status updates (ORC-5)" }));
     await user.click(screen.getByRole("button", { name: "Save revision" }));
     expect(await screen.findByRole("heading", { name: "Current interface profile: revision 1" })).toBeTruthy();
     expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toMatchObject({ orderStatusUpdates: true });
   });
 
   it("checks the destination as typed: a host without a port is not saved", async () => {

@@ -193,7 +193,7 @@ export function InterfaceProfileEditor({ client, current, onDone }: InterfacePro
                 control={control}
                 name="orderStatusUpdates"
                 label="Send order status updates (ORC-5)"
-                help="In progress when monitoring starts, completed when the report is signed."
+                help="In progress when monitoring starts, completed when the report is signed, cancelled when the case is archived."
               />
             </Grid>
           </Section>
