@@ -36,6 +36,7 @@ import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerEventRoutes } from "./modules/events/events-routes.js";
+import { reportFhirBuilder } from "./modules/fhir/fhir-read-service.js";
 import { registerFhirEndpoint, smartInfrastructureRoutes } from "./modules/fhir/fhir-routes.js";
 import { registerSmartClientRoutes } from "./modules/fhir/smart-client-routes.js";
 import { findingJobs } from "./modules/findings/finding-jobs.js";
@@ -247,6 +248,8 @@ export async function buildApp({
     linkLimits: config.identityLimits,
     company: { name: config.reports.companyName, details: config.reports.companyDetails },
     caps: config.technologistCaps,
+    // The fhir module sits above reports: the staff route's DiagnosticReport is the hospitals' FHIR API's own mapping.
+    fhirReport: reportFhirBuilder({ publicUrl: config.publicUrl, company: { name: config.reports.companyName } }),
     // Interfaces sit above reports: each issued version's HL7 result is queued in its signing transaction.
     outbound: resultOutbound({ sendingFacility: config.hl7.sendingFacility }),
   };

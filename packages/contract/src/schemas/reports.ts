@@ -254,29 +254,38 @@ export const reportPdfSchema = z.string().meta({ format: "binary", description: 
 
 const fhirCodingSchema = z.object({ system: z.string(), code: z.string(), display: z.string().optional() });
 const fhirCodeableConceptSchema = z.object({ coding: z.array(fhirCodingSchema), text: z.string().optional() });
-const fhirReferenceSchema = z.object({ reference: z.string().optional(), display: z.string().optional() });
+/** A reference by id, by identifier (the patient's MRN, the visit number) or both; loose: identifiers carry types. */
+const fhirReferenceSchema = z.looseObject({ reference: z.string().optional(), display: z.string().optional() });
 
 /**
- * The report as a FHIR R4 DiagnosticReport (`application/fhir+json`, no envelope). Only the elements Vigil fills are
- * described here; the server's tests validate every resource against HL7's own R4 JSON schema.
+ * The report as a FHIR R4 US Core DiagnosticReport (`application/fhir+json`, no envelope), exactly as the
+ * hospitals' FHIR API serves it (docs/design/FHIR.md) with the PDF also inline. One resource per report: an
+ * addendum keeps the id and identifier, its status `amended` and `meta.versionId` the version. Only the elements
+ * Vigil fills are described here; the server's tests validate every resource with three independent validators.
  */
 export const fhirDiagnosticReportSchema = z.looseObject({
   resourceType: z.literal("DiagnosticReport"),
   id: z.string(),
-  contained: z.array(z.looseObject({ resourceType: z.string(), id: z.string() })),
+  meta: z.looseObject({ versionId: z.string(), lastUpdated: z.string(), profile: z.array(z.string()) }),
+  text: z.object({ status: z.literal("generated"), div: z.string() }),
   identifier: z.array(z.looseObject({ system: z.string(), value: z.string() })),
+  basedOn: z.array(fhirReferenceSchema),
   status: z.enum(reportFhirStatuses),
   category: z.array(fhirCodeableConceptSchema),
   code: fhirCodeableConceptSchema,
   subject: fhirReferenceSchema,
+  encounter: fhirReferenceSchema.optional(),
   effectivePeriod: z.object({ start: z.string(), end: z.string() }),
   issued: z.string(),
   performer: z.array(fhirReferenceSchema),
   resultsInterpreter: z.array(fhirReferenceSchema),
   conclusion: z.string().optional(),
+  conclusionCode: z.array(fhirCodeableConceptSchema).optional(),
   presentedForm: z.array(
     z.object({
       contentType: z.literal("application/pdf"),
+      /** `Binary/<version id>` on the hospitals' FHIR API. */
+      url: z.string(),
       data: z.string(),
       hash: z.string(),
       size: z.number().int(),

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { fhirDiagnosticReportSchema } from "@vigil/contract";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { recordSystemDisclosures, type SystemDisclosure } from "../reports/disclosures-service.js";
-import { type ReportInputs, studyTypeLabel } from "../reports/reports-service.js";
+import { type ReportFhirBuilder, type ReportInputs, studyTypeLabel } from "../reports/reports-service.js";
 import {
   type CaseFilter,
   countCases,
@@ -475,4 +476,12 @@ export async function diagnosticReportOfVersion(
   const [loaded] = await versionFactsOf(db, clientId, [versionId]);
   if (!loaded) return undefined;
   return diagnosticReportResource(settings, loaded.version, reportCaseOf(settings, loaded.facts), { inlinePdf: true });
+}
+
+/** The reports module's `fhirReport` (handed down by `app.ts`): the staff route's one DiagnosticReport mapping. */
+export function reportFhirBuilder(settings: FhirSettings): ReportFhirBuilder {
+  return async (db, clientId, versionId) => {
+    const resource = await diagnosticReportOfVersion(db, settings, clientId, versionId);
+    return resource ? fhirDiagnosticReportSchema.parse(resource) : undefined;
+  };
 }

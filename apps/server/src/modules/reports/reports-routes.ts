@@ -31,7 +31,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: ReportsContext):
     return { body: pdf.bytes, fileName: pdf.fileName, disposition: "inline" as const };
   });
   registerRoute(app, "getReportFhir", reportRoutes.getReportFhir, ({ params, principal, request }) =>
-    getReportFhir(db, params.id, params.reportId, actorOf(principal, request)),
+    getReportFhir(ctx, params.id, params.reportId, actorOf(principal, request)),
   );
   registerRoute(app, "getReportDocument", reportRoutes.getReportDocument, ({ params, principal, request }) =>
     getReportDocument(db, params.id, params.reportId, actorOf(principal, request)),

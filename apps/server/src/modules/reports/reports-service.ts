@@ -29,7 +29,6 @@ import {
 } from "./report-delivery.js";
 import { enqueueDeliveries } from "./report-delivery-job.js";
 import { buildReportDocument } from "./report-document.js";
-import { buildDiagnosticReport } from "./report-fhir.js";
 import type { ReportInputs } from "./report-inputs.js";
 import { missingVersions, type ReportCompany, storeReportVersion, type VersionToIssue } from "./report-issue.js";
 import { recordVoidedLinks, voidSupersededLinks } from "./report-link-voids.js";
@@ -68,7 +67,19 @@ export type ReportOutbound = {
   ehrStatusesOf: (db: Db, reportIds: readonly string[]) => Promise<Map<string, ReportEhrStatus>>;
 };
 
+/**
+ * The version as a FHIR R4 DiagnosticReport, as the hospital's FHIR API serves it (with the PDF inline): the fhir
+ * module (a floor above) owns the one mapping, handed down by `app.ts`. Undefined when the version is not the client's.
+ */
+export type ReportFhirBuilder = (
+  db: Db,
+  clientId: string,
+  versionId: string,
+) => Promise<FhirDiagnosticReport | undefined>;
+
 export type ReportsContext = ReportDeliveryContext & {
+  /** The DiagnosticReport of a version (modules/fhir's mapper). */
+  fhirReport: ReportFhirBuilder;
   /** Results into the hospital's chart by HL7 (absent: none are sent, and no version says anything of the EHR). */
   outbound?: ReportOutbound;
   /** The public link calls' limits (links/link-calls.ts), shared with the acknowledgement links. */
@@ -320,14 +331,16 @@ export async function getReportPdf(
 
 /** `GET …/reports/{reportId}/fhir`: the version as a FHIR R4 DiagnosticReport; recorded as a disclosure. */
 export async function getReportFhir(
-  db: Db,
+  ctx: Pick<ReportsContext, "db" | "fhirReport">,
   caseId: string,
   reportId: string,
   actor: Actor,
 ): Promise<FhirDiagnosticReport> {
-  const row = await requireVersion(db, caseId, reportId);
-  await discloseToStaff(db, row, "fhir-exported", actor);
-  return buildDiagnosticReport({ id: row.id, inputs: row.inputs as unknown as ReportInputs, pdf: row.pdf });
+  const row = await requireVersion(ctx.db, caseId, reportId);
+  const resource = await ctx.fhirReport(ctx.db, row.clientId, row.id);
+  if (!resource) throw new AppError("not_found", `The case has no report version with id ${reportId}.`);
+  await discloseToStaff(ctx.db, row, "fhir-exported", actor);
+  return resource;
 }
 
 /**

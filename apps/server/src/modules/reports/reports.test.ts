@@ -116,7 +116,13 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
     expect(fhir.headers["content-type"]).toBe("application/fhir+json; charset=utf-8");
     expect(fhir.headers["cache-control"]).toBe("no-store");
     const resource = fhir.json();
-    expect(resource).toMatchObject({ resourceType: "DiagnosticReport", id: report.id, status: "final" });
+    expect(resource).toMatchObject({
+      resourceType: "DiagnosticReport",
+      id: report.interpretationId,
+      status: "final",
+      presentedForm: [{ url: `Binary/${report.id}` }],
+    });
+    expect(resource).not.toHaveProperty("contained");
     expect(fhirSchemaErrors(resource)).toEqual([]);
     expect(Buffer.from(resource.presentedForm[0].data, "base64").equals(pdf.rawPayload)).toBe(true);
 
@@ -183,6 +189,7 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
     const { caseId } = await signedCase(harness, team, clientId);
     const [report] = (await reportsOf(caseId)).items as [ReportVersion];
     const before = (await team.coordinator("GET", `/cases/${caseId}/reports/${report.id}/pdf`)).rawPayload;
+    const fhirBefore = (await team.coordinator("GET", `/cases/${caseId}/reports/${report.id}/fhir`)).json();
 
     const client = (await team.coordinator("GET", `/clients/${clientId}`)).json().data;
     const input = Object.fromEntries(Object.keys(clientInputSchema.shape).map((key) => [key, client[key]]));
@@ -195,7 +202,7 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
     const after = (await team.coordinator("GET", `/cases/${caseId}/reports/${report.id}/pdf`)).rawPayload;
     expect(after.equals(before)).toBe(true);
     const fhir = (await team.coordinator("GET", `/cases/${caseId}/reports/${report.id}/fhir`)).json();
-    expect(fhir.contained[0].identifier[0].assigner.display).toBe(client.name);
+    expect(fhir).toEqual(fhirBefore);
 
     // The stored rows refuse to be rewritten at all.
     const rewrite = await harness.database.db
@@ -232,7 +239,11 @@ describe("a signed interpretation becomes a report that leaves Vigil", () => {
     expect(text).toContain(sampleInterpretation().impression);
     expect(text).toContain("Video review: the second seizure had a clinical correlate.");
     const fhir = (await team.coordinator("GET", `/cases/${caseId}/reports/${amended.id}/fhir`)).json();
-    expect(fhir.status).toBe("amended");
+    const originalFhir = (await team.coordinator("GET", `/cases/${caseId}/reports/${original.id}/fhir`)).json();
+    // One report, one resource: the addendum is the same DiagnosticReport, amended, so a receiver replaces it.
+    expect(fhir).toMatchObject({ id: originalFhir.id, identifier: originalFhir.identifier, status: "amended" });
+    expect([originalFhir.meta.versionId, fhir.meta.versionId]).toEqual(["1", "2"]);
+    expect(originalFhir.status).toBe("final");
     expect(fhirSchemaErrors(fhir)).toEqual([]);
   });
 
