@@ -198,6 +198,14 @@ export const pageList = [
     layout: "base",
     access: "billing:read",
   }),
+  page({ id: "billing-invoices", path: "/billing/invoices", title: "Invoices", layout: "app", access: "billing:read" }),
+  page({
+    id: "billing-invoice",
+    path: "/billing/invoices/:invoiceId",
+    title: "Invoice",
+    layout: "base",
+    access: "billing:read",
+  }),
   page({ id: "reporting", path: "/reporting", title: "Reporting", layout: "app", access: "reporting:read" }),
   page({
     id: "reporting-overview",

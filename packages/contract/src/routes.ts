@@ -7,6 +7,7 @@ import { clientRoutes } from "./route-groups/client-routes.js";
 import { criticalFindingRoutes } from "./route-groups/critical-finding-routes.js";
 import { eventRoutes } from "./route-groups/event-routes.js";
 import { interfaceRoutes } from "./route-groups/interface-routes.js";
+import { invoiceRoutes } from "./route-groups/invoice-routes.js";
 import { jobRoutes } from "./route-groups/job-routes.js";
 import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
@@ -43,6 +44,7 @@ export const routes = {
   ...reportRoutes,
   ...interfaceRoutes,
   ...smartClientRoutes,
+  ...invoiceRoutes,
 } as const;
 
 export type Routes = typeof routes;

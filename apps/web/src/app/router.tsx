@@ -49,6 +49,10 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     import("../features/billing/components/billing-client").then((module) => module.BillingClientPage),
   "billing-statement": () =>
     import("../features/billing/components/billing-statement").then((module) => module.BillingStatementPage),
+  "billing-invoices": () =>
+    import("../features/billing/components/invoice-list").then((module) => module.BillingInvoicesPage),
+  "billing-invoice": () =>
+    import("../features/billing/components/invoice-print").then((module) => module.BillingInvoicePage),
   reporting: () => import("../features/reporting/components/reporting-home").then((module) => module.ReportingHomePage),
   "reporting-overview": () =>
     import("../features/reporting/components/billable-hours-overview").then(

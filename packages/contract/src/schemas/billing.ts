@@ -214,6 +214,8 @@ export const issuedStatementSchema = z.object({
   roundingNote: z.string(),
   issuedAt: isoDateTimeSchema,
   issuedBy: authorSchema,
+  /** The invoice issued with the statement (null for statements issued before invoices were). */
+  invoice: z.object({ id: idSchema, number: z.string() }).nullable(),
 });
 export type IssuedStatement = z.infer<typeof issuedStatementSchema>;
 

@@ -100,3 +100,22 @@ export function rateForMonth(
 
 export const roundingNote =
   "Hours per case are the exact logged seconds rounded half-up to 2 decimals; each amount is those rounded hours × the hourly rate, rounded half-up to the cent; totals are the sums of the rounded lines.";
+
+/**
+ * Tax on an amount at a percentage ("8.875"), rounded half-up to the cent, exactly (big.js): 1000.00 at 8.875 % →
+ * "88.75"; 0.05 at 10 % → "0.01" (0.005 rounds up).
+ */
+export function taxOf(amount: string, ratePercent: string | null): string {
+  if (ratePercent === null) return "0.00";
+  return toCents(new Big(amount).times(ratePercent).div(100));
+}
+
+/** `value + plus`, exactly, with 2 decimals. */
+export function plusOf(value: string, plus: string): string {
+  return toCents(new Big(value).plus(plus));
+}
+
+/** A stored percentage ("8.8750") as typed back: trailing zeros of the fraction dropped ("8.875", "8"). */
+export function percentText(stored: string): string {
+  return new Big(stored).toString();
+}

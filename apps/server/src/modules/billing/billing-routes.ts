@@ -1,4 +1,4 @@
-import { billingRoutes } from "@vigil/contract";
+import { billingRoutes, invoiceRoutes } from "@vigil/contract";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
@@ -9,6 +9,14 @@ import { getBillingCheck } from "./billing-check-service.js";
 import { setBillingRate } from "./billing-rates-service.js";
 import { billingSettingsOf, listBillingMonths } from "./billing-service.js";
 import { getBillingStatement, issueBillingStatement } from "./billing-statements-service.js";
+import {
+  exportInvoicesCsv,
+  getClientBillingProfile,
+  getInvoice,
+  getInvoicePdf,
+  listInvoices,
+  setClientBillingProfile,
+} from "./invoices-service.js";
 import { getBillableHoursReport } from "./reporting-service.js";
 
 /** Billing and reporting (PRODUCT.md §5): the contract's `billingRoutes`, each one call of a service. */
@@ -41,5 +49,29 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
   );
   registerRoute(app, "getBillableHoursReport", routes.getBillableHoursReport, ({ query }) =>
     getBillableHoursReport(db, query),
+  );
+
+  registerRoute(app, "listInvoices", invoiceRoutes.listInvoices, ({ query }) => listInvoices(db, query));
+  registerRoute(app, "exportInvoices", invoiceRoutes.exportInvoices, async ({ query }) => ({
+    body: await exportInvoicesCsv(db, query),
+    fileName: `invoices${query.from ? `-${query.from}` : ""}${query.to ? `-${query.to}` : ""}.csv`,
+  }));
+  registerRoute(app, "getInvoice", invoiceRoutes.getInvoice, ({ params }) => getInvoice(db, params.id));
+  registerRoute(app, "getInvoicePdf", invoiceRoutes.getInvoicePdf, async ({ params }) => {
+    const pdf = await getInvoicePdf(db, params.id);
+    return { body: pdf.bytes, fileName: pdf.fileName, disposition: "inline" as const };
+  });
+  registerRoute(app, "getClientBillingProfile", invoiceRoutes.getClientBillingProfile, ({ params }) =>
+    getClientBillingProfile(db, params.client),
+  );
+  registerRoute(
+    app,
+    "setClientBillingProfile",
+    invoiceRoutes.setClientBillingProfile,
+    async ({ params, body, principal, request }) => {
+      const user = await findUserById(db, principal.sub);
+      const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+      return setClientBillingProfile(db, params.client, body, actor);
+    },
   );
 }

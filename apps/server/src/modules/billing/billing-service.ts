@@ -50,11 +50,23 @@ import { type CptRulesConfig, defaultCptRulesConfig } from "./cpt-rules.js";
  * The rules billing follows that come from configuration: technologists' caps, the unconfirmed CPT rules and the
  * currency amounts are in.
  */
-export type BillingSettings = { caps: Config["technologistCaps"]; cpt: CptRulesConfig; currency: string };
+export type BillingSettings = {
+  caps: Config["technologistCaps"];
+  cpt: CptRulesConfig;
+  currency: string;
+  /**
+   * The company that issues invoices, as reports name it (REPORT_COMPANY_NAME, REPORT_COMPANY_DETAILS); blank for
+   * the callers that only check cases (the case workflow), which never issue.
+   */
+  issuer: { name: string; details: string };
+};
 
-export function billingSettingsOf(config: Pick<Config, "technologistCaps" | "cptRules" | "currency">): BillingSettings {
+export function billingSettingsOf(
+  config: Pick<Config, "technologistCaps" | "cptRules" | "currency"> & Partial<Pick<Config, "reports">>,
+): BillingSettings {
   return {
     currency: config.currency,
+    issuer: { name: config.reports?.companyName ?? "", details: config.reports?.companyDetails ?? "" },
     caps: config.technologistCaps,
     cpt: {
       ...defaultCptRulesConfig,

@@ -32,6 +32,8 @@ import {
   insertStatement,
   type StatementWithLines,
 } from "./billing-statements-repository.js";
+import { findInvoiceOfStatement } from "./invoices-repository.js";
+import { issueInvoiceForStatement } from "./invoices-service.js";
 
 /**
  * Monthly statements. The live statement is computed from the time logs and the rate whenever it is read; issuing
@@ -123,7 +125,10 @@ async function computeLiveStatement(
   };
 }
 
-function toIssuedStatement({ statement, lines }: StatementWithLines): IssuedStatement {
+function toIssuedStatement(
+  { statement, lines }: StatementWithLines,
+  invoice: IssuedStatement["invoice"],
+): IssuedStatement {
   return {
     id: statement.id,
     number: statement.number,
@@ -151,6 +156,7 @@ function toIssuedStatement({ statement, lines }: StatementWithLines): IssuedStat
     roundingNote: statement.roundingNote,
     issuedAt: statement.issuedAt.toISOString(),
     issuedBy: { sub: statement.issuedBySub, username: statement.issuedByUsername, name: statement.issuedByName },
+    invoice,
   };
 }
 
@@ -227,7 +233,7 @@ export async function getBillingStatement(
 ): Promise<BillingStatement> {
   const live = await computeLiveStatement(db, clientId, month, settings, now);
   const stored = await findStatementOfMonth(db, clientId, month);
-  const issued = stored ? toIssuedStatement(stored) : undefined;
+  const issued = stored ? toIssuedStatement(stored, await findInvoiceOfStatement(db, stored.statement.id)) : undefined;
   return {
     ...live,
     invoiced: issued !== undefined,
@@ -282,7 +288,7 @@ export async function issueBillingStatement(
       const client = await requireBillingClient(tx, clientId, "no key update");
       const existing = await findStatementOfMonth(tx, clientId, month);
       if (existing) {
-        const issued = toIssuedStatement(existing);
+        const issued = toIssuedStatement(existing, await findInvoiceOfStatement(tx, existing.statement.id));
         if (expected.includes(existing.statement.fingerprint)) return issued;
         throw new AppError(
           "conflict",
@@ -356,7 +362,10 @@ export async function issueBillingStatement(
           },
         ),
       );
-      return toIssuedStatement(saved);
+      // The invoice the hospital receives is issued with the statement, or neither is.
+      const statement = toIssuedStatement(saved, null);
+      const invoice = await issueInvoiceForStatement(tx, statement, actor, settings, now);
+      return { ...statement, invoice };
     });
   } catch (error) {
     // Only reachable if the client lock was bypassed: say what happened instead of a 500.

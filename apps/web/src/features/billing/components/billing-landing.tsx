@@ -14,7 +14,7 @@ export function BillingPage() {
     <>
       <PageHeading>Billing</PageHeading>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
-        Monthly rates, amounts and printable statements per client.
+        Monthly rates, amounts, printable statements and invoices per client.
       </Typography>
       <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap" }}>
         <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
@@ -28,6 +28,21 @@ export function BillingPage() {
               </Stack>
               <Typography variant="body2" color="text.secondary">
                 Billable hours per client and month, hourly rates (own or inherited), amounts and monthly statements.
+              </Typography>
+            </CardContent>
+          </CardActionArea>
+        </Card>
+        <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
+          <CardActionArea component={RouterLink} to={pages["billing-invoices"].href()}>
+            <CardContent>
+              <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>
+                <Typography variant="h6" component="h2">
+                  Invoices
+                </Typography>
+                <ChevronRight aria-hidden="true" />
+              </Stack>
+              <Typography variant="body2" color="text.secondary">
+                Every invoice issued with a month's statement: numbers, due dates, totals, the PDF as sent, and CSV.
               </Typography>
             </CardContent>
           </CardActionArea>

@@ -239,6 +239,13 @@ function StatementDocument({ statement }: { statement: BillingStatement }) {
         sx={{ display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 3, rowGap: 0.5, my: 2 }}
       >
         <Detail term="Statement">{issued ? `No. ${issued.number}` : "Not issued yet"}</Detail>
+        {issued?.invoice ? (
+          <Detail term="Invoice">
+            <Link component={RouterLink} to={pages["billing-invoice"].href({ invoiceId: issued.invoice.id })}>
+              {issued.invoice.number}
+            </Link>
+          </Detail>
+        ) : null}
         <Detail term="Period">{formatPeriod(printed.periodStart, printed.periodEnd, client.timezone)}</Detail>
         <Detail term="Hourly rate">{rateText(printed.rate, printed.currency)}</Detail>
         <Detail term="Status">
@@ -302,6 +309,16 @@ function IssueOutcomeAlert({ outcome, onClose }: { outcome: IssueOutcome; onClos
       <Alert severity="success" role="status" className="vigil-no-print" sx={{ mb: 2 }} onClose={onClose}>
         Statement No. {outcome.issued.number} was issued for {formatMonth(outcome.issued.month)}. It prints as issued
         from now on.
+        {outcome.issued.invoice ? (
+          <>
+            {" "}
+            Its invoice is{" "}
+            <Link component={RouterLink} to={pages["billing-invoice"].href({ invoiceId: outcome.issued.invoice.id })}>
+              {outcome.issued.invoice.number}
+            </Link>
+            .
+          </>
+        ) : null}
       </Alert>
     );
   }

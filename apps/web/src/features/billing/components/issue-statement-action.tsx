@@ -74,7 +74,8 @@ export function IssueStatementAction({
         {statement.client.name} is billed {formatMoney(statement.totals.amount, statement.currency)} for{" "}
         {statement.totals.caseCount} {statement.totals.caseCount === 1 ? "case" : "cases"} in {month}, as shown. The
         statement gets the client's next number and is never changed afterwards: later changes are carried to the next
-        statement as differences.
+        statement as differences. Its invoice is issued with it, with the next invoice number and the client's payment
+        terms, and cannot be edited either.
       </ConfirmDialog>
     </Stack>
   );

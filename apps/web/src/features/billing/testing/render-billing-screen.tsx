@@ -12,12 +12,16 @@ import { BillingClientPage } from "../components/billing-client";
 import { BillingPage } from "../components/billing-landing";
 import { BillingOverviewPage } from "../components/billing-overview";
 import { BillingStatementPage } from "../components/billing-statement";
+import { BillingInvoicesPage } from "../components/invoice-list";
+import { BillingInvoicePage } from "../components/invoice-print";
 
 const screens: Record<string, ComponentType> = {
   billing: BillingPage,
   "billing-overview": BillingOverviewPage,
   "billing-client": BillingClientPage,
   "billing-statement": BillingStatementPage,
+  "billing-invoices": BillingInvoicesPage,
+  "billing-invoice": BillingInvoicePage,
 };
 
 /** Renders these screens on their page-table routes (see test/render-page-screens.tsx). */
@@ -156,6 +160,7 @@ export function testIssuedStatement(overrides: Partial<IssuedStatement> = {}): I
     roundingNote: live.roundingNote,
     issuedAt: "2026-12-03T14:00:00.000Z",
     issuedBy: { sub: null, username: "bailey", name: "Bailey Biller" },
+    invoice: { id: "5d4c3b2a-1111-4a2b-9c3d-00000000000a", number: "INV-2026-00004" },
     ...overrides,
   };
 }

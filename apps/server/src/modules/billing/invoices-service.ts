@@ -1,0 +1,375 @@
+import {
+  type ClientBillingProfile,
+  type Invoice,
+  type InvoicePage,
+  type InvoiceStatus,
+  type InvoiceSummary,
+  type IssuedStatement,
+  invoiceCsvColumns,
+  type invoiceExportQuerySchema,
+  type invoiceListQuerySchema,
+  type SetClientBillingProfile,
+} from "@vigil/contract";
+import { Temporal } from "temporal-polyfill";
+import { auditedWrite } from "../../audit/audited-write.js";
+import { recordAudit } from "../../audit/record-audit.js";
+import type { Db } from "../../db/client.js";
+import { AppError } from "../../errors/app-error.js";
+import { percentText, plusOf, taxOf } from "./billing-money.js";
+import { type BillingActor, type BillingSettings, requireBillingClient } from "./billing-service.js";
+import { renderInvoicePdf } from "./invoice-pdf.js";
+import {
+  findBillingProfile,
+  findClientAddress,
+  findInvoice,
+  findServiceDates,
+  type InvoiceLineRow,
+  type InvoiceWithClient,
+  insertInvoice,
+  listInvoiceRows,
+  type ProfileRow,
+  saveBillingProfile,
+  takeDocumentNumber,
+} from "./invoices-repository.js";
+
+/**
+ * Invoices (BILLING.md "Invoices"). Issuing a month's statement issues its invoice in the same transaction: a
+ * number from the company's gapless yearly series, the client's billing profile (bill-to, PO number, payment
+ * terms, tax, patient names), one line per case of the statement, and the PDF, rendered once and stored with its
+ * SHA-256. Nothing of an issued invoice is ever changed; its status is derived when read.
+ */
+
+export const invoiceSeries = { invoice: "INV", supplementary: "INV", "credit-note": "CN" } as const;
+
+/** "INV", 2026, 7 → "INV-2026-00007". */
+export function invoiceNumberOf(series: string, year: number, sequence: number): string {
+  return `${series}-${year}-${String(sequence).padStart(5, "0")}`;
+}
+
+const defaultProfile = { legalName: null, poNumber: null, paymentTermsDays: 30, taxRatePercent: null } as const;
+
+function toProfile(clientId: string, row: ProfileRow | undefined): ClientBillingProfile {
+  return {
+    clientId,
+    legalName: row?.legalName ?? defaultProfile.legalName,
+    poNumber: row?.poNumber ?? defaultProfile.poNumber,
+    paymentTermsDays: row?.paymentTermsDays ?? defaultProfile.paymentTermsDays,
+    taxRatePercent: row?.taxRatePercent ? percentText(row.taxRatePercent) : null,
+    showPatientNames: row?.showPatientNames ?? false,
+    version: row?.version ?? null,
+  };
+}
+
+/** "95700 ×1, 95720 ×2", or a dash when the CPT rules suggested nothing for the case. */
+function cptSummaryOf(cpt: IssuedStatement["lines"][number]["cpt"]): string {
+  return cpt.lines.length === 0 ? "—" : cpt.lines.map((line) => `${line.code} ×${line.units}`).join(", ");
+}
+
+/** Today's date in a time zone, as YYYY-MM-DD. */
+export function todayIn(timezone: string, now: Date): string {
+  return Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO(timezone).toPlainDate().toString();
+}
+
+/**
+ * Derived, never stored: an invoice is overdue once the day after its due date has begun (the server's UTC date);
+ * a credit note is owed to the client and is never overdue.
+ */
+export function statusOf(row: { kind: Invoice["kind"]; dueDate: string }, today: string): InvoiceStatus {
+  return row.kind !== "credit-note" && row.dueDate < today ? "overdue" : "issued";
+}
+
+function toSummary({ invoice, clientName, correctsNumber }: InvoiceWithClient, today: string): InvoiceSummary {
+  return {
+    id: invoice.id,
+    kind: invoice.kind,
+    number: invoice.number,
+    client: { id: invoice.clientId, name: clientName },
+    month: invoice.month,
+    issueDate: invoice.issueDate,
+    dueDate: invoice.dueDate,
+    currency: invoice.currency,
+    subtotal: invoice.subtotal,
+    tax: invoice.taxAmount,
+    total: invoice.total,
+    status: statusOf(invoice, today),
+    corrects:
+      invoice.correctsInvoiceId && correctsNumber ? { id: invoice.correctsInvoiceId, number: correctsNumber } : null,
+  };
+}
+
+function toInvoice(found: InvoiceWithClient & { lines: InvoiceLineRow[] }, today: string): Invoice {
+  const { invoice } = found;
+  return {
+    ...toSummary(found, today),
+    statementId: invoice.statementId,
+    reason: invoice.reason,
+    paymentTermsDays: invoice.paymentTermsDays,
+    billTo: { name: invoice.billToName, address: invoice.billToAddress, poNumber: invoice.poNumber },
+    hourlyRate: invoice.hourlyRate,
+    taxRatePercent: invoice.taxRatePercent ? percentText(invoice.taxRatePercent) : null,
+    lines: found.lines.map((line) => ({
+      caseId: line.caseId,
+      caseNumber: line.caseNumber,
+      patientName: line.patientName,
+      serviceFrom: line.serviceFrom,
+      serviceTo: line.serviceTo,
+      hours: line.hours,
+      hourlyRate: line.hourlyRate,
+      amount: line.amount,
+      cptSummary: line.cptSummary,
+    })),
+    pdfSha256: invoice.pdfSha256,
+    issuedAt: invoice.issuedAt.toISOString(),
+    issuedBy: { sub: invoice.issuedBySub, username: invoice.issuedByUsername, name: invoice.issuedByName },
+    issuer: { name: invoice.issuerName, details: invoice.issuerDetails },
+  };
+}
+
+/**
+ * Issues the invoice of a statement just issued, in the caller's transaction (which holds the client row's lock).
+ * The number is taken last before rendering: the counter row stays locked until the transaction ends, so
+ * invoices of the whole company are issued one after the other, and a failure anywhere gives the number back.
+ */
+export async function issueInvoiceForStatement(
+  tx: Db,
+  statement: IssuedStatement,
+  actor: BillingActor,
+  settings: BillingSettings,
+  now: Date,
+): Promise<{ id: string; number: string }> {
+  const clientId = statement.client.id;
+  // One after the other: a transaction is one connection.
+  const profile = toProfile(clientId, await findBillingProfile(tx, clientId));
+  const address = await findClientAddress(tx, clientId);
+  const issueDate = Temporal.PlainDate.from(todayIn(statement.client.timezone, now));
+  const dueDate = issueDate.add({ days: profile.paymentTermsDays });
+  const month = Temporal.PlainYearMonth.from(statement.month);
+  const serviceDates = await findServiceDates(
+    tx,
+    clientId,
+    statement.lines.map((line) => line.caseId),
+    month.toPlainDate({ day: 1 }).toString(),
+    month.toPlainDate({ day: month.daysInMonth }).toString(),
+  );
+  const subtotal = statement.totals.amount;
+  const tax = taxOf(subtotal, profile.taxRatePercent);
+  const lines = statement.lines.map((line) => {
+    const dates = serviceDates.get(line.caseId);
+    return {
+      caseId: line.caseId,
+      caseNumber: line.caseNumber,
+      patientName: profile.showPatientNames ? line.patientName : null,
+      // A case's billed days always have kept figures; the month's ends are the fallback for an odd restore.
+      serviceFrom: dates?.from ?? month.toPlainDate({ day: 1 }).toString(),
+      serviceTo: dates?.to ?? month.toPlainDate({ day: month.daysInMonth }).toString(),
+      hours: line.hours,
+      hourlyRate: statement.rate.hourlyRate,
+      amount: line.amount,
+      cptSummary: cptSummaryOf(line.cpt),
+    };
+  });
+  const series = invoiceSeries.invoice;
+  const year = issueDate.year;
+  const sequence = await takeDocumentNumber(tx, series, year);
+  const number = invoiceNumberOf(series, year, sequence);
+  const document: Omit<Invoice, "pdfSha256"> = {
+    id: "",
+    kind: "invoice",
+    number,
+    client: { id: clientId, name: statement.client.name },
+    month: statement.month,
+    issueDate: issueDate.toString(),
+    dueDate: dueDate.toString(),
+    currency: statement.currency,
+    subtotal,
+    tax,
+    total: plusOf(subtotal, tax),
+    status: "issued",
+    corrects: null,
+    statementId: statement.id,
+    reason: null,
+    paymentTermsDays: profile.paymentTermsDays,
+    billTo: { name: profile.legalName ?? statement.client.name, address, poNumber: profile.poNumber },
+    hourlyRate: statement.rate.hourlyRate,
+    taxRatePercent: profile.taxRatePercent,
+    lines,
+    issuedAt: now.toISOString(),
+    issuedBy: { sub: actor.sub, username: actor.username, name: actor.name },
+    issuer: settings.issuer,
+  };
+  const pdf = await renderInvoicePdf(document);
+  const saved = await insertInvoice(
+    tx,
+    {
+      kind: "invoice",
+      series,
+      year,
+      sequence,
+      number,
+      clientId,
+      statementId: statement.id,
+      month: statement.month,
+      issueDate: document.issueDate,
+      dueDate: document.dueDate,
+      paymentTermsDays: profile.paymentTermsDays,
+      issuerName: settings.issuer.name,
+      issuerDetails: settings.issuer.details,
+      billToName: document.billTo.name,
+      billToAddress: address,
+      poNumber: profile.poNumber,
+      currency: statement.currency,
+      hourlyRate: statement.rate.hourlyRate,
+      subtotal,
+      taxRatePercent: profile.taxRatePercent,
+      taxAmount: tax,
+      total: document.total,
+      showsPatientNames: profile.showPatientNames,
+      pdf: pdf.bytes,
+      pdfSha256: pdf.sha256,
+      issuedAt: now,
+      issuedBySub: actor.sub,
+      issuedByUsername: actor.username,
+      issuedByName: actor.name,
+    },
+    lines,
+  );
+  await recordAudit(
+    tx,
+    auditedWrite(
+      actor,
+      "billing.invoice.issued",
+      { type: "invoice", id: saved.invoice.id },
+      {
+        clientId,
+        number,
+        statementId: statement.id,
+        month: statement.month,
+        currency: statement.currency,
+        total: document.total,
+        pdfSha256: pdf.sha256,
+      },
+    ),
+  );
+  return { id: saved.invoice.id, number };
+}
+
+function utcToday(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+async function requireInvoice(db: Db, id: string) {
+  const found = await findInvoice(db, id);
+  if (!found) throw new AppError("not_found", `No invoice with id ${id}.`);
+  return found;
+}
+
+/** `GET /billing/invoices/{id}`: the invoice as issued, its status as of today. */
+export async function getInvoice(db: Db, id: string, now = new Date()): Promise<Invoice> {
+  return toInvoice(await requireInvoice(db, id), utcToday(now));
+}
+
+/** `GET /billing/invoices/{id}/pdf`: the stored bytes, never rendered again. */
+export async function getInvoicePdf(db: Db, id: string): Promise<{ bytes: Buffer; fileName: string }> {
+  const { invoice } = await requireInvoice(db, id);
+  return { bytes: invoice.pdf, fileName: `${invoice.number}.pdf` };
+}
+
+type ListQuery = ReturnType<typeof invoiceListQuerySchema.parse>;
+type ExportQuery = ReturnType<typeof invoiceExportQuerySchema.parse>;
+
+/** `GET /billing/invoices`: newest first, filtered by client, kind, derived status and issue dates. */
+export async function listInvoices(db: Db, query: ListQuery, now = new Date()): Promise<InvoicePage> {
+  const today = utcToday(now);
+  const { rows, total, sums } = await listInvoiceRows(
+    db,
+    { ...query, today },
+    { limit: query.limit, offset: query.offset },
+  );
+  return {
+    items: rows.map((row) => toSummary(row, today)),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+    totals: sums.map((row) => ({ currency: row.currency, total: plusOf(row.total, "0") })),
+  };
+}
+
+/** A CSV cell: quoted when needed; text starting with = + - @ is prefixed with ' (amounts are left as numbers). */
+function cell(value: string | null, numeric = false): string {
+  if (value === null) return "";
+  let text = value;
+  if (!numeric && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** `GET /billing/invoices/export`: every invoice the filters match, as CSV (header row, CRLF lines). */
+export async function exportInvoicesCsv(db: Db, query: ExportQuery, now = new Date()): Promise<string> {
+  const today = utcToday(now);
+  const { rows } = await listInvoiceRows(db, { ...query, today }, undefined);
+  const lines = rows.map((row) => {
+    const summary = toSummary(row, today);
+    return [
+      cell(summary.number),
+      cell(summary.kind),
+      cell(summary.client.name),
+      cell(summary.month),
+      cell(summary.issueDate),
+      cell(summary.dueDate),
+      cell(summary.currency),
+      cell(summary.subtotal, true),
+      cell(summary.tax, true),
+      cell(summary.total, true),
+      cell(summary.status),
+      cell(summary.corrects?.number ?? null),
+    ].join(",");
+  });
+  return `${[invoiceCsvColumns.join(","), ...lines].join("\r\n")}\r\n`;
+}
+
+/** `GET /billing/clients/{client}/profile`: the stored profile, or the defaults. */
+export async function getClientBillingProfile(db: Db, clientId: string): Promise<ClientBillingProfile> {
+  await requireBillingClient(db, clientId);
+  return toProfile(clientId, await findBillingProfile(db, clientId));
+}
+
+/**
+ * `PUT /billing/clients/{client}/profile`: replaces the profile the user saw (409 when it changed since). Invoices
+ * already issued keep the bill-to, terms and tax they were issued with.
+ */
+export async function setClientBillingProfile(
+  db: Db,
+  clientId: string,
+  input: SetClientBillingProfile,
+  actor: BillingActor,
+): Promise<ClientBillingProfile> {
+  return db.transaction(async (tx) => {
+    await requireBillingClient(tx, clientId, "no key update");
+    const saved = await saveBillingProfile(
+      tx,
+      {
+        clientId,
+        legalName: input.legalName || null,
+        poNumber: input.poNumber || null,
+        paymentTermsDays: input.paymentTermsDays,
+        taxRatePercent: input.taxRatePercent ? percentText(input.taxRatePercent) : null,
+        showPatientNames: input.showPatientNames,
+        updatedByUsername: actor.username,
+      },
+      input.baseVersion,
+    );
+    if (!saved) {
+      const current = toProfile(clientId, await findBillingProfile(tx, clientId));
+      throw new AppError(
+        "conflict",
+        "The client's billing profile was changed by someone else since you opened it. Review it and save again.",
+        { current },
+      );
+    }
+    const profile = toProfile(clientId, saved);
+    await recordAudit(
+      tx,
+      auditedWrite(actor, "billing.profile.set", { type: "client", id: clientId }, { ...profile, clientId: undefined }),
+    );
+    return profile;
+  });
+}
