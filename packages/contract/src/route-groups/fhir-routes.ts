@@ -1,4 +1,5 @@
 import { fhirBasePath, fhirRoute } from "../fhir-route-definition.js";
+import { fhirReadRoutes } from "./fhir-read-routes.js";
 
 /**
  * The FHIR R4 endpoint's route table (docs/design/FHIR.md). Each row is one interaction on one resource type; the
@@ -13,6 +14,7 @@ export const fhirRoutes = {
     interaction: "capabilities",
     patientData: false,
   }),
+  ...fhirReadRoutes,
 } as const;
 
 export type FhirRoutes = typeof fhirRoutes;
