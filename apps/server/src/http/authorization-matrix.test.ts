@@ -63,6 +63,10 @@ const knownValues: Record<string, unknown> = {
   phoneNumber: "+15555550100",
   from: "2026-01-01",
   to: "2026-01-31",
+  // A hospital system's registration: SMART v2 scopes, and one key source of the two.
+  scopes: ["system/Patient.r"],
+  jwksUrl: "https://ehr.example.org/jwks.json",
+  jwks: null,
 };
 
 const uuidSample = "00000000-0000-4000-8000-000000000000";

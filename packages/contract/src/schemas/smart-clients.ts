@@ -92,9 +92,9 @@ export const smartClientIdSchema = z
 
 const smartClientContent = {
   name: singleLineTextSchema.min(1, "is required").max(200),
-  /** Exactly one of the two: where the keys are published, or the keys themselves. */
-  jwksUrl: smartJwksUrlSchema.nullable().default(null),
-  jwks: smartJwksSchema.nullable().default(null),
+  /** Exactly one of the two (the other null): where the keys are published, or the keys themselves. */
+  jwksUrl: smartJwksUrlSchema.nullable(),
+  jwks: smartJwksSchema.nullable(),
   scopes: z
     .array(smartScopeSchema)
     .min(1, "must grant at least one scope")

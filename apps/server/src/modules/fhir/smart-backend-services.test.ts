@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Client } from "@vigil/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { smartClients } from "../../db/schema.js";
 import { type Caller, callerFor } from "../../testing/kits/caller-kit.js";
 import { auditRows, sampleClient } from "../../testing/kits/clients-kit.js";
 import {
@@ -62,14 +66,14 @@ describe("registering a hospital system", () => {
   });
 
   it("keeps registration to administrators and reading to those who read interfaces", async () => {
-    const body = { name: "EHR", jwks: { keys: [rsaKey.publicJwk] }, scopes: ["system/Patient.r"] };
+    const body = { name: "EHR", jwksUrl: null, jwks: { keys: [rsaKey.publicJwk] }, scopes: ["system/Patient.r"] };
     expect((await coordinator("POST", `/clients/${client.id}/fhir-systems`, { body })).statusCode).toBe(403);
     expect((await technologist("GET", `/clients/${client.id}/fhir-systems`)).statusCode).toBe(403);
   });
 
   it("refuses a JWKS holding a private key, naming the member", async () => {
     const response = await admin("POST", `/clients/${client.id}/fhir-systems`, {
-      body: { name: "EHR", jwks: { keys: [await privateJwkOf(rsaKey)] }, scopes: ["system/Patient.r"] },
+      body: { name: "EHR", jwksUrl: null, jwks: { keys: [await privateJwkOf(rsaKey)] }, scopes: ["system/Patient.r"] },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toContain("body.jwks.keys.0.d");
@@ -79,12 +83,12 @@ describe("registering a hospital system", () => {
   it("refuses keys that are not RS384 or ES384, and needs exactly one key source", async () => {
     const p256 = { kty: "EC", crv: "P-256", x: "abc", y: "def" };
     const cases = [
-      { jwks: { keys: [p256] } },
-      { jwks: { keys: [{ ...rsaKey.publicJwk, alg: "RS256" }] } },
-      { jwks: { keys: [{ kty: "oct", k: "c2VjcmV0" }] } },
-      {},
+      { jwksUrl: null, jwks: { keys: [p256] } },
+      { jwksUrl: null, jwks: { keys: [{ ...rsaKey.publicJwk, alg: "RS256" }] } },
+      { jwksUrl: null, jwks: { keys: [{ kty: "oct", k: "c2VjcmV0" }] } },
+      { jwksUrl: null, jwks: null },
       { jwks: { keys: [rsaKey.publicJwk] }, jwksUrl: "https://ehr.example.org/jwks" },
-      { jwksUrl: "http://ehr.example.org/jwks" },
+      { jwksUrl: "http://ehr.example.org/jwks", jwks: null },
     ];
     for (const keys of cases) {
       const response = await admin("POST", `/clients/${client.id}/fhir-systems`, {
@@ -93,7 +97,12 @@ describe("registering a hospital system", () => {
       expect(response.statusCode, JSON.stringify(keys)).toBe(400);
     }
     const weak = await admin("POST", `/clients/${client.id}/fhir-systems`, {
-      body: { name: "EHR", scopes: ["system/Patient.r"], jwks: { keys: [{ kty: "RSA", n: "AQAB", e: "AQAB" }] } },
+      body: {
+        name: "EHR",
+        scopes: ["system/Patient.r"],
+        jwksUrl: null,
+        jwks: { keys: [{ kty: "RSA", n: "AQAB", e: "AQAB" }] },
+      },
     });
     expect(weak.statusCode).toBe(400);
   });
@@ -101,7 +110,7 @@ describe("registering a hospital system", () => {
   it("refuses scopes that are not SMART v2 system scopes", async () => {
     for (const scope of ["patient/Patient.rs", "system/Patient.read", "system/Patient.sr", "system/Patient."]) {
       const response = await admin("POST", `/clients/${client.id}/fhir-systems`, {
-        body: { name: "EHR", jwks: { keys: [rsaKey.publicJwk] }, scopes: [scope] },
+        body: { name: "EHR", jwksUrl: null, jwks: { keys: [rsaKey.publicJwk] }, scopes: [scope] },
       });
       expect(response.statusCode, scope).toBe(400);
     }
@@ -112,7 +121,13 @@ describe("registering a hospital system", () => {
     await registerHospitalSystem(admin, client.id, { keys: [rsaKey], systemClientId });
     const other = await newClient();
     const response = await admin("POST", `/clients/${other.id}/fhir-systems`, {
-      body: { name: "EHR", systemClientId, jwks: { keys: [rsaKey.publicJwk] }, scopes: ["system/Patient.r"] },
+      body: {
+        name: "EHR",
+        systemClientId,
+        jwksUrl: null,
+        jwks: { keys: [rsaKey.publicJwk] },
+        scopes: ["system/Patient.r"],
+      },
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().error.message).toContain(client.name);
@@ -120,7 +135,7 @@ describe("registering a hospital system", () => {
 
   it("refuses a change based on a stale version", async () => {
     const system = await registerHospitalSystem(admin, client.id, { keys: [rsaKey] });
-    const change = { name: "Renamed", jwks: system.jwks, scopes: system.scopes, enabled: true };
+    const change = { name: "Renamed", jwksUrl: null, jwks: system.jwks, scopes: system.scopes, enabled: true };
     const first = await admin("PUT", `/clients/${client.id}/fhir-systems/${system.id}`, {
       body: { ...change, baseVersion: 1 },
     });
@@ -307,7 +322,14 @@ describe("the token endpoint", () => {
       scopes: ["system/Patient.rs"],
     });
     const disabled = await admin("PUT", `/clients/${client.id}/fhir-systems/${system.id}`, {
-      body: { name: system.name, jwks: system.jwks, scopes: system.scopes, enabled: false, baseVersion: 1 },
+      body: {
+        name: system.name,
+        jwksUrl: null,
+        jwks: system.jwks,
+        scopes: system.scopes,
+        enabled: false,
+        baseVersion: 1,
+      },
     });
     expect(disabled.statusCode).toBe(200);
     expect(await authenticateSmartToken(harness.database.db, token)).toBeUndefined();
@@ -316,5 +338,56 @@ describe("the token endpoint", () => {
       tokenFields(await signAssertion(rsaKey, system.systemClientId, tokenUrl), scope),
     );
     expect(again.json()).toMatchObject({ error: "invalid_client" });
+  });
+});
+
+describe("keys published at a JWKS URL", () => {
+  let server: Server;
+  let served: unknown;
+  let fetches = 0;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      fetches += 1;
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(served));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("fetches the keys once, keeps them in the database, and follows the hospital's key rotation", async () => {
+    const first = await hospitalKey("ES384");
+    served = { keys: [first.publicJwk] };
+    const system = await registerHospitalSystem(admin, client.id, { jwksUrl: url, jwks: null });
+    const scope = "system/Patient.rs";
+    await systemToken(harness.app, harness.config.publicUrl, first, system.systemClientId, scope);
+    await systemToken(harness.app, harness.config.publicUrl, first, system.systemClientId, scope);
+    expect(fetches).toBe(1);
+    const [row] = await harness.database.db.select().from(smartClients).where(eq(smartClients.id, system.id));
+    expect(row?.fetchedJwks).toEqual({ keys: [first.publicJwk] });
+
+    // The hospital publishes a new key; an assertion naming it makes Vigil look again (the copy is over a minute old).
+    const second = await hospitalKey("RS384");
+    served = { keys: [first.publicJwk, second.publicJwk] };
+    await harness.database.db
+      .update(smartClients)
+      .set({ fetchedAt: new Date(Date.now() - 120_000) })
+      .where(eq(smartClients.id, system.id));
+    await systemToken(harness.app, harness.config.publicUrl, second, system.systemClientId, scope);
+    expect(fetches).toBe(2);
+  });
+
+  it("refuses assertions when the URL serves a private key", async () => {
+    const key = await hospitalKey("RS384");
+    served = { keys: [await privateJwkOf(key)] };
+    const system = await registerHospitalSystem(admin, client.id, { jwksUrl: url, jwks: null });
+    const response = await requestToken(
+      harness.app,
+      tokenFields(await signAssertion(key, system.systemClientId, tokenUrl), "system/Patient.rs"),
+    );
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error).toBe("invalid_client");
+    expect(response.json().error_description).toContain("private key");
   });
 });

@@ -90,7 +90,8 @@ export async function registerHospitalSystem(
     body: {
       name: "Hospital EHR",
       scopes: ["system/DiagnosticReport.rs", "system/Patient.rs"],
-      ...(keys ? { jwks: { keys: keys.map((key) => key.publicJwk) } } : {}),
+      jwksUrl: null,
+      jwks: keys ? { keys: keys.map((key) => key.publicJwk) } : null,
       ...rest,
     },
   });
