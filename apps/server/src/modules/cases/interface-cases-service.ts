@@ -264,6 +264,47 @@ export async function cancelCaseFromInterface(
   return { outcome: "cancelled" };
 }
 
+/**
+ * A hospital's order change carrying a study type, video or priority: the case takes them as an update by the
+ * interface (timeline and audit, with the reason naming the message), as a coordinator's PATCH would; a case made
+ * STAT needs a fresh acknowledgement. Only what differs is written; the names of the changed fields are returned.
+ */
+export async function updateCaseFromInterface(
+  tx: Db,
+  caseId: string,
+  input: { studyType?: StudyType; hasVideo?: boolean; priority?: CasePriority },
+  reason: string,
+  actor: InterfaceActor,
+): Promise<string[]> {
+  const locked = await requireCase(tx, caseId, "update");
+  const values: Partial<CaseRow> = {};
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of ["studyType", "hasVideo", "priority"] as const) {
+    const value = input[field];
+    if (value === undefined || value === locked[field]) continue;
+    Object.assign(values, { [field]: value });
+    changes[field] = { from: locked[field], to: value };
+  }
+  const fields = Object.keys(changes);
+  if (fields.length === 0) return [];
+  if (values.priority === "stat") {
+    Object.assign(values, {
+      acknowledgedAt: null,
+      acknowledgedBySub: null,
+      acknowledgedByUsername: null,
+      acknowledgedByName: null,
+    });
+  }
+  const after = await updateCaseRow(tx, caseId, values);
+  await recordInterfaceCaseAction(tx, actor, after, "update", {
+    version: after.version,
+    changes,
+    cause: reason,
+    source: "hl7",
+  });
+  return fields;
+}
+
 /** A case by id for an interface write, locked; undefined when archived or closed (no longer open). */
 export async function findOpenCaseForInterface(tx: Db, caseId: string): Promise<CaseRow | undefined> {
   const row = await requireCase(tx, caseId, "update");

@@ -195,6 +195,28 @@ describe("refusals", () => {
     const o02 = fixtureMessage("epic-orm-o01", { CONTROL: nextControlId() }).replace("ORM^O01^ORM_O01", "ORM^O02");
     expect(readAckText(await send(o02))).toMatchObject({ code: "AR", error: "201", location: "MSH^1^9^1^2" });
   });
+
+  it("rejects a version it does not read with AR 203 naming MSH-12, and creates nothing", async () => {
+    const control = nextControlId("V");
+    const message = fixtureMessage("epic-orm-o01", { CONTROL: control, PLACER: "ORD-V28" }).replace(
+      "|P|2.5.1",
+      "|P|2.8",
+    );
+    const read = readAckText(await send(message));
+    expect(read).toMatchObject({ code: "AR", error: "203", location: "MSH^1^12" });
+    expect(read.text).toContain("HL7 version 2.8 (MSH-12) is not taken here");
+    const [row] = await inboundRow(harness.database.db, control);
+    expect(row).toMatchObject({ status: "rejected", ackCode: "AR", caseId: null });
+    expect(await orderOfPlacer(harness.database.db, "ORD-V28")).toEqual([]);
+    const missing = fixtureMessage("epic-orm-o01", { CONTROL: nextControlId("V") }).replace("|P|2.5.1", "|P|");
+    expect(readAckText(await send(missing))).toMatchObject({ code: "AR", error: "101", location: "MSH^1^12" });
+    // The versions before and after 2.5.1 that the fields read mean the same in are taken.
+    const older = fixtureMessage("epic-orm-o01", { CONTROL: nextControlId("V"), PLACER: "ORD-V231" }).replace(
+      "|P|2.5.1",
+      "|P|2.3.1",
+    );
+    expect(readAckText(await send(older)).code).toBe("AA");
+  });
 });
 
 describe("cancel (CA) and change (XO)", () => {
@@ -258,6 +280,56 @@ describe("cancel (CA) and change (XO)", () => {
       lastName: "DOE-RIVERA",
       authorUsername: "hl7-interface",
     });
+  });
+
+  it("changes the study type and priority an order change carries, and keeps them when it carries none (XO)", async () => {
+    const created = await send(fixtureMessage("epic-orm-o01", { CONTROL: nextControlId(), PLACER: "ORD-XO-2" }));
+    expect(readAckText(created).code).toBe("AA");
+    const [order] = await orderOfPlacer(harness.database.db, "ORD-XO-2");
+    const caseId = order?.caseId as string;
+    expect(await caseOf(caseId)).toMatchObject({ studyType: "icu-ceeg", hasVideo: true, priority: "routine" });
+    const changed = await send(
+      fixtureMessage("epic-orm-o01", {
+        CONTROL: nextControlId(),
+        PLACER: "ORD-XO-2",
+        CONTROL_CODE: "XO",
+        SERVICE_CODE: "95708",
+        SERVICE_TEXT: "EEG WO VIDEO 3-4 DAYS",
+        PRIORITY: "S",
+      }),
+    );
+    expect(readAckText(changed)).toMatchObject({ code: "AA" });
+    expect(readAckText(changed).text).toContain("study type, video, priority changed");
+    expect(await caseOf(caseId)).toMatchObject({ studyType: "ambulatory", hasVideo: false, priority: "stat" });
+    const [update] = await harness.database.db
+      .select()
+      .from(caseActions)
+      .where(eq(caseActions.caseId, caseId))
+      .then((rows) => rows.filter((row) => row.action === "update" && "changes" in (row.details as object)));
+    expect(update).toMatchObject({
+      actorUsername: "hl7-interface",
+      details: {
+        changes: {
+          studyType: { from: "icu-ceeg", to: "ambulatory" },
+          hasVideo: { from: true, to: false },
+          priority: { from: "routine", to: "stat" },
+        },
+      },
+    });
+    // No priority and an OBR-4 no rule recognises: the case keeps what it has.
+    const silent = await send(
+      fixtureMessage("epic-orm-o01", {
+        CONTROL: nextControlId(),
+        PLACER: "ORD-XO-2",
+        CONTROL_CODE: "XO",
+        SERVICE_CODE: "LAB123",
+        SERVICE_TEXT: "NEURO CONSULT",
+        PRIORITY: "",
+      }),
+    );
+    expect(readAckText(silent).code).toBe("AA");
+    expect(readAckText(silent).text).not.toContain("changed;");
+    expect(await caseOf(caseId)).toMatchObject({ studyType: "ambulatory", hasVideo: false, priority: "stat" });
   });
 
   it("answers AE 204 for a cancel of an order never received", async () => {

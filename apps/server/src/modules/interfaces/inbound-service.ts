@@ -36,10 +36,26 @@ const supportedEvents: Record<string, readonly string[]> = {
   ADT: adtEvents,
 };
 
+/**
+ * The HL7 versions (MSH-12.1) whose messages this interface reads: the segments and fields it takes (HL7.md's
+ * conformance table) mean the same in each. Another version is refused (AR, 203) rather than read by guesswork.
+ */
+export const supportedInboundVersions: readonly string[] = ["2.3", "2.3.1", "2.4", "2.5", "2.5.1", "2.6"];
+
 /** A second instance stored the same MSH-10 first: its answer is the answer. */
 class DuplicateMessage extends Error {}
 
 type Outcome = { outcome: AckOutcome; effect?: InboundEffect; problem?: InboundProblem };
+
+/**
+ * How a message is taken. `replayOf`: the logged message (its id) an administrator asked to process again; the
+ * message goes through every rule as a new row naming that one, and the look-up of a repeated MSH-10 is skipped —
+ * the repeat is the point — while the sender's original row keeps answering the sender's own retries.
+ */
+export type InboundOptions = { replayOf?: string };
+
+/** What processing one message left: the ACK to answer with, and its row in the log (none when none was stored). */
+export type InboundResult = { ack: string | null; messageId: string | null; ackCode: string | null };
 
 /**
  * One inbound message → the ACK to answer it with (null when the sender asked for none: enhanced mode, MSH-15 NE
@@ -49,23 +65,49 @@ type Outcome = { outcome: AckOutcome; effect?: InboundEffect; problem?: InboundP
  * at once are decided by the log's unique index, and the loser answers with the winner's ACK.
  */
 export async function receiveHl7Message(db: Db, raw: string, peer: InboundPeer): Promise<string | null> {
+  return (await takeHl7Message(db, raw, peer)).ack;
+}
+
+/**
+ * A logged inbound message processed again (the message log's replay), with the same rules as the listener's: a
+ * new row whose `replay_of` names the one replayed. Idempotent in effect, as a sender's resend under a new MSH-10
+ * is: an order already made into a case is found by its placer number, demographics change only where they differ.
+ * Runs in the caller's transaction, so the caller's audit row commits with it.
+ */
+export async function reprocessHl7Message(
+  tx: Db,
+  original: { id: string; text: string },
+  peer: InboundPeer,
+): Promise<InboundResult> {
+  return takeHl7Message(tx, original.text, peer, { replayOf: original.id });
+}
+
+async function takeHl7Message(
+  db: Db,
+  raw: string,
+  peer: InboundPeer,
+  options: InboundOptions = {},
+): Promise<InboundResult> {
+  const unstored = (ack: string | null): InboundResult => ({ ack, messageId: null, ackCode: null });
   const text = raw
     .replace(/^[\s\0]+/, "")
     .replace(/[\r\n]+$/, "")
     .replace(/\r\n|\n/g, "\r");
   const header = readHeader(text);
   if (!header) {
-    return buildAckText(undefined, {
-      code: "AR",
-      errors: [{ code: 100, text: "The message must begin with an MSH segment with readable delimiters." }],
-    });
+    return unstored(
+      buildAckText(undefined, {
+        code: "AR",
+        errors: [{ code: 100, text: "The message must begin with an MSH segment with readable delimiters." }],
+      }),
+    );
   }
   const mode = readAckMode(header);
   let message: Hl7Message;
   try {
     message = Hl7Message.parse(text);
   } catch {
-    return answer(header, mode, "reject", [{ code: 102, text: "The message could not be parsed." }]).ack;
+    return unstored(answer(header, mode, "reject", [{ code: 102, text: "The message could not be parsed." }]).ack);
   }
   const reader = new InboundReader(message);
   const sender = {
@@ -79,10 +121,12 @@ export async function receiveHl7Message(db: Db, raw: string, peer: InboundPeer):
       location: problemAt({ segment: "MSH", field: 10 }),
       text: "MSH-10 is required.",
     } as const;
-    return answer(header, mode, "reject", [error]).ack;
+    return unstored(answer(header, mode, "reject", [error]).ack);
   }
-  const stored = await findInboundMessage(db, sender);
-  if (stored) return stored.ack;
+  if (!options.replayOf) {
+    const stored = await findInboundMessage(db, sender);
+    if (stored) return { ack: stored.ack, messageId: stored.id, ackCode: stored.ackCode };
+  }
 
   const code = reader.value({ segment: "MSH", field: 9, component: 1 }).toUpperCase();
   const event = reader.value({ segment: "MSH", field: 9, component: 2 }).toUpperCase();
@@ -106,6 +150,8 @@ export async function receiveHl7Message(db: Db, raw: string, peer: InboundPeer):
         text,
         status: "processed",
         peer: peer.address.slice(0, 100),
+        // A replay's row is outside the unique index of senders' MSH-10s (which holds originals only).
+        replayOf: options.replayOf ?? null,
       });
       if (!row) throw new DuplicateMessage();
       const result = await process(tx, {
@@ -143,6 +189,7 @@ export async function receiveHl7Message(db: Db, raw: string, peer: InboundPeer):
           caseId: effect?.caseId ?? null,
           ackCode: answered.code,
           errorCode: result.problem?.code ?? null,
+          replayOf: options.replayOf ?? null,
         },
       });
       if (effect?.caseId) {
@@ -156,12 +203,12 @@ export async function receiveHl7Message(db: Db, raw: string, peer: InboundPeer):
           details: { channel: "hl7", messageId: row.id, messageType, ackCode: answered.code },
         });
       }
-      return answered.ack;
+      return { ack: answered.ack, messageId: row.id, ackCode: answered.code };
     });
   } catch (error) {
     if (!(error instanceof DuplicateMessage)) throw error;
-    const winner = await findInboundMessage(db, sender);
-    return (winner as Hl7MessageRow).ack;
+    const winner = (await findInboundMessage(db, sender)) as Hl7MessageRow;
+    return { ack: winner.ack, messageId: winner.id, ackCode: winner.ackCode };
   }
 }
 
@@ -175,10 +222,26 @@ type ProcessInput = {
   controlId: string;
 };
 
+/** MSH-12: required, and one of the versions this interface reads. */
+function requireSupportedVersion(input: ProcessInput): void {
+  const version = input.reader.value({ segment: "MSH", field: 12, component: 1 });
+  const at = problemAt({ segment: "MSH", field: 12 });
+  if (!version) throw new InboundProblem("reject", 101, "MSH-12 (version id) is required.", at);
+  if (!supportedInboundVersions.includes(version)) {
+    throw new InboundProblem(
+      "reject",
+      203,
+      `HL7 version ${version.slice(0, 20)} (MSH-12) is not taken here; this interface reads versions ${supportedInboundVersions.join(", ")}.`,
+      at,
+    );
+  }
+}
+
 /** The message's effect, inside a savepoint: a refusal rolls back every write of the effect and keeps the row. */
 async function process(tx: Db, input: ProcessInput): Promise<Outcome> {
   try {
     const profile = requireProfile(input);
+    requireSupportedVersion(input);
     const events = supportedEvents[input.code];
     if (!events) {
       throw new InboundProblem(

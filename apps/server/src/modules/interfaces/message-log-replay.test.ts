@@ -141,6 +141,30 @@ describe("replaying an inbound message", () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "patient-data.write"), eq(auditEvents.targetId, original?.id as string)));
     expect(write).toMatchObject({ targetType: "hl7-message", outcome: "success" });
+    // The inbound service's own record of the processing says it was a replay, and of which message.
+    const [processed] = await harness.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "hl7.inbound"), eq(auditEvents.targetId, row.id)));
+    expect(processed?.details).toMatchObject({ replayOf: original?.id, ackCode: "AA" });
+  });
+
+  it("runs two replays of one message one after the other: one case, two replay rows", async () => {
+    const control = nextControlId("CC");
+    const text = fixtureMessage("epic-orm-o01", {
+      FACILITY: "LATE2",
+      AUTHORITY: "LATE2",
+      CONTROL: control,
+      PLACER: "ORD-CC-1",
+    });
+    expect(readAckText(await send(text)).code).toBe("AR");
+    const [refused] = await inboundRow(harness.database.db, control);
+    const later = await createClient(team.admin);
+    await addInterfaceProfile(harness.database.db, later.id, { sendingApplication: "EPIC", sendingFacility: "LATE2" });
+    const [first, second] = await Promise.all([replay(refused?.id as string), replay(refused?.id as string)]);
+    expect([first.ackCode, second.ackCode]).toEqual(["AA", "AA"]);
+    expect(first.caseId).toBe(second.caseId);
+    expect(await harness.database.db.select().from(cases).where(eq(cases.clientId, later.id))).toHaveLength(1);
   });
 
   it("is the administrators': coordinators read the log but get 403, as do technologists, reviewers and billing", async () => {

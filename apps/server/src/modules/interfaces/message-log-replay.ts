@@ -4,49 +4,38 @@ import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { enqueueJob, retryFailedJob } from "../../jobs/job-queue.js";
-import { receiveHl7Message } from "./inbound-service.js";
+import { reprocessHl7Message } from "./inbound-service.js";
 import {
   findHl7Message,
-  findInboundHolderForUpdate,
   findResultJobOf,
   type Hl7MessageDetailRow,
+  lockHl7Message,
   markQueuedAgain,
-  setReplayOf,
 } from "./message-log-repository.js";
 import { auditDetailsOf, requireHl7Message, toHl7MessageDetail } from "./message-log-service.js";
 import { resultJobKind } from "./result-job-kind.js";
 
 /**
- * Re-processes an inbound message exactly as the listener would, as a new row of the log naming the one replayed
- * (`replay_of`). The inbound service answers a repeated MSH-10 with its stored ACK and changes nothing — right for a
- * sender's retry, wrong for a replay. So inside the replay's one transaction the row holding the sender's MSH-10
- * steps aside (its `replay_of` pointing at itself takes it out of the service's look-up and of the unique index),
- * the service processes the stored text, the new row is marked as the replay, and the holder steps back. Nobody
- * outside the transaction sees the swap; two replays of one message queue on the holder's row lock.
+ * Re-processes an inbound message through the inbound service's replay option (`reprocessHl7Message`): the same
+ * rules as the listener's, a new row of the log naming the one replayed (`replay_of`), while the sender's original
+ * row keeps its MSH-10 and keeps answering the sender's own retries. The replayed row is locked first, so two
+ * replays of one message run one after the other and the second finds what the first did.
  *
  * Idempotent in effect: what the message does is the inbound service's, which finds an order already made into a
  * case by its placer order number (no second case), and applies demographics as revisions only when they differ.
  */
 async function replayInbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): Promise<string> {
   return db.transaction(async (tx) => {
-    const sender = {
-      sendingApplication: row.sendingApplication,
-      sendingFacility: row.sendingFacility,
-      controlId: row.controlId,
-    };
-    const holder = await findInboundHolderForUpdate(tx, sender);
-    if (holder) await setReplayOf(tx, holder.id, holder.id);
-    await receiveHl7Message(tx, row.text, { address: actor.ip ?? "replay" });
-    const replay = await findInboundHolderForUpdate(tx, sender);
-    if (!replay) {
+    await lockHl7Message(tx, row.id);
+    const replay = await reprocessHl7Message(tx, row, { address: actor.ip ?? "replay" });
+    if (!replay.messageId) {
       // The service stores nothing it cannot read a sender and an MSH-10 from; the original was answered unstored.
       throw new AppError(
         "conflict",
         "This message cannot be processed again: it has no readable MSH segment or MSH-10, so there is nothing to replay.",
       );
     }
-    await setReplayOf(tx, replay.id, row.id);
-    if (holder) await setReplayOf(tx, holder.id, null);
+    const stored = await findHl7Message(tx, replay.messageId);
     await recordAudit(tx, {
       action: "hl7-message.replay",
       outcome: "success",
@@ -55,12 +44,12 @@ async function replayInbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): Pr
       ip: actor.ip,
       userAgent: actor.userAgent,
       details: {
-        ...auditDetailsOf({ ...row, caseId: replay.caseId ?? row.caseId }),
-        replayId: replay.id,
+        ...auditDetailsOf({ ...row, caseId: stored?.caseId ?? row.caseId }),
+        replayId: replay.messageId,
         ackCode: replay.ackCode,
       },
     });
-    return replay.id;
+    return replay.messageId;
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Hl7Direction, Hl7MessageStatus } from "@vigil/contract";
-import { and, desc, eq, getTableColumns, gte, inArray, isNull, like, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, like, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { cases, clients, hl7Messages, jobs } from "../../db/schema.js";
 
@@ -110,33 +110,9 @@ export async function deleteHl7MessagesBefore(db: Db, before: Date, batchSize = 
   }
 }
 
-/**
- * The inbound row that holds a sender's MSH-10 (not a replay): the one the inbound service finds for a repeat, and
- * the one the inbound unique index keeps unique. Locked, so that two replays of one message run one after the other.
- */
-export async function findInboundHolderForUpdate(
-  db: Db,
-  sender: { sendingApplication: string; sendingFacility: string; controlId: string },
-): Promise<Hl7MessageRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(hl7Messages)
-    .where(
-      and(
-        eq(hl7Messages.direction, "inbound"),
-        isNull(hl7Messages.replayOf),
-        eq(hl7Messages.sendingApplication, sender.sendingApplication),
-        eq(hl7Messages.sendingFacility, sender.sendingFacility),
-        eq(hl7Messages.controlId, sender.controlId),
-      ),
-    )
-    .limit(1)
-    .for("update");
-  return row;
-}
-
-export async function setReplayOf(db: Db, id: string, replayOf: string | null): Promise<void> {
-  await db.update(hl7Messages).set({ replayOf }).where(eq(hl7Messages.id, id));
+/** Locks one logged message's row for the caller's transaction (two replays of it run one after the other). */
+export async function lockHl7Message(db: Db, id: string): Promise<void> {
+  await db.select({ id: hl7Messages.id }).from(hl7Messages).where(eq(hl7Messages.id, id)).for("update");
 }
 
 /** The job that sends an outbound result message (`hl7-result`, keyed by the message), if the queue still has it. */

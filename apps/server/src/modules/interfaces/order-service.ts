@@ -9,12 +9,13 @@ import {
   type InterfacePatient,
   openCaseFromInterface,
   recordInterfaceCaseAction,
+  updateCaseFromInterface,
   updatePatientFromInterface,
 } from "../cases/interface-cases-service.js";
 import { InboundProblem, type InboundProfile, type InboundReader, problemAt } from "./inbound-fields.js";
 import { locationText, readPatient, readVisitNumber } from "./inbound-patient.js";
 import { type CaseOrderRow, findOrderByPlacer, insertCaseOrder, updateCaseOrder } from "./inbound-repository.js";
-import { priorityOf, studyTypeOf } from "./order-study-types.js";
+import { priorityOf, recognisedStudyType, studyTypeOf } from "./order-study-types.js";
 
 /** What one message did, for its row in the message log and the ACK's text. */
 export type InboundEffect = {
@@ -101,6 +102,15 @@ function orderFields(context: InboundContext, patient: InterfacePatient) {
   };
 }
 
+/** ORC-7.6, else OBR-27.6, else TQ1-9: the order's priority code, "" when none is sent. */
+function readPriorityCode(reader: InboundReader): string {
+  return reader.first(
+    { segment: "ORC", field: 7, component: 6 },
+    { segment: "OBR", field: 27, component: 6 },
+    { segment: "TQ1", field: 9, component: 1 },
+  );
+}
+
 async function newOrder(context: InboundContext): Promise<InboundEffect> {
   const { tx, reader, profile, actor } = context;
   const placer = readPlacer(reader);
@@ -112,13 +122,7 @@ async function newOrder(context: InboundContext): Promise<InboundEffect> {
     reader.value({ segment: "OBR", field: 4, component: 1 }),
     reader.value({ segment: "OBR", field: 4, component: 2 }),
   );
-  const priority = priorityOf(
-    reader.first(
-      { segment: "ORC", field: 7, component: 6 },
-      { segment: "OBR", field: 27, component: 6 },
-      { segment: "TQ1", field: 9, component: 1 },
-    ),
-  );
+  const priority = priorityOf(readPriorityCode(reader));
   // The same patient with an open case: the new case takes the demographics Vigil already holds and the difference
   // is put before the coordinator (PRODUCT.md: never silently overwritten).
   const [open] = await findOpenCasesOfPatient(tx, profile.clientId, patient.mrn);
@@ -240,6 +244,8 @@ async function cancelOrder(context: InboundContext): Promise<InboundEffect> {
   };
 }
 
+const caseFieldWords: Record<string, string> = { studyType: "study type", hasVideo: "video", priority: "priority" };
+
 async function changeOrder(context: InboundContext): Promise<InboundEffect> {
   const { tx, reader, profile, actor } = context;
   const placer = readPlacer(reader);
@@ -270,6 +276,23 @@ async function changeOrder(context: InboundContext): Promise<InboundEffect> {
     const details = { source: "hl7", orderFields: Object.keys(values), message: context.label };
     await recordInterfaceCaseAction(tx, actor, open, "update", details);
   }
+  // The study type and priority change only when the message carries them: an OBR-4 no rule recognises, or no
+  // priority, keeps what the case has (perhaps the coordinator's correction).
+  const study = recognisedStudyType(
+    reader.value({ segment: "OBR", field: 4, component: 1 }),
+    reader.value({ segment: "OBR", field: 4, component: 2 }),
+  );
+  const priorityCode = readPriorityCode(reader);
+  const caseFields = await updateCaseFromInterface(
+    tx,
+    order.caseId,
+    {
+      ...(study ? { studyType: study.study, hasVideo: study.hasVideo } : {}),
+      ...(priorityCode ? { priority: priorityOf(priorityCode) } : {}),
+    },
+    `Changed by the hospital's order update (${context.label}).`,
+    actor,
+  );
   const revision = await updatePatientFromInterface(
     tx,
     order.caseId,
@@ -277,7 +300,9 @@ async function changeOrder(context: InboundContext): Promise<InboundEffect> {
     `Changed by the hospital's order update (${context.label}).`,
     actor,
   );
-  const changed = revision ? `; patient details revision ${revision}` : "";
+  const changed =
+    (caseFields.length > 0 ? `; ${caseFields.map((field) => caseFieldWords[field] ?? field).join(", ")} changed` : "") +
+    (revision ? `; patient details revision ${revision}` : "");
   return {
     caseId: order.caseId,
     patientMrn: patient.mrn,

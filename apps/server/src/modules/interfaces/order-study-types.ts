@@ -30,13 +30,18 @@ export const studyTypeRules: readonly StudyTypeRule[] = [
 export const defaultStudyType: { study: StudyType; hasVideo: boolean } = { study: "icu-ceeg", hasVideo: false };
 
 export function studyTypeOf(code: string, text: string): { study: StudyType; hasVideo: boolean } {
+  return recognisedStudyType(code, text) ?? defaultStudyType;
+}
+
+/** The study type a rule recognises in OBR-4, or undefined when none does (an order change then keeps the case's). */
+export function recognisedStudyType(code: string, text: string): { study: StudyType; hasVideo: boolean } | undefined {
   const upperCode = code.trim().toUpperCase();
   const words = `${upperCode} ${text.trim().toUpperCase()}`;
   for (const rule of studyTypeRules) {
     if (rule.codes?.includes(upperCode)) return { study: rule.study, hasVideo: rule.hasVideo };
     if (rule.words?.some((word) => words.includes(word))) return { study: rule.study, hasVideo: rule.hasVideo };
   }
-  return defaultStudyType;
+  return undefined;
 }
 
 /** ORC-7.6 / OBR-27.6 / TQ1-9 priority: S (stat) and A (as soon as possible) are STAT in Vigil; the rest routine. */
