@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, type SQL, sql } fr
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import {
+  caseAssignments,
   caseOrders,
   casePatientDetails,
   cases,
@@ -27,6 +28,9 @@ export type CaseFilter = {
 
 export type DateBound = { op: "eq" | "gt" | "ge" | "lt" | "le"; from: Date; toExclusive: Date };
 
+/** Taken by the monitoring company: a technologist assigned (or a STAT case acknowledged by a reviewer). */
+const taken = sql`(${cases.acknowledgedAt} is not null or exists (select 1 from ${caseAssignments} where ${caseAssignments.caseId} = ${cases.id}))`;
+
 const summarySigned = sql`exists (select 1 from ${reportVersions} where ${reportVersions.caseId} = ${cases.id} and ${reportVersions.inputs}->'report'->>'reportType' = 'summary')`;
 
 /** The SQL of each Task status, the same rule as `taskStatusOf` in `fhir-resource-order.ts`. */
@@ -34,8 +38,8 @@ const taskStatusConditions: Record<string, SQL> = {
   cancelled: sql`(${caseOrders.cancelledAt} is not null or (${cases.archivedAt} is not null and ${cases.stage} <> 'intake'))`,
   rejected: sql`(${caseOrders.cancelledAt} is null and ${cases.archivedAt} is not null and ${cases.stage} = 'intake')`,
   completed: sql`(${caseOrders.cancelledAt} is null and ${cases.archivedAt} is null and (${cases.stage} = 'closed' or ${summarySigned}))`,
-  requested: sql`(${caseOrders.cancelledAt} is null and ${cases.archivedAt} is null and ${cases.stage} = 'intake' and ${cases.acknowledgedAt} is null and not ${summarySigned})`,
-  accepted: sql`(${caseOrders.cancelledAt} is null and ${cases.archivedAt} is null and ${cases.stage} = 'intake' and ${cases.acknowledgedAt} is not null and not ${summarySigned})`,
+  requested: sql`(${caseOrders.cancelledAt} is null and ${cases.archivedAt} is null and ${cases.stage} = 'intake' and not ${taken} and not ${summarySigned})`,
+  accepted: sql`(${caseOrders.cancelledAt} is null and ${cases.archivedAt} is null and ${cases.stage} = 'intake' and ${taken} and not ${summarySigned})`,
   "in-progress": sql`(${caseOrders.cancelledAt} is null and ${cases.archivedAt} is null and ${cases.stage} in ('monitoring', 'preview', 'reviewed') and not ${summarySigned})`,
 };
 
@@ -79,7 +83,7 @@ const caseColumns = {
   hasVideo: cases.hasVideo,
   priority: cases.priority,
   stage: cases.stage,
-  acknowledgedAt: cases.acknowledgedAt,
+  taken: sql<boolean>`${taken}`,
   archivedAt: cases.archivedAt,
   recordingStartedAt: cases.recordingStartedAt,
   recordingEndedAt: cases.recordingEndedAt,

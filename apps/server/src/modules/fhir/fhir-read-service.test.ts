@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportDisclosures, reportVersions } from "../../db/schema.js";
 import { AppError } from "../../errors/app-error.js";
-import { createClient, type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { createClient, openCase, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { fhirValidationErrors, noFhirErrors } from "../../testing/kits/fhir-validators-kit.js";
 import { addAddendum, signedCase } from "../../testing/kits/reports-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
@@ -130,6 +130,24 @@ describe("the hospital's FHIR reads, one client at a time", () => {
     const caseNumber = (request.identifier as { value: string }[]).at(-1)?.value;
     const byNumber = await search(hospitalA, "ServiceRequest", { identifier: caseNumber });
     expect(byNumber.entry.map((entry) => entry.resource.id)).toEqual([caseA.caseId]);
+  });
+
+  it("moves a new order's Task from requested to accepted when a technologist is assigned, searchable by status", async () => {
+    const opened = await openCase(team.coordinator, hospitalA.clientId);
+    const statusOf = async () => (await readFhirResource(db(), settings, hospitalA, "Task", opened.id)).status;
+    expect(await statusOf()).toBe("requested");
+    const requested = await search(hospitalA, "Task", { status: "requested" });
+    expect(requested.entry.map((entry) => entry.resource.id)).toContain(opened.id);
+    const assigned = await team.coordinator("POST", `/cases/${opened.id}/actions`, {
+      body: { action: "assign-technologist", technologistId: team.technologist.sub },
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(await statusOf()).toBe("accepted");
+    const accepted = await search(hospitalA, "Task", { status: "accepted", _id: opened.id });
+    expect(accepted.total).toBe(1);
+    expect((await search(hospitalA, "Task", { status: "requested", _id: opened.id })).total).toBe(0);
+    const order = await search(hospitalA, "ServiceRequest", { status: "active", _id: opened.id });
+    expect(order.total).toBe(1);
   });
 
   it("pages with a stable cursor: _count=1 walks both reports once, the next link carrying the search", async () => {

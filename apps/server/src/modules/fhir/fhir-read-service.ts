@@ -87,7 +87,7 @@ async function caseFactsOf(db: Db, clientId: string, rows: FhirCaseRow[]): Promi
       priority: row.priority,
       studyTypeLabel: studyTypeLabel(row.studyType),
       hasVideo: row.hasVideo,
-      acknowledgedAt: iso(row.acknowledgedAt),
+      taken: row.taken,
       archivedAt: iso(row.archivedAt),
       recordingStartedAt: iso(row.recordingStartedAt),
       recordingEndedAt: iso(row.recordingEndedAt),

@@ -34,7 +34,8 @@ export type CaseFacts = PatientFacts & {
   priority: "routine" | "stat";
   studyTypeLabel: string;
   hasVideo: boolean;
-  acknowledgedAt: string | null;
+  /** The monitoring company took the order: a technologist assigned, or a STAT case acknowledged by a reviewer. */
+  taken: boolean;
   archivedAt: string | null;
   recordingStartedAt: string | null;
   recordingEndedAt: string | null;
@@ -50,14 +51,14 @@ export type TaskStatus = "requested" | "accepted" | "in-progress" | "completed" 
 
 /**
  * The Task's status from the case: the order cancelled by the hospital, or the case archived after intake, is
- * `cancelled`; archived while still in intake (never taken) `rejected`; in intake `requested` until acknowledged, then
+ * `cancelled`; archived while still in intake (never taken) `rejected`; in intake `requested` until taken (a technologist assigned), then
  * `accepted`; being monitored or read `in-progress`; `completed` once the study summary is signed or the case closed.
  */
 export function taskStatusOf(facts: CaseFacts): TaskStatus {
   if (facts.order?.cancelledAt) return "cancelled";
   if (facts.archivedAt) return facts.stage === "intake" ? "rejected" : "cancelled";
   if (facts.stage === "closed" || facts.reports.some((report) => report.reportType === "summary")) return "completed";
-  if (facts.stage === "intake") return facts.acknowledgedAt ? "accepted" : "requested";
+  if (facts.stage === "intake") return facts.taken ? "accepted" : "requested";
   return "in-progress";
 }
 

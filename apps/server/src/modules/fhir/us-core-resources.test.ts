@@ -50,7 +50,7 @@ function caseFacts(overrides: Partial<CaseFacts> = {}): CaseFacts {
     priority: "stat",
     studyTypeLabel: "Continuous EEG monitoring (ICU)",
     hasVideo: true,
-    acknowledgedAt: "2026-11-05T07:00:00.000Z",
+    taken: true,
     archivedAt: null,
     recordingStartedAt: "2026-11-05T08:00:00.000Z",
     recordingEndedAt: null,
@@ -310,7 +310,7 @@ describe("the resources a hospital's system reads", () => {
 
   it("keeps the Task in step with the case, its output the signed reports", () => {
     const statuses = [
-      taskStatusOf(caseFacts({ stage: "intake", acknowledgedAt: null })),
+      taskStatusOf(caseFacts({ stage: "intake", taken: false })),
       taskStatusOf(caseFacts({ stage: "intake" })),
       taskStatusOf(caseFacts({ stage: "preview" })),
       taskStatusOf(caseFacts({ reports: [{ id: "r1", reportType: "summary" }] })),
