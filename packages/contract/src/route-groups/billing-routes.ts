@@ -8,10 +8,12 @@ import {
   billingOverviewSchema,
   billingStatementSchema,
   clientMonthRateSchema,
+  issueAdjustmentRequestSchema,
   issuedStatementSchema,
   setRateRequestSchema,
 } from "../schemas/billing.js";
 import { idParamsSchema, ifMatchHeadersSchema } from "../schemas/common.js";
+import { invoiceSchema } from "../schemas/invoices.js";
 
 const billing = "/api/billing/continuous-monitoring";
 
@@ -51,6 +53,20 @@ export const billingRoutes = {
     params: billingClientMonthParamsSchema,
     headers: ifMatchHeadersSchema,
     response: issuedStatementSchema,
+    successStatus: 201,
+  }),
+  issueStatementAdjustment: route({
+    method: "POST",
+    path: `${billing}/:client/:month/adjustment`,
+    summary:
+      "Carry the month's differences since its invoice onto a numbered supplementary invoice (more to bill) or credit note (less), with a reason (If-Match: the statement's ETag)",
+    tags: ["billing"],
+    access: "billing:write",
+    patientData: true,
+    params: billingClientMonthParamsSchema,
+    headers: ifMatchHeadersSchema,
+    body: issueAdjustmentRequestSchema,
+    response: invoiceSchema,
     successStatus: 201,
   }),
   setBillingRate: route({

@@ -249,6 +249,24 @@ export const statementDifferencesSchema = z.object({
 });
 export type StatementDifferences = z.infer<typeof statementDifferencesSchema>;
 
+/** A supplementary invoice or credit note that corrected a month's invoice (the invoices' own shape in full). */
+export const statementAdjustmentSchema = z.object({
+  id: idSchema,
+  kind: z.enum(["supplementary", "credit-note"]),
+  number: z.string(),
+  /** What the document bills (supplementary) or credits (credit note), tax included; never negative. */
+  total: moneySchema,
+  reason: z.string(),
+  issuedAt: isoDateTimeSchema,
+});
+export type StatementAdjustment = z.infer<typeof statementAdjustmentSchema>;
+
+/** Carries a month's differences onto a numbered document: the reason is printed on it. */
+export const issueAdjustmentRequestSchema = z.object({
+  reason: z.string().trim().min(1, "a reason is required: it is printed on the document").max(1000),
+});
+export type IssueAdjustmentRequest = z.input<typeof issueAdjustmentRequestSchema>;
+
 export const billingStatementSchema = z.object({
   client: z.object({ id: idSchema, name: z.string(), timezone: z.string() }),
   month: monthSchema,
@@ -276,8 +294,13 @@ export const billingStatementSchema = z.object({
   fingerprint: z.string(),
   /** The statement issued for this month, as it was sent; null until one is issued. */
   issued: issuedStatementSchema.nullable(),
-  /** The live figures minus the issued ones; null until a statement is issued. */
+  /**
+   * The live figures minus what has been billed for the month: the issued statement and every supplementary
+   * invoice and credit note since (`adjustments`); null until a statement is issued.
+   */
   changesSinceIssue: statementDifferencesSchema.nullable(),
+  /** The supplementary invoices and credit notes that carried earlier differences, oldest first. */
+  adjustments: z.array(statementAdjustmentSchema),
   /** Why the month cannot be issued now (already issued, no rate, a running log, no hours); null when it can. */
   issueRefusal: z.string().nullable(),
 });

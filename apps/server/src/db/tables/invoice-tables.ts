@@ -110,9 +110,7 @@ export const invoices = pgTable(
   },
   (table) => [
     uniqueIndex("invoices_series_year_sequence_idx").on(table.series, table.year, table.sequence),
-    uniqueIndex("invoices_statement_idx")
-      .on(table.statementId)
-      .where(sql`${table.kind} = 'invoice'`),
+    uniqueIndex("invoices_statement_idx").on(table.statementId).where(sql`${table.kind} = 'invoice'`),
     index("invoices_client_issue_idx").on(table.clientId, table.issueDate),
     index("invoices_issue_idx").on(table.issueDate, table.number),
     index("invoices_corrects_idx").on(table.correctsInvoiceId),

@@ -8,7 +8,7 @@ import { findUserById } from "../../identity/user-directory.js";
 import { getBillingCheck } from "./billing-check-service.js";
 import { setBillingRate } from "./billing-rates-service.js";
 import { billingSettingsOf, listBillingMonths } from "./billing-service.js";
-import { getBillingStatement, issueBillingStatement } from "./billing-statements-service.js";
+import { getBillingStatement, issueBillingStatement, issueStatementAdjustment } from "./billing-statements-service.js";
 import {
   exportInvoicesCsv,
   getClientBillingProfile,
@@ -38,6 +38,17 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
     const actor = { ...actorOf(principal, request), name: user?.name ?? null };
     return issueBillingStatement(db, params.client, params.month, request.headers["if-match"], actor, settings);
   });
+  registerRoute(
+    app,
+    "issueStatementAdjustment",
+    routes.issueStatementAdjustment,
+    async ({ params, body, principal, request }) => {
+      const user = await findUserById(db, principal.sub);
+      const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+      const ifMatch = request.headers["if-match"];
+      return issueStatementAdjustment(db, params.client, params.month, ifMatch, body.reason, actor, settings);
+    },
+  );
   registerRoute(app, "setBillingRate", routes.setBillingRate, async ({ params, body, principal, request }) => {
     // The display name is read outside the transaction (PGlite has one connection, and a transaction holds it).
     const user = await findUserById(db, principal.sub);

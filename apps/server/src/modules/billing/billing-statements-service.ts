@@ -3,7 +3,9 @@ import type {
   AppliedRate,
   BillingStatement,
   CptSuggestion,
+  Invoice,
   IssuedStatement,
+  StatementAdjustment,
   StatementCase,
   StatementDifferenceLine,
   StatementDifferences,
@@ -16,7 +18,7 @@ import { AppError } from "../../errors/app-error.js";
 import { monthWindow } from "./billing-calendar.js";
 import { suggestCptForCases } from "./billing-cpt-service.js";
 import { sumKeptMonthSecondsByCase } from "./billing-figures-repository.js";
-import { differenceOf, rateForMonth, roundingNote, sumDecimals } from "./billing-money.js";
+import { differenceOf, plusOf, rateForMonth, roundingNote, sumDecimals } from "./billing-money.js";
 import { findBillingCases, findRatesOfClients } from "./billing-repository.js";
 import {
   type BillingActor,
@@ -32,8 +34,8 @@ import {
   insertStatement,
   type StatementWithLines,
 } from "./billing-statements-repository.js";
-import { findInvoiceOfStatement } from "./invoices-repository.js";
-import { issueInvoiceForStatement } from "./invoices-service.js";
+import { findAdjustmentsOfStatement, findInvoice, findInvoiceOfStatement } from "./invoices-repository.js";
+import { getInvoice, issueAdjustmentForStatement, issueInvoiceForStatement } from "./invoices-service.js";
 
 /**
  * Monthly statements. The live statement is computed from the time logs and the rate whenever it is read; issuing
@@ -67,7 +69,10 @@ function fingerprintOf(figures: {
   return createHash("sha256").update(content).digest("base64url").slice(0, 32);
 }
 
-type LiveStatement = Omit<BillingStatement, "issued" | "changesSinceIssue" | "issueRefusal" | "invoiced">;
+type LiveStatement = Omit<
+  BillingStatement,
+  "issued" | "changesSinceIssue" | "issueRefusal" | "invoiced" | "adjustments"
+>;
 
 /** The month's figures as the time logs and rates make them now. */
 async function computeLiveStatement(
@@ -206,6 +211,56 @@ export function differencesSince(issued: IssuedStatement, live: LiveStatement): 
   };
 }
 
+type Adjustments = Awaited<ReturnType<typeof findAdjustmentsOfStatement>>;
+
+/**
+ * What has been billed for the month: the issued statement's lines with every supplementary invoice added and
+ * every credit note taken off, case by case (a case credited to nothing drops out), at the rate of the latest
+ * correction. Differences are counted against this, so a carried difference is not offered again.
+ */
+export function billedSoFar(issued: IssuedStatement, adjustments: Adjustments): IssuedStatement {
+  if (adjustments.length === 0) return issued;
+  const lines = new Map(issued.lines.map((line) => [line.caseId, { ...line }]));
+  let rate = issued.rate;
+  for (const { invoice, lines: adjusted } of adjustments) {
+    const add = invoice.kind === "credit-note" ? differenceOf : plusOf;
+    rate = { ...rate, hourlyRate: invoice.hourlyRate };
+    for (const line of adjusted) {
+      const before = lines.get(line.caseId) ?? {
+        caseId: line.caseId,
+        caseNumber: line.caseNumber,
+        patientName: line.patientName ?? "",
+        stage: "",
+        hours: "0.00",
+        amount: "0.00",
+        logCount: 0,
+        cpt: { recordingHours: "0.00", videoPercent: 0, lines: [], warnings: [] },
+      };
+      lines.set(line.caseId, {
+        ...before,
+        hours: add(before.hours, line.hours),
+        amount: add(before.amount, line.amount),
+      });
+    }
+  }
+  return {
+    ...issued,
+    rate,
+    lines: [...lines.values()].filter((line) => line.hours !== "0.00" || line.amount !== "0.00"),
+  };
+}
+
+function toAdjustments(adjustments: Adjustments): StatementAdjustment[] {
+  return adjustments.map(({ invoice }) => ({
+    id: invoice.id,
+    kind: invoice.kind as StatementAdjustment["kind"],
+    number: invoice.number,
+    total: invoice.total,
+    reason: invoice.reason ?? "",
+    issuedAt: invoice.issuedAt.toISOString(),
+  }));
+}
+
 /** Why the month cannot be issued now, in words; null when it can. */
 function issueRefusalOf(live: LiveStatement, issued: IssuedStatement | undefined): string | null {
   if (issued) {
@@ -234,11 +289,13 @@ export async function getBillingStatement(
   const live = await computeLiveStatement(db, clientId, month, settings, now);
   const stored = await findStatementOfMonth(db, clientId, month);
   const issued = stored ? toIssuedStatement(stored, await findInvoiceOfStatement(db, stored.statement.id)) : undefined;
+  const adjustments = stored ? await findAdjustmentsOfStatement(db, stored.statement.id) : [];
   return {
     ...live,
     invoiced: issued !== undefined,
     issued: issued ?? null,
-    changesSinceIssue: issued ? differencesSince(issued, live) : null,
+    changesSinceIssue: issued ? differencesSince(billedSoFar(issued, adjustments), live) : null,
+    adjustments: toAdjustments(adjustments),
     issueRefusal: issueRefusalOf(live, issued),
   };
 }
@@ -377,4 +434,92 @@ export async function issueBillingStatement(
     }
     throw error;
   }
+}
+
+/**
+ * `POST …/{client}/{month}/adjustment`: carries the month's differences (current figures minus what its invoice and
+ * earlier corrections billed) onto a numbered supplementary invoice when they add up to more, or a credit note when
+ * to less, correcting the month's invoice and printing the reason. Under the client row's lock, like issuing; the
+ * request names in `If-Match` the statement's ETag the user looked at (412 when the figures moved since). Refused
+ * (409) before the month's invoice is issued, when nothing is left to carry, when the differences come to zero,
+ * without a rate now, or with a time log still running.
+ */
+export async function issueStatementAdjustment(
+  db: Db,
+  clientId: string,
+  month: string,
+  ifMatch: string | undefined,
+  reason: string,
+  actor: BillingActor,
+  settings: BillingSettings,
+  now = new Date(),
+): Promise<Invoice> {
+  const expected = readStatementIfMatch(ifMatch);
+  const created = await db.transaction(async (tx) => {
+    const client = await requireBillingClient(tx, clientId, "no key update");
+    const stored = await findStatementOfMonth(tx, clientId, month);
+    const invoiceRef = stored ? await findInvoiceOfStatement(tx, stored.statement.id) : null;
+    if (!stored || !invoiceRef) {
+      throw new AppError(
+        "conflict",
+        `No invoice has been issued for ${month} (${client.name}): issue the month's statement first.`,
+      );
+    }
+    const live = await computeLiveStatement(tx, clientId, month, settings, now);
+    if (!expected.includes(live.fingerprint)) {
+      throw new AppError(
+        "precondition_failed",
+        `The figures of ${month} changed since you looked at them. Review the differences and issue again.`,
+        { current: { totals: live.totals, rate: live.rate, caseCount: live.cases.length } },
+        { etag: `"${live.fingerprint}"` },
+      );
+    }
+    if (live.provisional) {
+      throw new AppError(
+        "conflict",
+        "A time log in this month is still running: stop it first, so the correction does not bill hours that are still growing.",
+      );
+    }
+    if (live.rate === null) throw new AppError("conflict", "No hourly rate applies to this month now: set one first.");
+    const adjustments = await findAdjustmentsOfStatement(tx, stored.statement.id);
+    const issued = toIssuedStatement(stored, invoiceRef);
+    const billed = billedSoFar(issued, adjustments);
+    const differences = differencesSince(billed, live);
+    if (differences.lines.length === 0 || differences.amount === null) {
+      throw new AppError(
+        "conflict",
+        `Nothing has changed in ${month} since it was last billed: there is nothing to carry.`,
+      );
+    }
+    if (differences.amount === "0.00") {
+      throw new AppError(
+        "conflict",
+        `The differences in ${month} add up to ${live.currency} 0.00: there is nothing to bill or credit.`,
+      );
+    }
+    const original = await findInvoice(tx, invoiceRef.id);
+    if (!original) throw new AppError("conflict", `The invoice ${invoiceRef.number} could not be read.`);
+    const billedOf = new Map(billed.lines.map((line) => [line.caseId, line.hours]));
+    return issueAdjustmentForStatement(tx, {
+      original,
+      differences: differences.lines.map((line) => ({
+        caseId: line.caseId,
+        caseNumber: line.caseNumber,
+        patientName: line.patientName,
+        change: line.change,
+        billedHours: billedOf.get(line.caseId) ?? "0.00",
+        currentHours: line.currentHours ?? "0.00",
+        hours: line.hours,
+        amount: line.amount ?? "0.00",
+      })),
+      net: differences.amount,
+      currentRate: live.rate.hourlyRate,
+      reason,
+      timezone: client.timezone,
+      actor,
+      settings,
+      now,
+    });
+  });
+  return getInvoice(db, created.id, now);
 }

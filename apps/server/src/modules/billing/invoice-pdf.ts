@@ -174,9 +174,9 @@ function writeLines(doc: PdfDoc, root: Struct, invoice: Invoice): void {
         styles.cell,
       );
     });
-    const detail = [line.patientName ? `Patient: ${line.patientName}` : null, `CPT: ${line.cptSummary}`]
-      .filter(Boolean)
-      .join(" · ");
+    // An invoice's line names its CPT codes; a correction's says what changed.
+    const summary = invoice.kind === "invoice" ? `CPT: ${line.cptSummary}` : line.cptSummary;
+    const detail = [line.patientName ? `Patient: ${line.patientName}` : null, summary].filter(Boolean).join(" · ");
     tagged(doc, root, "P", () =>
       writeText(doc, detail, styles.detail, { width: doc.page.width - 2 * margin }, { x: margin, y: doc.y }),
     );

@@ -235,3 +235,27 @@ export async function saveBillingProfile(
     .returning();
   return row;
 }
+
+/** The supplementary invoices and credit notes of a statement (oldest first), with their lines. */
+export async function findAdjustmentsOfStatement(
+  db: Db,
+  statementId: string,
+): Promise<{ invoice: InvoiceRow; lines: InvoiceLineRow[] }[]> {
+  const rows = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.statementId, statementId), sql`${invoices.kind} <> 'invoice'`))
+    .orderBy(asc(invoices.issuedAt), asc(invoices.number));
+  if (rows.length === 0) return [];
+  const lines = await db
+    .select()
+    .from(invoiceLines)
+    .where(
+      inArray(
+        invoiceLines.invoiceId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(invoiceLines.position));
+  return rows.map((invoice) => ({ invoice, lines: lines.filter((line) => line.invoiceId === invoice.id) }));
+}

@@ -15,7 +15,7 @@ import { auditedWrite } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { percentText, plusOf, taxOf } from "./billing-money.js";
+import { differenceOf, percentText, plusOf, taxOf } from "./billing-money.js";
 import { type BillingActor, type BillingSettings, requireBillingClient } from "./billing-service.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import {
@@ -125,11 +125,7 @@ function toInvoice(found: InvoiceWithClient & { lines: InvoiceLineRow[] }, today
   };
 }
 
-/**
- * Issues the invoice of a statement just issued, in the caller's transaction (which holds the client row's lock).
- * The number is taken last before rendering: the counter row stays locked until the transaction ends, so
- * invoices of the whole company are issued one after the other, and a failure anywhere gives the number back.
- */
+/** Issues the invoice of a statement just issued, in the caller's transaction (which holds the client row's lock). */
 export async function issueInvoiceForStatement(
   tx: Db,
   statement: IssuedStatement,
@@ -142,7 +138,6 @@ export async function issueInvoiceForStatement(
   const profile = toProfile(clientId, await findBillingProfile(tx, clientId));
   const address = await findClientAddress(tx, clientId);
   const issueDate = Temporal.PlainDate.from(todayIn(statement.client.timezone, now));
-  const dueDate = issueDate.add({ days: profile.paymentTermsDays });
   const month = Temporal.PlainYearMonth.from(statement.month);
   const serviceDates = await findServiceDates(
     tx,
@@ -152,7 +147,6 @@ export async function issueInvoiceForStatement(
     month.toPlainDate({ day: month.daysInMonth }).toString(),
   );
   const subtotal = statement.totals.amount;
-  const tax = taxOf(subtotal, profile.taxRatePercent);
   const lines = statement.lines.map((line) => {
     const dates = serviceDates.get(line.caseId);
     return {
@@ -168,89 +162,232 @@ export async function issueInvoiceForStatement(
       cptSummary: cptSummaryOf(line.cpt),
     };
   });
-  const series = invoiceSeries.invoice;
-  const year = issueDate.year;
-  const sequence = await takeDocumentNumber(tx, series, year);
-  const number = invoiceNumberOf(series, year, sequence);
-  const document: Omit<Invoice, "pdfSha256"> = {
-    id: "",
+  return storeDocument(tx, {
     kind: "invoice",
-    number,
-    client: { id: clientId, name: statement.client.name },
-    month: statement.month,
-    issueDate: issueDate.toString(),
-    dueDate: dueDate.toString(),
-    currency: statement.currency,
-    subtotal,
-    tax,
-    total: plusOf(subtotal, tax),
-    status: "issued",
-    corrects: null,
+    clientId,
+    clientName: statement.client.name,
     statementId: statement.id,
+    corrects: null,
     reason: null,
+    month: statement.month,
+    issueDate,
     paymentTermsDays: profile.paymentTermsDays,
     billTo: { name: profile.legalName ?? statement.client.name, address, poNumber: profile.poNumber },
+    currency: statement.currency,
     hourlyRate: statement.rate.hourlyRate,
+    subtotal,
     taxRatePercent: profile.taxRatePercent,
+    showsPatientNames: profile.showPatientNames,
     lines,
-    issuedAt: now.toISOString(),
-    issuedBy: { sub: actor.sub, username: actor.username, name: actor.name },
+    actor,
     issuer: settings.issuer,
+    now,
+  });
+}
+
+type DocumentInput = {
+  kind: Invoice["kind"];
+  clientId: string;
+  clientName: string;
+  statementId: string;
+  corrects: { id: string; number: string } | null;
+  reason: string | null;
+  month: string;
+  issueDate: Temporal.PlainDate;
+  paymentTermsDays: number;
+  billTo: Invoice["billTo"];
+  currency: string;
+  hourlyRate: string;
+  /** The sum of the lines, never negative (a credit note's lines are what it credits). */
+  subtotal: string;
+  taxRatePercent: string | null;
+  showsPatientNames: boolean;
+  lines: Invoice["lines"];
+  actor: BillingActor;
+  issuer: BillingSettings["issuer"];
+  now: Date;
+};
+
+/**
+ * Numbers, renders, stores and audits one document in the caller's transaction. The number is taken last before
+ * rendering: the counter row stays locked until the transaction ends, so documents of one series are issued one
+ * after the other, and a failure anywhere gives the number back.
+ */
+async function storeDocument(tx: Db, input: DocumentInput): Promise<{ id: string; number: string }> {
+  const series = invoiceSeries[input.kind];
+  const year = input.issueDate.year;
+  const sequence = await takeDocumentNumber(tx, series, year);
+  const number = invoiceNumberOf(series, year, sequence);
+  const tax = taxOf(input.subtotal, input.taxRatePercent);
+  const document: Omit<Invoice, "pdfSha256"> = {
+    id: "",
+    kind: input.kind,
+    number,
+    client: { id: input.clientId, name: input.clientName },
+    month: input.month,
+    issueDate: input.issueDate.toString(),
+    dueDate: input.issueDate.add({ days: input.paymentTermsDays }).toString(),
+    currency: input.currency,
+    subtotal: input.subtotal,
+    tax,
+    total: plusOf(input.subtotal, tax),
+    status: "issued",
+    corrects: input.corrects,
+    statementId: input.statementId,
+    reason: input.reason,
+    paymentTermsDays: input.paymentTermsDays,
+    billTo: input.billTo,
+    hourlyRate: input.hourlyRate,
+    taxRatePercent: input.taxRatePercent,
+    lines: input.lines,
+    issuedAt: input.now.toISOString(),
+    issuedBy: { sub: input.actor.sub, username: input.actor.username, name: input.actor.name },
+    issuer: input.issuer,
   };
   const pdf = await renderInvoicePdf(document);
   const saved = await insertInvoice(
     tx,
     {
-      kind: "invoice",
+      kind: input.kind,
       series,
       year,
       sequence,
       number,
-      clientId,
-      statementId: statement.id,
-      month: statement.month,
+      clientId: input.clientId,
+      statementId: input.statementId,
+      correctsInvoiceId: input.corrects?.id ?? null,
+      reason: input.reason,
+      month: input.month,
       issueDate: document.issueDate,
       dueDate: document.dueDate,
-      paymentTermsDays: profile.paymentTermsDays,
-      issuerName: settings.issuer.name,
-      issuerDetails: settings.issuer.details,
-      billToName: document.billTo.name,
-      billToAddress: address,
-      poNumber: profile.poNumber,
-      currency: statement.currency,
-      hourlyRate: statement.rate.hourlyRate,
-      subtotal,
-      taxRatePercent: profile.taxRatePercent,
+      paymentTermsDays: input.paymentTermsDays,
+      issuerName: input.issuer.name,
+      issuerDetails: input.issuer.details,
+      billToName: input.billTo.name,
+      billToAddress: input.billTo.address,
+      poNumber: input.billTo.poNumber,
+      currency: input.currency,
+      hourlyRate: input.hourlyRate,
+      subtotal: input.subtotal,
+      taxRatePercent: input.taxRatePercent,
       taxAmount: tax,
       total: document.total,
-      showsPatientNames: profile.showPatientNames,
+      showsPatientNames: input.showsPatientNames,
       pdf: pdf.bytes,
       pdfSha256: pdf.sha256,
-      issuedAt: now,
-      issuedBySub: actor.sub,
-      issuedByUsername: actor.username,
-      issuedByName: actor.name,
+      issuedAt: input.now,
+      issuedBySub: input.actor.sub,
+      issuedByUsername: input.actor.username,
+      issuedByName: input.actor.name,
     },
-    lines,
+    input.lines,
   );
   await recordAudit(
     tx,
     auditedWrite(
-      actor,
-      "billing.invoice.issued",
+      input.actor,
+      input.kind === "invoice"
+        ? "billing.invoice.issued"
+        : input.kind === "credit-note"
+          ? "billing.credit-note.issued"
+          : "billing.supplementary-invoice.issued",
       { type: "invoice", id: saved.invoice.id },
       {
-        clientId,
+        clientId: input.clientId,
         number,
-        statementId: statement.id,
-        month: statement.month,
-        currency: statement.currency,
+        statementId: input.statementId,
+        month: input.month,
+        currency: input.currency,
         total: document.total,
         pdfSha256: pdf.sha256,
+        ...(input.corrects ? { corrects: input.corrects.number, reason: input.reason } : {}),
       },
     ),
   );
   return { id: saved.invoice.id, number };
+}
+
+/** A month's differences still to carry, as the statement service computes them (current minus billed). */
+export type DifferenceToCarry = {
+  caseId: string;
+  caseNumber: string;
+  patientName: string;
+  change: "added" | "removed" | "changed";
+  billedHours: string;
+  currentHours: string;
+  hours: string;
+  amount: string;
+};
+
+/**
+ * Issues the supplementary invoice (the differences add up to more) or credit note (to less) that carries a
+ * month's differences, correcting its invoice: billed to whom and with the tax rate that invoice was, due by the
+ * same terms. A credit note's lines and totals are what it credits (positive), a supplementary invoice's what it
+ * bills; a line going the other way is negative on it.
+ */
+export async function issueAdjustmentForStatement(
+  tx: Db,
+  input: {
+    original: InvoiceWithClient;
+    differences: readonly DifferenceToCarry[];
+    net: string;
+    currentRate: string;
+    reason: string;
+    timezone: string;
+    actor: BillingActor;
+    settings: BillingSettings;
+    now: Date;
+  },
+): Promise<{ id: string; number: string }> {
+  const { original } = input;
+  const invoice = original.invoice;
+  const kind = input.net.startsWith("-") ? "credit-note" : "supplementary";
+  const direction = (value: string) => (kind === "credit-note" ? differenceOf("0.00", value) : value);
+  const month = Temporal.PlainYearMonth.from(invoice.month);
+  const firstDay = month.toPlainDate({ day: 1 }).toString();
+  const lastDay = month.toPlainDate({ day: month.daysInMonth }).toString();
+  const serviceDates = await findServiceDates(
+    tx,
+    invoice.clientId,
+    input.differences.map((line) => line.caseId),
+    firstDay,
+    lastDay,
+  );
+  const lines = input.differences.map((line) => {
+    const dates = serviceDates.get(line.caseId);
+    return {
+      caseId: line.caseId,
+      caseNumber: line.caseNumber,
+      patientName: invoice.showsPatientNames ? line.patientName : null,
+      serviceFrom: dates?.from ?? firstDay,
+      serviceTo: dates?.to ?? lastDay,
+      hours: direction(line.hours),
+      hourlyRate: input.currentRate,
+      amount: direction(line.amount),
+      cptSummary: `${line.change === "added" ? "Not billed before" : line.change === "removed" ? "No longer billable" : "Changed"}: ${line.billedHours} h billed, ${line.currentHours} h now`,
+    };
+  });
+  return storeDocument(tx, {
+    kind,
+    clientId: invoice.clientId,
+    clientName: original.clientName,
+    statementId: invoice.statementId as string,
+    corrects: { id: invoice.id, number: invoice.number },
+    reason: input.reason,
+    month: invoice.month,
+    issueDate: Temporal.PlainDate.from(todayIn(input.timezone, input.now)),
+    paymentTermsDays: invoice.paymentTermsDays,
+    billTo: { name: invoice.billToName, address: invoice.billToAddress, poNumber: invoice.poNumber },
+    currency: invoice.currency,
+    hourlyRate: input.currentRate,
+    subtotal: direction(input.net),
+    taxRatePercent: invoice.taxRatePercent ? percentText(invoice.taxRatePercent) : null,
+    showsPatientNames: invoice.showsPatientNames,
+    lines,
+    actor: input.actor,
+    issuer: input.settings.issuer,
+    now: input.now,
+  });
 }
 
 function utcToday(now: Date): string {

@@ -1,9 +1,16 @@
 import { createHash } from "node:crypto";
-import type { ClientBillingProfile, Invoice, InvoicePage, IssuedStatement } from "@vigil/contract";
+import type { BillingStatement, ClientBillingProfile, Invoice, InvoicePage, IssuedStatement } from "@vigil/contract";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingDocumentCounters, invoiceLines, invoices } from "../../db/schema.js";
-import { clientIn, issueStatement, logTime, monitoredCase, setRate } from "../../testing/kits/billing-kit.js";
+import {
+  billingBase,
+  clientIn,
+  issueStatement,
+  logTime,
+  monitoredCase,
+  setRate,
+} from "../../testing/kits/billing-kit.js";
 import { auditRows, type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { takeDocumentNumber } from "./invoices-repository.js";
@@ -321,5 +328,115 @@ describe("the invoices list", () => {
       ].join(","),
     );
     expect(end).toBe("");
+  });
+});
+
+describe("correcting an issued invoice", () => {
+  async function etagOf(clientId: string): Promise<{ etag: string; data: BillingStatement }> {
+    const response = await team.billing("GET", `${billingBase}/${clientId}/2026-06`);
+    expect(response.statusCode, response.body).toBe(200);
+    return { etag: String(response.headers.etag), data: response.json().data };
+  }
+
+  function adjust(clientId: string, etag: string | undefined, reason: string | undefined) {
+    return team.billing("POST", `${billingBase}/${clientId}/2026-06/adjustment`, {
+      ...(etag ? { ifMatch: etag } : {}),
+      body: reason === undefined ? {} : { reason },
+    });
+  }
+
+  it("bills more on a supplementary invoice and less on a credit note, each once, referring to the invoice", async () => {
+    const { client, subject } = await billedJune();
+    const before = await etagOf(client.id);
+    expect((await adjust(client.id, before.etag, "Too early")).statusCode).toBe(409);
+    const statement = await issueJune(client.id);
+    const original = await invoiceOf(statement.invoice?.id as string);
+
+    // Two more hours logged after the invoice: 300.00 more to bill.
+    await logTime(team.technologist, subject.id, "2026-06-20T08:00:00.000Z", "2026-06-20T10:00:00.000Z");
+    const grown = await etagOf(client.id);
+    expect(grown.data.changesSinceIssue).toMatchObject({ hours: "2.00", amount: "300.00" });
+    expect((await adjust(client.id, grown.etag, "")).statusCode).toBe(400);
+    expect((await adjust(client.id, undefined, "Late log")).statusCode).toBe(428);
+    expect((await adjust(client.id, before.etag, "Late log")).statusCode).toBe(412);
+
+    const supplementary = await adjust(client.id, grown.etag, "Two hours logged after the invoice");
+    expect(supplementary.statusCode, supplementary.body).toBe(201);
+    const more: Invoice = supplementary.json().data;
+    expect(more).toMatchObject({
+      kind: "supplementary",
+      number: expect.stringMatching(/^INV-\d{4}-\d{5}$/),
+      corrects: { id: original.id, number: original.number },
+      reason: "Two hours logged after the invoice",
+      statementId: statement.id,
+      billTo: original.billTo,
+      subtotal: "300.00",
+      total: "300.00",
+    });
+    expect(more.lines).toEqual([
+      expect.objectContaining({ caseId: subject.id, hours: "2.00", amount: "300.00", patientName: null }),
+    ]);
+    const carried = await etagOf(client.id);
+    expect(carried.data.changesSinceIssue).toMatchObject({ lines: [], amount: "0.00" });
+    expect(carried.data.adjustments).toEqual([
+      expect.objectContaining({ id: more.id, kind: "supplementary", number: more.number, total: "300.00" }),
+    ]);
+    // Carried once: nothing left to carry.
+    const again = await adjust(client.id, carried.etag, "Twice");
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toContain("nothing to carry");
+
+    // June re-priced at 100.00: 6 h now come to 600.00, 300.00 less than billed.
+    const rerated = await setRate(team.billing, client.id, "2026-06", "100", {
+      baseVersion: 1,
+      reason: "Contract amendment",
+    });
+    expect(rerated.statusCode, rerated.body).toBe(200);
+    const lower = await etagOf(client.id);
+    expect(lower.data.changesSinceIssue).toMatchObject({ amount: "-300.00" });
+    const credit = await adjust(client.id, lower.etag, "Contract amendment: June at 100.00");
+    expect(credit.statusCode, credit.body).toBe(201);
+    const less: Invoice = credit.json().data;
+    expect(less).toMatchObject({
+      kind: "credit-note",
+      number: expect.stringMatching(/^CN-\d{4}-\d{5}$/),
+      corrects: { number: original.number },
+      hourlyRate: "100.00",
+      subtotal: "300.00",
+      total: "300.00",
+    });
+    expect(less.lines).toEqual([expect.objectContaining({ hours: "0.00", amount: "300.00" })]);
+    expect((await etagOf(client.id)).data.changesSinceIssue).toMatchObject({ lines: [], amount: "0.00" });
+    const audits = await auditRows(harness, "billing.credit-note.issued", less.id);
+    expect(audits[0]?.details).toMatchObject({
+      corrects: original.number,
+      reason: "Contract amendment: June at 100.00",
+    });
+
+    // The list names what each corrects; the PDF is kept like an invoice's.
+    const listed: InvoicePage = (await team.billing("GET", `${invoicesBase}?clientId=${client.id}`)).json().data;
+    expect(listed.items.map((item) => [item.kind, item.corrects?.number ?? null]).sort()).toEqual(
+      [
+        ["credit-note", original.number],
+        ["invoice", null],
+        ["supplementary", original.number],
+      ].sort(),
+    );
+    expect(listed.totals).toEqual([{ currency: "USD", total: "600.00" }]);
+    const pdf = await team.billing("GET", `${invoicesBase}/${less.id}/pdf`);
+    expect(createHash("sha256").update(pdf.rawPayload).digest("hex")).toBe(less.pdfSha256);
+    const db = harness.database.db;
+    await expect(db.update(invoices).set({ reason: "edited" }).where(eq(invoices.id, less.id))).rejects.toThrow();
+  });
+
+  it("refuses callers without billing:write", async () => {
+    const { client } = await billedJune();
+    await issueJune(client.id);
+    const { etag } = await etagOf(client.id);
+    const refused = await team.technologist("POST", `${billingBase}/${client.id}/2026-06/adjustment`, {
+      ifMatch: etag,
+      body: { reason: "No" },
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });

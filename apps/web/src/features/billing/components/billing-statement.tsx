@@ -32,6 +32,7 @@ import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { appName } from "../../../config/constants";
 import { useBillingStatement } from "../api/get-billing-statement";
 import { formatHours, formatMoney, formatMonth, formatPeriod, formatRate } from "../billing-format";
+import { IssueAdjustmentAction } from "./issue-adjustment-action";
 import { type IssueOutcome, IssueStatementAction } from "./issue-statement-action";
 import { StatementChanges } from "./statement-changes";
 import { StatementPrintStyles, statementClasses } from "./statement-print-styles";
@@ -302,6 +303,29 @@ function Unavailable({ children }: { children: ReactNode }) {
   );
 }
 
+/** The supplementary invoices and credit notes that carried earlier differences of the month (screen only). */
+function Corrections({ statement }: { statement: BillingStatement }) {
+  if (statement.adjustments.length === 0) return null;
+  return (
+    <Box component="section" className="vigil-no-print" aria-label="Corrections issued" sx={{ mt: 2 }}>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+        Corrections issued
+      </Typography>
+      <Box component="ul" sx={{ pl: 2, my: 0.5 }}>
+        {statement.adjustments.map((adjustment) => (
+          <Typography component="li" variant="body2" key={adjustment.id}>
+            {adjustment.kind === "credit-note" ? "Credit note" : "Supplementary invoice"}{" "}
+            <Link component={RouterLink} to={pages["billing-invoice"].href({ invoiceId: adjustment.id })}>
+              {adjustment.number}
+            </Link>
+            : {formatMoney(adjustment.total, statement.currency)} — {adjustment.reason}
+          </Typography>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
 /** What became of the last "Issue statement", told above the document until the page is left. */
 function IssueOutcomeAlert({ outcome, onClose }: { outcome: IssueOutcome; onClose: () => void }) {
   if ("issued" in outcome) {
@@ -358,6 +382,8 @@ export function BillingStatementPage() {
       <>
         <StatementDocument statement={statement.data} />
         {issued && changesSinceIssue ? <StatementChanges issued={issued} changes={changesSinceIssue} /> : null}
+        <Corrections statement={statement.data} />
+        <IssueAdjustmentAction statement={statement.data} />
       </>
     );
   }

@@ -3,7 +3,13 @@ import userEvent from "@testing-library/user-event";
 import type { Invoice, InvoicePage } from "@vigil/contract";
 import { describe, expect, it, vi } from "vitest";
 import { envelope } from "../../../test/fake-server";
-import { clientId, renderBillingScreen } from "../testing/render-billing-screen";
+import {
+  billingApi,
+  clientId,
+  renderBillingScreen,
+  testIssuedStatement,
+  testStatement,
+} from "../testing/render-billing-screen";
 
 const invoiceId = "5d4c3b2a-1111-4a2b-9c3d-00000000000a";
 const invoicesApi = "/api/billing/invoices";
@@ -120,5 +126,73 @@ describe("invoices", { timeout: 20_000 }, () => {
   it("says so when there is no invoice at the address", async () => {
     renderBillingScreen("/billing/invoices/not-an-id", { routes: {} });
     expect(await screen.findByRole("heading", { name: "Invoice not found" })).toBeTruthy();
+  });
+
+  it("asks for a reason before issuing a credit note for the month's differences, then links to it", async () => {
+    const user = userEvent.setup();
+    const issued = testIssuedStatement();
+    const statementApi = `${billingApi}/${clientId}/2026-11`;
+    const bodies: string[] = [];
+    const ifMatches: (string | null)[] = [];
+    renderBillingScreen(`/billing/continuous-monitoring/${clientId}/2026-11`, {
+      routes: {
+        [`GET ${statementApi}`]: () =>
+          envelope(
+            testStatement({
+              cases: [],
+              totals: { hours: "0.00", amount: "0.00", caseCount: 0 },
+              invoiced: true,
+              issued,
+              changesSinceIssue: {
+                rateChangedTo: null,
+                lines: [
+                  {
+                    caseId: issued.lines[0]?.caseId as string,
+                    caseNumber: "CM-2026-000123",
+                    patientName: "Doe, Jane",
+                    change: "removed",
+                    issuedHours: "26.25",
+                    currentHours: null,
+                    issuedAmount: "3150.00",
+                    currentAmount: null,
+                    hours: "-26.25",
+                    amount: "-3150.00",
+                  },
+                ],
+                hours: "-26.25",
+                amount: "-3150.00",
+              },
+              issueRefusal: "Statement No. 4 has been issued for this month.",
+            }),
+          ),
+        [`POST ${statementApi}/adjustment`]: async (request) => {
+          bodies.push(await request.text());
+          ifMatches.push(request.headers.get("if-match"));
+          return envelope(
+            testInvoice({
+              id: "5d4c3b2a-1111-4a2b-9c3d-00000000000b",
+              kind: "credit-note",
+              number: "CN-2026-00001",
+              total: "3150.00",
+              corrects: { id: invoiceId, number: "INV-2026-00004" },
+              reason: "Case billed by mistake",
+            }),
+            { status: 201 },
+          );
+        },
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Issue credit note" }));
+    const dialog = await screen.findByRole("dialog", { name: "Issue a credit note for November 2026?" });
+    expect(within(dialog).getByText(/correcting invoice INV-2026-00004/)).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: "Issue credit note" }));
+    expect(await within(dialog).findByText("Give the reason: it is printed on the document.")).toBeTruthy();
+    expect(bodies).toEqual([]);
+    await user.type(within(dialog).getByRole("textbox", { name: "Reason" }), "Case billed by mistake");
+    await user.click(within(dialog).getByRole("button", { name: "Issue credit note" }));
+    const done = await screen.findByRole("status");
+    expect(within(done).getByRole("link", { name: "CN-2026-00001" })).toBeTruthy();
+    expect(JSON.parse(bodies[0] as string)).toEqual({ reason: "Case billed by mistake" });
+    expect(ifMatches).toEqual(['"fingerprint-of-the-live-figures"']);
   });
 });

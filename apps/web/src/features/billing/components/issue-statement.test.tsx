@@ -186,7 +186,7 @@ describe("issuing a monthly statement", { timeout: 20_000 }, () => {
     const changed = within(changes).getByText("CM-2026-000123").closest("tr") as HTMLElement;
     expect(within(changed).getByText("+$262.50")).toBeTruthy();
     expect(within(changes).getByText("+1.50")).toBeTruthy();
-    expect(within(changes).getByText("To bill on the next statement: $442.50.")).toBeTruthy();
+    expect(within(changes).getByText("To bill on a supplementary invoice: $442.50.")).toBeTruthy();
   });
 
   it("names a credit when the month now comes to less than was issued", async () => {
@@ -227,6 +227,6 @@ describe("issuing a monthly statement", { timeout: 20_000 }, () => {
     const changes = await screen.findByRole("region", { name: "Changes since statement No. 4" });
     const removed = within(changes).getByText("CM-2026-000123").closest("tr") as HTMLElement;
     expect(within(removed).getByText("No longer billable")).toBeTruthy();
-    expect(within(changes).getByText("To credit on the next statement: $3,150.00.")).toBeTruthy();
+    expect(within(changes).getByText("To credit on a credit note: $3,150.00.")).toBeTruthy();
   });
 });

@@ -25,16 +25,16 @@ function signedHours(value: string): string {
 function outcome(changes: StatementDifferences, currency: string): string {
   if (changes.amount === null) return "No rate applies to this month now, so the difference has no amount.";
   if (changes.amount.startsWith("-")) {
-    return `To credit on the next statement: ${formatMoney(changes.amount.slice(1), currency)}.`;
+    return `To credit on a credit note: ${formatMoney(changes.amount.slice(1), currency)}.`;
   }
   if (/^0+\.00$/.test(changes.amount)) return "Nothing to bill or credit: the amounts are the same.";
-  return `To bill on the next statement: ${formatMoney(changes.amount, currency)}.`;
+  return `To bill on a supplementary invoice: ${formatMoney(changes.amount, currency)}.`;
 }
 
 /**
- * Screen only, under an issued statement: what changed in the month since it was issued (a re-opened case's new
- * time, a deleted log, a rate changed with a reason), line by line, and the amount to bill or credit on the next
- * statement. The issued statement above stays as it was sent.
+ * Screen only, under an issued statement: what changed in the month since it was billed (a re-opened case's new
+ * time, a deleted log, a rate changed with a reason; corrections already issued are counted as billed), line by
+ * line, and the amount a supplementary invoice or credit note would carry. The issued statement stays as sent.
  */
 export function StatementChanges({ issued, changes }: { issued: IssuedStatement; changes: StatementDifferences }) {
   const headingId = useId();

@@ -138,6 +138,7 @@ export function testStatement(overrides: Partial<BillingStatement> = {}): Billin
     fingerprint: "fingerprint-of-the-live-figures",
     issued: null,
     changesSinceIssue: null,
+    adjustments: [],
     issueRefusal: null,
     ...overrides,
   };
