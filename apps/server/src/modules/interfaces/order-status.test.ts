@@ -28,7 +28,7 @@ let counter = 0;
 beforeAll(async () => {
   harness = await createTestApp({ HL7_SENDING_FACILITY: "NORTHWIND" });
   team = await teamFor(harness, "hl7-status");
-}, 60_000);
+}, 180_000);
 afterEach(async () => {
   for (const runner of runners.splice(0)) await runner.stop();
   for (const peer of peers.splice(0)) await peer.stop();
