@@ -11,6 +11,7 @@ import { QueryError } from "../../../components/feedback/query-error";
 import { oneOf, useSearchState } from "../../../components/tables/use-search-state";
 import { useInterfaceProfile } from "../api/get-interface-profile";
 import { describeDestination } from "../profile-model";
+import { FhirSystems } from "./fhir-systems";
 import { InterfaceProfileEditor } from "./interface-profile-editor";
 import { InterfaceProfileHistory } from "./interface-profile-history";
 import { InterfaceProfileView } from "./interface-profile-view";
@@ -70,6 +71,7 @@ export function ClientInterfaces({ client }: { client: Client }) {
         <InterfaceTestMessage client={client} destination={describeDestination(current.destination)} />
       ) : null}
       {history.length > 0 ? <InterfaceProfileHistory client={client} history={history} /> : null}
+      <FhirSystems client={client} canManage={canManage} />
     </Stack>
   );
 }
