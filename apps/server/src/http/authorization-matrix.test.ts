@@ -60,6 +60,8 @@ const knownValues: Record<string, unknown> = {
   month: "2026-01",
   // Billing: a rate is a positive amount; the billable-hours report covers real calendar days, in order.
   hourlyRate: "125.00",
+  // An invoice's tax: a percentage with at most a few decimals.
+  taxRatePercent: "8.25",
   phoneNumber: "+15555550100",
   from: "2026-01-01",
   to: "2026-01-31",
