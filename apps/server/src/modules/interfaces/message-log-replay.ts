@@ -58,16 +58,17 @@ const acknowledgedWords = (row: Hl7MessageDetailRow) =>
   `${row.processedAt ? ` on ${row.processedAt.toISOString()}` : ""}; a report version's result is sent once, not again.`;
 
 /**
- * Sends an outbound result message again: its own row and its own `hl7-result` job (the one whose job failed for
+ * Sends an outbound result or order-status message again: its own row and its own `hl7-result` job (the one whose job failed for
  * good, set waiting again, due now), so the same text with the same MSH-10 goes out and the hospital can recognise
  * it; the case screen's "EHR acknowledged" reads that row. An acknowledged result is never sent again, and one
  * already waiting or on its way is not sent twice: both are refused with why.
  */
 async function replayOutbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): Promise<string> {
-  if (!row.reportVersionId) {
+  // Results and order statuses have a case and their own job; a test message has neither and is sent anew.
+  if (!row.reportVersionId && !row.caseId) {
     throw new AppError(
       "conflict",
-      "Only report results are sent again from the log; a test message is sent anew from the client's Interfaces tab.",
+      "Only results and order statuses are sent again from the log; a test message is sent anew from the client's Interfaces tab.",
     );
   }
   if (row.status === "acknowledged") throw new AppError("conflict", acknowledgedWords(row));

@@ -188,7 +188,7 @@ describe("the order's status told to the hospital", () => {
     expect(await statusRows(subject.id)).toEqual([]);
   }, 60_000);
 
-  it("is failed for good with the hospital's words when it answers AE", async () => {
+  it("is failed for good with the hospital's words when it answers AE, and sent again from the log once fixed", async () => {
     const hospital = await peer({ code: "AE", errorText: "Order ORD-S4 is closed" });
     const client = await clientSendingTo(hospital.port, true);
     const subject = await orderedCase(client.id, "ORD-S4");
@@ -210,5 +210,15 @@ describe("the order's status told to the hospital", () => {
       error: expect.stringContaining("refused the order status (AE): Order ORD-S4 is closed"),
     });
     expect(hospital.received()).toHaveLength(1);
-  }, 60_000);
+
+    // The hospital reopened the order: an administrator sends the status again from the message log, same MSH-10.
+    await hospital.stop();
+    peers.splice(peers.indexOf(hospital), 1);
+    const fixed = await startResultPeer({ record: path.join(folder, "received-fixed.jsonl"), port: hospital.port });
+    peers.push(fixed);
+    const replayed = await team.admin("POST", `/api/interfaces/hl7/messages/${row?.id}/replay`);
+    expect(replayed.statusCode, replayed.body).toBe(200);
+    await expect.poll(async () => (await statusRows(subject.id))[0]?.status, { timeout: 15_000 }).toBe("acknowledged");
+    expect(fixed.received().map((message) => message.controlId)).toEqual([row?.controlId]);
+  }, 90_000);
 });
