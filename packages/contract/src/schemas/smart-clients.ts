@@ -78,6 +78,8 @@ export const smartJwksUrlSchema = z
   .url({ protocol: /^https?$/, message: "must be a web address starting with https://" })
   .max(2048)
   .refine((value) => {
+    // Zod runs this check even when the address did not parse; that case is already refused above.
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.protocol === "https:" || ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
   }, "must start with https:// (plain http only for localhost)");

@@ -12,6 +12,7 @@ import { expect } from "vitest";
 import { hl7Messages } from "../../db/schema.js";
 import { signLinkToken } from "../../modules/findings/link-tokens.js";
 import { receiveHl7Message } from "../../modules/interfaces/inbound-service.js";
+import { clientIn, issueStatement, logTime, monitoredCase, setRate } from "../kits/billing-kit.js";
 import { caseIn, createClient, type Team, teamFor } from "../kits/cases-kit.js";
 import { sampleProtocol } from "../kits/clients-kit.js";
 import { createItem, sampleCaseNote, writableStage, writerGroup } from "../kits/records-kit.js";
@@ -52,6 +53,8 @@ export type FuzzWorld = {
   targetUsernames: string[];
   /** Logged HL7 messages (an order from a sender no profile owns, refused and kept), for the message log's routes. */
   hl7MessageIds: string[];
+  /** An invoice issued with a month's statement. */
+  invoiceIds: string[];
 };
 
 const base = "/api/continuous-monitoring";
@@ -174,7 +177,19 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
     reportContactIds: [contactId],
     targetUsernames,
     hl7MessageIds: await loggedHl7Messages(harness),
+    invoiceIds: await issuedInvoices(harness, team),
   };
+}
+
+/** A month with a rate and logged time, its statement issued: the invoice the invoice routes read. */
+async function issuedInvoices(harness: TestApp, team: Team): Promise<string[]> {
+  const client = await clientIn(team, "UTC", "Fuzz Billing Client");
+  const subject = await monitoredCase(harness, team, client.id);
+  await logTime(team.technologist, subject.id, "2026-06-10T08:00:00.000Z", "2026-06-10T11:00:00.000Z");
+  expect((await setRate(team.billing, client.id, "2026-06", "150")).statusCode).toBe(200);
+  const issued = await issueStatement(team.billing, client.id, "2026-06");
+  expect(issued.statusCode, issued.body).toBe(201);
+  return [issued.json().data.invoice.id];
 }
 
 async function loggedHl7Messages(harness: TestApp): Promise<string[]> {
@@ -264,6 +279,10 @@ function sharedHints(world: FuzzWorld): Hints {
     baseRevision: mostly([currentVersion]),
     baseVersion: mostly([currentVersion]),
     version: mostly([currentVersion]),
+    // A hospital system's registration: one key source (a JWKS address, no pasted set) and SMART v2 system scopes.
+    jwksUrl: mostly(["https://ehr.example.org/.well-known/jwks.json"]),
+    jwks: mostly([null]),
+    scopes: mostly([["system/Patient.rs"], ["system/DiagnosticReport.rs", "system/ServiceRequest.c"]]),
   };
 }
 
@@ -297,6 +316,7 @@ export function realParamSets(definition: RouteDefinition, world: FuzzWorld): Re
   if (path.startsWith(`${base}/cases/`) && path.includes(":id")) return caseIds.map((id) => ({ id }));
   if (path.startsWith("/api/bugs/reports/:id")) return world.bugIds.map((id) => ({ id }));
   if (path.startsWith("/api/interfaces/hl7/messages/:id")) return world.hl7MessageIds.map((id) => ({ id }));
+  if (path.startsWith("/api/billing/invoices/:id")) return world.invoiceIds.map((id) => ({ id }));
   return [];
 }
 

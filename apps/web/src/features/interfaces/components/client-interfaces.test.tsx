@@ -58,7 +58,15 @@ function renderTab(groups: string[], routes: Record<string, Handler>, path = tab
   return renderPageScreens(
     path,
     { "client-detail": ClientDetailRoutePage },
-    { groups, routes: { [`GET ${api}`]: () => envelope(client), ...routes } },
+    {
+      groups,
+      // The tab also lists the hospital's FHIR systems (fhir-systems.test.tsx); none here.
+      routes: {
+        [`GET ${api}`]: () => envelope(client),
+        [`GET ${api}/fhir-systems`]: () => envelope({ items: [] }),
+        ...routes,
+      },
+    },
   );
 }
 
