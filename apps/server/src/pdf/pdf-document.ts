@@ -128,3 +128,37 @@ export async function finishPdf(doc: PdfDoc): Promise<Buffer> {
   await ended;
   return Buffer.concat(chunks);
 }
+
+/** Drawing that is decoration, not content (rules, running footers): marked so screen readers skip it. */
+export function artifact(doc: PdfDoc, draw: () => void, type?: "Pagination" | "Layout"): void {
+  doc.markContent("Artifact", type ? { type } : undefined);
+  draw();
+  doc.endMarkedContent();
+}
+
+/** Every buffered page's running footer: `label` on the left, "Page n of N" on the right, inside the bottom margin. */
+export function writePageFooters(doc: PdfDoc, margin: number, style: TextStyle, label: string): void {
+  const range = doc.bufferedPageRange();
+  for (let index = 0; index < range.count; index += 1) {
+    doc.switchToPage(range.start + index);
+    // The footer sits inside the bottom margin: without lifting it, pdfkit would start a new page for it.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const y = doc.page.height - margin + 8;
+    artifact(
+      doc,
+      () => {
+        writeText(doc, label, style, { width: doc.page.width - 2 * margin - 80, lineBreak: false }, { x: margin, y });
+        writeText(
+          doc,
+          `Page ${index + 1} of ${range.count}`,
+          style,
+          { width: 80, align: "right", lineBreak: false },
+          { x: doc.page.width - margin - 80, y },
+        );
+      },
+      "Pagination",
+    );
+    doc.page.margins.bottom = bottom;
+  }
+}

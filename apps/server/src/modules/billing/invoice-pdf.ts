@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import type { Invoice } from "@vigil/contract";
 import type PDFKit from "pdfkit";
-import { createArchivalPdf, finishPdf, type PdfDoc, type TextStyle, writeText } from "../../pdf/pdf-document.js";
+import {
+  artifact,
+  createArchivalPdf,
+  finishPdf,
+  type PdfDoc,
+  type TextStyle,
+  writePageFooters,
+  writeText,
+} from "../../pdf/pdf-document.js";
 
 /**
  * An invoice, credit note or supplementary invoice as a PDF (pdfkit in-process, the report PDF's archival settings
@@ -52,12 +60,6 @@ type Struct = PDFKit.PDFStructureElement;
 
 function tagged(doc: PdfDoc, parent: Struct, type: string, draw: () => void): void {
   parent.add(doc.struct(type, {}, draw));
-}
-
-function artifact(doc: PdfDoc, draw: () => void, type?: "Pagination" | "Layout"): void {
-  doc.markContent("Artifact", type ? { type } : undefined);
-  draw();
-  doc.endMarkedContent();
 }
 
 function rule(doc: PdfDoc, y = doc.y + 3): void {
@@ -216,34 +218,12 @@ function writeTotals(doc: PdfDoc, root: Struct, invoice: Invoice): void {
 }
 
 function writeFooters(doc: PdfDoc, invoice: Invoice): void {
-  const range = doc.bufferedPageRange();
-  for (let index = 0; index < range.count; index += 1) {
-    doc.switchToPage(range.start + index);
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = doc.page.height - margin + 8;
-    artifact(
-      doc,
-      () => {
-        writeText(
-          doc,
-          `${invoiceTitles[invoice.kind]} ${invoice.number} · ${invoice.billTo.name}`,
-          styles.footer,
-          { width: doc.page.width - 2 * margin - 80, lineBreak: false },
-          { x: margin, y },
-        );
-        writeText(
-          doc,
-          `Page ${index + 1} of ${range.count}`,
-          styles.footer,
-          { width: 80, align: "right", lineBreak: false },
-          { x: doc.page.width - margin - 80, y },
-        );
-      },
-      "Pagination",
-    );
-    doc.page.margins.bottom = bottom;
-  }
+  writePageFooters(
+    doc,
+    margin,
+    styles.footer,
+    `${invoiceTitles[invoice.kind]} ${invoice.number} · ${invoice.billTo.name}`,
+  );
 }
 
 /** Renders an invoice as issued (everything but `pdfSha256`, which is this rendering's digest). */

@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import type { ReportDocumentBlock } from "@vigil/contract";
 import type PDFKit from "pdfkit";
-import { createArchivalPdf, finishPdf, type PdfDoc, type TextStyle, writeText } from "../../pdf/pdf-document.js";
+import {
+  artifact,
+  createArchivalPdf,
+  finishPdf,
+  type PdfDoc,
+  type TextStyle,
+  writePageFooters,
+  writeText,
+} from "../../pdf/pdf-document.js";
 import { buildReportDocument, type ReportContent } from "./report-document.js";
 import type { ReportInputs } from "./report-inputs.js";
 
@@ -41,13 +49,6 @@ type Struct = PDFKit.PDFStructureElement;
 /** One structure element (H1, P, …) holding what `draw` prints, appended to `parent`. */
 function tagged(doc: PdfDoc, parent: Struct, type: string, draw: () => void): void {
   parent.add(doc.struct(type, {}, draw));
-}
-
-/** Drawing that is decoration, not content (rules, running footers): marked so screen readers skip it. */
-function artifact(doc: PdfDoc, draw: () => void, type?: "Pagination" | "Layout"): void {
-  doc.markContent("Artifact", type ? { type } : undefined);
-  draw();
-  doc.endMarkedContent();
 }
 
 function rule(doc: PdfDoc): void {
@@ -142,35 +143,7 @@ function writeAddenda(doc: PdfDoc, root: Struct, report: ReportContent): void {
 }
 
 function writeFooters(doc: PdfDoc, report: ReportContent): void {
-  const range = doc.bufferedPageRange();
-  for (let index = 0; index < range.count; index += 1) {
-    doc.switchToPage(range.start + index);
-    // The footer sits inside the bottom margin: without lifting it, pdfkit would start a new page for it.
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = doc.page.height - margin + 8;
-    artifact(
-      doc,
-      () => {
-        writeText(
-          doc,
-          report.runningHeader,
-          styles.footer,
-          { width: doc.page.width - 2 * margin - 80, lineBreak: false },
-          { x: margin, y },
-        );
-        writeText(
-          doc,
-          `Page ${index + 1} of ${range.count}`,
-          styles.footer,
-          { width: 80, align: "right", lineBreak: false },
-          { x: doc.page.width - margin - 80, y },
-        );
-      },
-      "Pagination",
-    );
-    doc.page.margins.bottom = bottom;
-  }
+  writePageFooters(doc, margin, styles.footer, report.runningHeader);
 }
 
 /** Renders one report version; the same inputs give the same text (the bytes are stored, not re-rendered). */
