@@ -14,6 +14,14 @@ export const users = pgTable(
     phoneNumber: text("phone_number"),
     phoneNumberVerified: boolean("phone_number_verified").notNull().default(false),
     name: text("name").notNull(),
+    /** Professional identity (FHIR.md "Identifiers"): the name as parts, for US Core; `name` stays the display. */
+    familyName: text("family_name"),
+    givenNames: text("given_names").array().notNull().default(sql`'{}'::text[]`),
+    /** The US National Provider Identifier, 10 digits with a valid Luhn check digit (prefix 80840). */
+    npi: text("npi"),
+    /** Printed under the signature after the name ("MD", "PhD"). */
+    credentials: text("credentials"),
+    boardCertifications: text("board_certifications").array().notNull().default(sql`'{}'::text[]`),
     passwordHash: text("password_hash").notNull(),
     /** FORCE_CHANGE_PASSWORD | CONFIRMED | RESET_REQUIRED (Cognito's user statuses we use). */
     status: text("status").notNull(),
