@@ -7,6 +7,7 @@
  */
 
 export * from "./tables/audit-and-outbox-tables.js";
+export * from "./tables/billing-export-tables.js";
 export * from "./tables/billing-figure-tables.js";
 export * from "./tables/billing-tables.js";
 export * from "./tables/bug-tables.js";
@@ -16,6 +17,7 @@ export * from "./tables/fhir-tables.js";
 export * from "./tables/finding-tables.js";
 export * from "./tables/identity-tables.js";
 export * from "./tables/interface-tables.js";
+export * from "./tables/invoice-sending-tables.js";
 export * from "./tables/invoice-tables.js";
 export * from "./tables/job-tables.js";
 export * from "./tables/record-tables.js";

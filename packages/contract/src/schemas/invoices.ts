@@ -42,6 +42,14 @@ export const clientBillingProfileSchema = z.object({
   /** Lines name the patient only when the client asks: an invoice travels to accounts payable. */
   showPatientNames: z.boolean(),
   /** null while the client has the defaults (nothing stored yet). */
+  /** The client's contacts who receive invoices, credit notes and reminders by e-mail (with an address). */
+  billingContactIds: z.array(idSchema),
+  /** Send each new invoice and correction to them when it is issued. */
+  sendOnIssue: z.boolean(),
+  /** Reminders of overdue invoices; on unless the client opts out. */
+  remindersEnabled: z.boolean(),
+  /** Days past the due date a reminder goes out at (7 and 30 by default). */
+  reminderDays: z.array(z.number().int().min(1).max(365)),
   version: z.number().int().min(1).nullable(),
 });
 export type ClientBillingProfile = z.infer<typeof clientBillingProfileSchema>;
@@ -53,6 +61,14 @@ export const setClientBillingProfileSchema = z.object({
   taxRatePercent: taxRateInputSchema.nullable(),
   showPatientNames: z.boolean(),
   /** The version the user saw (null for the defaults); a stale one is refused (409). */
+  billingContactIds: z.array(idSchema).max(20).default([]),
+  sendOnIssue: z.boolean().default(false),
+  remindersEnabled: z.boolean().default(true),
+  reminderDays: z
+    .array(z.number().int().min(1, "must be 1 day or more").max(365, "must be 365 days or fewer"))
+    .max(5, "at most 5 reminders")
+    .refine((days) => new Set(days).size === days.length, "each day only once")
+    .default([7, 30]),
   baseVersion: z.number().int().min(1).nullable(),
 });
 export type SetClientBillingProfile = z.input<typeof setClientBillingProfileSchema>;

@@ -39,6 +39,13 @@ export const clientBillingProfiles = pgTable("client_billing_profiles", {
   paymentTermsDays: integer("payment_terms_days").notNull().default(30),
   taxRatePercent: numeric("tax_rate_percent", { precision: 7, scale: 4 }),
   showPatientNames: boolean("show_patient_names").notNull().default(false),
+  /** The client's contacts who receive its invoices, credit notes and reminders by e-mail. */
+  billingContactIds: jsonb("billing_contact_ids").notNull().$type<string[]>().default([]),
+  /** Send each new invoice (and correction) to them as soon as it is issued. */
+  sendOnIssue: boolean("send_on_issue").notNull().default(false),
+  /** Overdue reminders are on unless the client opts out; sent at these days past the due date. */
+  remindersEnabled: boolean("reminders_enabled").notNull().default(true),
+  reminderDays: jsonb("reminder_days").notNull().$type<number[]>().default([7, 30]),
   version: integer("version").notNull().default(1),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   updatedByUsername: text("updated_by_username").notNull(),

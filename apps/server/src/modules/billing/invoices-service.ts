@@ -56,6 +56,10 @@ function toProfile(clientId: string, row: ProfileRow | undefined): ClientBilling
     paymentTermsDays: row?.paymentTermsDays ?? defaultProfile.paymentTermsDays,
     taxRatePercent: row?.taxRatePercent ? percentText(row.taxRatePercent) : null,
     showPatientNames: row?.showPatientNames ?? false,
+    billingContactIds: row?.billingContactIds ?? [],
+    sendOnIssue: row?.sendOnIssue ?? false,
+    remindersEnabled: row?.remindersEnabled ?? true,
+    reminderDays: row?.reminderDays ?? [7, 30],
     version: row?.version ?? null,
   };
 }
@@ -490,6 +494,10 @@ export async function setClientBillingProfile(
         paymentTermsDays: input.paymentTermsDays,
         taxRatePercent: input.taxRatePercent ? percentText(input.taxRatePercent) : null,
         showPatientNames: input.showPatientNames,
+        billingContactIds: input.billingContactIds ?? [],
+        sendOnIssue: input.sendOnIssue ?? false,
+        remindersEnabled: input.remindersEnabled ?? true,
+        reminderDays: [...(input.reminderDays ?? [7, 30])].sort((a, b) => a - b),
         updatedByUsername: actor.username,
       },
       input.baseVersion,
