@@ -37,6 +37,7 @@ export * from "./schemas/critical-findings.js";
 export * from "./schemas/events.js";
 export * from "./schemas/interfaces.js";
 export * from "./schemas/invoices.js";
+export * from "./schemas/payments.js";
 export * from "./schemas/invoice-sending.js";
 export * from "./schemas/jobs.js";
 export * from "./schemas/notifications.js";

@@ -19,6 +19,7 @@ export * from "./tables/identity-tables.js";
 export * from "./tables/interface-tables.js";
 export * from "./tables/invoice-sending-tables.js";
 export * from "./tables/invoice-tables.js";
+export * from "./tables/payment-tables.js";
 export * from "./tables/job-tables.js";
 export * from "./tables/record-tables.js";
 export * from "./tables/report-tables.js";
