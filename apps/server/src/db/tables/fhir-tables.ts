@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { clients } from "./client-tables.js";
 import { createdAt, updatedAt } from "./columns.js";
 
@@ -75,4 +87,46 @@ export const smartAccessTokens = pgTable(
     index("smart_access_tokens_client_idx").on(table.smartClientId),
     index("smart_access_tokens_expires_idx").on(table.expiresAt),
   ],
+);
+
+/**
+ * Where a client's signed reports are pushed over FHIR (docs/design/FHIR.md, "Push"): the hospital's FHIR base, its
+ * token endpoint (null: discovered from `<base>/.well-known/smart-configuration`), the client id Vigil was given
+ * there and the scopes Vigil asks for. One row per client; `version` advances with each change (a stale base is
+ * refused).
+ */
+export const fhirPushSettings = pgTable("fhir_push_settings", {
+  clientId: uuid("client_id")
+    .primaryKey()
+    .references(() => clients.id),
+  enabled: boolean("enabled").notNull(),
+  baseUrl: text("base_url").notNull(),
+  tokenUrl: text("token_url"),
+  systemClientId: text("system_client_id").notNull(),
+  scopes: text("scopes").notNull(),
+  version: integer("version").notNull().default(1),
+  updatedBySub: uuid("updated_by_sub"),
+  updatedByUsername: text("updated_by_username").notNull(),
+  updatedByName: text("updated_by_name"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Vigil's own signing keys for the assertions it sends to hospitals' token endpoints, shared by every instance: the
+ * partial unique index allows one active key, so two instances starting at once make one (the loser reads the
+ * winner's). A retired key stays published until it is deleted, so assertions signed just before a rotation verify.
+ */
+export const vigilSigningKeys = pgTable(
+  "vigil_signing_keys",
+  {
+    kid: text("kid").primaryKey(),
+    alg: text("alg").notNull().$type<"ES384" | "RS384">(),
+    publicJwk: jsonb("public_jwk").notNull().$type<Record<string, unknown>>(),
+    privateJwk: jsonb("private_jwk").notNull().$type<Record<string, unknown>>(),
+    active: boolean("active").notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+  },
+  (table) => [uniqueIndex("vigil_signing_keys_one_active_idx").on(table.active).where(sql`${table.active}`)],
 );
