@@ -17,6 +17,7 @@ import { useBillingMonths } from "../api/list-billing-months";
 import type { BillingMonthsParams } from "../api/query-keys";
 import { formatHours, formatMoney, formatMonth, formatRate } from "../billing-format";
 import { BillingMonthsCsvButton, MonthStatus, RateSummary } from "./billing-month-parts";
+import { BillingProfileSection } from "./billing-profile-form";
 import { BillingTotals } from "./billing-totals";
 import { MonthRangeFields, monthRangeProblem, urlMonth } from "./month-range-fields";
 import { SetRateDialog } from "./set-rate-dialog";
@@ -177,6 +178,7 @@ function ClientBilling({ clientId }: { clientId: string }) {
           {months.data ? <BillingTotals overview={months.data} /> : null}
         </>
       )}
+      <BillingProfileSection clientId={clientId} canWrite={canWrite} />
       {editing ? (
         <SetRateDialog
           clientId={clientId}
