@@ -30,6 +30,8 @@ import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { billingCheckFailure, checkCaseBilling } from "./modules/billing/billing-check-service.js";
 import { registerBillingRoutes } from "./modules/billing/billing-routes.js";
 import { billingSettingsOf } from "./modules/billing/billing-service.js";
+import { invoiceSendingJob } from "./modules/billing/invoice-sending-job.js";
+import { registerInvoiceSendingRoutes } from "./modules/billing/invoice-sending-routes.js";
 import { registerBugRoutes } from "./modules/bugs/bugs-routes.js";
 import type { CaseDependencies } from "./modules/cases/case-dependencies.js";
 import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
@@ -259,6 +261,7 @@ export async function buildApp({
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
+  registerInvoiceSendingRoutes(app, database.db);
   registerMessageLogRoutes(app, database.db);
   registerProfileRoutes(app, database.db, { sendingFacility: config.hl7.sendingFacility });
   registerSmartClientRoutes(app, database.db);
@@ -276,6 +279,7 @@ export async function buildApp({
     ...findingJobs(findings),
     auditRetentionJob(config.audit),
     reportDeliveryJob(reports),
+    invoiceSendingJob({ messages }),
     resultJob({ ...defaultOutboundTimeouts, sendingFacility: config.hl7.sendingFacility }),
     hl7LogRetentionJob({ logDays: config.hl7.logDays }),
   ];

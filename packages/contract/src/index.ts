@@ -15,6 +15,7 @@ export * from "./route-groups/event-routes.js";
 export * from "./route-groups/fhir-routes.js";
 export * from "./route-groups/interface-routes.js";
 export * from "./route-groups/invoice-routes.js";
+export * from "./route-groups/invoice-sending-routes.js";
 export * from "./route-groups/job-routes.js";
 export * from "./route-groups/notification-routes.js";
 export * from "./route-groups/record-routes.js";

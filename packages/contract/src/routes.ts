@@ -8,6 +8,7 @@ import { criticalFindingRoutes } from "./route-groups/critical-finding-routes.js
 import { eventRoutes } from "./route-groups/event-routes.js";
 import { interfaceRoutes } from "./route-groups/interface-routes.js";
 import { invoiceRoutes } from "./route-groups/invoice-routes.js";
+import { invoiceSendingRoutes } from "./route-groups/invoice-sending-routes.js";
 import { jobRoutes } from "./route-groups/job-routes.js";
 import { notificationRoutes } from "./route-groups/notification-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
@@ -45,6 +46,7 @@ export const routes = {
   ...interfaceRoutes,
   ...smartClientRoutes,
   ...invoiceRoutes,
+  ...invoiceSendingRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -4,7 +4,16 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { insertOutboxMessage, listOutboxMessages, type OutboxRow } from "./outbox-repository.js";
 
-export type Message = { channel: "email" | "sms"; to: string; subject: string; body: string };
+/** A file sent with an e-mail (an invoice's PDF): SMTP sends the bytes as they are; the outbox names them only. */
+export type MessageAttachment = { fileName: string; contentType: string; content: Buffer };
+
+export type Message = {
+  channel: "email" | "sms";
+  to: string;
+  subject: string;
+  body: string;
+  attachments?: readonly MessageAttachment[];
+};
 
 /** Where one channel's messages go. SMTP and an SMS webhook are built in; tests and operators may add others. */
 export type MessageTransport = { name: string; send: (message: Message) => Promise<void> };
@@ -40,11 +49,12 @@ export class MessageService {
       await transport.send(message);
       return;
     }
+    const attached = (message.attachments ?? []).map((file) => `\n[attached: ${file.fileName}]`).join("");
     await insertOutboxMessage(this.db, {
       channel: message.channel,
       recipient: message.to,
       subject: message.subject,
-      body: message.body,
+      body: `${message.body}${attached}`,
     });
     this.log.info(
       { channel: message.channel, to: message.to, subject: message.subject, body: message.body },
@@ -94,6 +104,11 @@ function createSmtpTransport(smtpUrl: string, from: string): MessageTransport & 
         subject: message.subject,
         text: message.body,
         headers: automaticMailHeaders,
+        attachments: message.attachments?.map((file) => ({
+          filename: file.fileName,
+          contentType: file.contentType,
+          content: file.content,
+        })),
       });
     },
     verify: () => transporter.verify(),

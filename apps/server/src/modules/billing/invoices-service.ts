@@ -17,6 +17,7 @@ import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
 import { differenceOf, percentText, plusOf, taxOf } from "./billing-money.js";
 import { type BillingActor, type BillingSettings, requireBillingClient } from "./billing-service.js";
+import { queueSendingOnIssue, requireBillingContacts } from "./invoice-sending-service.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import {
   findBillingProfile,
@@ -308,6 +309,8 @@ async function storeDocument(tx: Db, input: DocumentInput): Promise<{ id: string
       },
     ),
   );
+  // The client's profile may ask for every new document to be e-mailed at once: queued in this transaction.
+  await queueSendingOnIssue(tx, { id: saved.invoice.id, clientId: input.clientId }, input.actor);
   return { id: saved.invoice.id, number };
 }
 
@@ -485,6 +488,7 @@ export async function setClientBillingProfile(
 ): Promise<ClientBillingProfile> {
   return db.transaction(async (tx) => {
     await requireBillingClient(tx, clientId, "no key update");
+    await requireBillingContacts(tx, clientId, input.billingContactIds ?? []);
     const saved = await saveBillingProfile(
       tx,
       {

@@ -1,0 +1,32 @@
+import { route } from "../route-definition.js";
+import { idParamsSchema } from "../schemas/common.js";
+import { invoiceSendingListSchema, invoiceSendingSchema, sendInvoiceInputSchema } from "../schemas/invoice-sending.js";
+
+const tags = ["billing"];
+
+/**
+ * Invoices leaving Vigil by e-mail (BILLING.md "Sending invoices and reminders"): to the client's billing contacts,
+ * each e-mail logged on the invoice. The log names contacts, not patients.
+ */
+export const invoiceSendingRoutes = {
+  listInvoiceSendings: route({
+    method: "GET",
+    path: "/api/billing/invoices/:id/sendings",
+    summary: "Every e-mail of an invoice and its reminders: when, by whom, to whom, and how it went",
+    tags,
+    access: "billing:read",
+    params: idParamsSchema,
+    response: invoiceSendingListSchema,
+  }),
+  sendInvoice: route({
+    method: "POST",
+    path: "/api/billing/invoices/:id/sendings",
+    summary: "E-mail the invoice (again) to the client's billing contacts, the PDF as issued attached",
+    tags,
+    access: "billing:write",
+    params: idParamsSchema,
+    body: sendInvoiceInputSchema,
+    response: invoiceSendingSchema,
+    successStatus: 201,
+  }),
+};
