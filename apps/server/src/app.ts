@@ -38,7 +38,6 @@ import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerEventRoutes } from "./modules/events/events-routes.js";
-import { fhirReadRegistrar } from "./modules/fhir/fhir-read-routes.js";
 import { reportFhirBuilder } from "./modules/fhir/fhir-read-service.js";
 import { registerFhirEndpoint, smartInfrastructureRoutes } from "./modules/fhir/fhir-routes.js";
 import { registerSmartClientRoutes } from "./modules/fhir/smart-client-routes.js";
@@ -265,12 +264,10 @@ export async function buildApp({
   registerMessageLogRoutes(app, database.db);
   registerProfileRoutes(app, database.db, { sendingFacility: config.hl7.sendingFacility });
   registerSmartClientRoutes(app, database.db);
-  const fhirSettings = { publicUrl: config.publicUrl, company: { name: config.reports.companyName } };
   await registerFhirEndpoint(app, database.db, {
     publicUrl: config.publicUrl,
     softwareVersion: enoch,
-    // Reads and searches need the public URL (identifier systems, Bundle links) and the company's name.
-    extraRegistrars: [fhirReadRegistrar(fhirSettings)],
+    company: { name: config.reports.companyName },
   });
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);

@@ -12,6 +12,7 @@ export * from "./route-groups/case-routes.js";
 export * from "./route-groups/client-routes.js";
 export * from "./route-groups/critical-finding-routes.js";
 export * from "./route-groups/event-routes.js";
+export * from "./route-groups/fhir-order-routes.js";
 export * from "./route-groups/fhir-routes.js";
 export * from "./route-groups/interface-routes.js";
 export * from "./route-groups/invoice-routes.js";

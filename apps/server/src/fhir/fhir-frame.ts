@@ -96,7 +96,7 @@ export async function registerFhirFrame(
         reply.header("cache-control", "no-store");
       });
       fhir.setErrorHandler((error: FastifyError | FhirError | AppError, request, reply) => {
-        const fhirError = asFhirError(error);
+        const fhirError = asFhirError(error, request.routeOptions.config as { fhirResourceType?: string });
         if (fhirError.status >= 500) request.log.error({ err: error }, "FHIR request failed");
         for (const [header, value] of Object.entries(fhirError.headers)) reply.header(header, value);
         return reply.status(fhirError.status).type(fhirMediaType).send(fhirError.outcome);
@@ -136,11 +136,16 @@ const issueByStatus: Record<number, FhirIssueCode> = {
   429: "throttled",
 };
 
-function asFhirError(error: FastifyError | FhirError | AppError): FhirError {
+function asFhirError(error: FastifyError | FhirError | AppError, route: { fhirResourceType?: string } = {}): FhirError {
   if (error instanceof FhirError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
+    // A resource sent in the body is named as FHIRPath names its elements: `ServiceRequest.subject`.
+    const root =
+      error.validationContext === "body" && route.fhirResourceType
+        ? route.fhirResourceType
+        : (error.validationContext ?? "request");
     const issues = error.validation.map((issue) => {
-      const path = [error.validationContext ?? "request", ...issue.instancePath.split("/").filter(Boolean)].join(".");
+      const path = [root, ...issue.instancePath.split("/").filter(Boolean)].join(".");
       return { path, message: issue.message ?? "is invalid" };
     });
     const [first, ...rest] = issues;
@@ -194,7 +199,7 @@ export function registerFhirRoute<R extends FhirRouteDefinition>(
     method: definition.method,
     url: definition.path.slice(fhirBasePath.length),
     schema,
-    config: { routeName: name, patientData: definition.patientData },
+    config: { routeName: name, patientData: definition.patientData, fhirResourceType: definition.resourceType },
     onRequest: async (request) => {
       if (access === "public") return;
       const frame = fhir.fhirFrame;
@@ -232,8 +237,10 @@ export function registerFhirRoute<R extends FhirRouteDefinition>(
         request,
         reply,
       });
+      // A create answers 201, or 200 when it found the resource already there (a conditional create): the handler
+      // says so with `reply.status`; otherwise the row's status.
       return reply
-        .status(definition.successStatus ?? 200)
+        .status(definition.successStatus ?? reply.statusCode)
         .type(fhirMediaType)
         .send(JSON.stringify(resource));
     },

@@ -1,4 +1,5 @@
 import { fhirBasePath, fhirRoute } from "../fhir-route-definition.js";
+import { fhirOrderRoutes } from "./fhir-order-routes.js";
 import { fhirReadRoutes } from "./fhir-read-routes.js";
 
 /**
@@ -15,6 +16,7 @@ export const fhirRoutes = {
     patientData: false,
   }),
   ...fhirReadRoutes,
+  ...fhirOrderRoutes,
 } as const;
 
 export type FhirRoutes = typeof fhirRoutes;

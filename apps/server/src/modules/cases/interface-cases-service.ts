@@ -47,6 +47,8 @@ export type InterfaceCaseInput = {
   patient: InterfacePatient;
   referringPhysician: string | null;
   indication: string | null;
+  /** Which interface the order came by (the timeline says so); HL7 v2 unless given. */
+  source?: "hl7" | "fhir";
 };
 
 function auditActor(actor: InterfaceActor) {
@@ -122,7 +124,7 @@ export async function openCaseFromInterface(
     priority: created.priority,
     hasVideo: created.hasVideo,
     patientDetailsRevision: 1,
-    source: "hl7",
+    source: input.source ?? "hl7",
   });
   return created;
 }

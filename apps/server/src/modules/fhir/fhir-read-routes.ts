@@ -6,7 +6,7 @@ import { registerFhirRoute } from "../../fhir/fhir-frame.js";
 import type { ReadableType } from "./fhir-read-search.js";
 import { type FhirReader, readFhirResource, searchFhirResources } from "./fhir-read-service.js";
 import type { FhirSettings } from "./fhir-resource-common.js";
-import type { FhirResourceRegistrar } from "./fhir-routes.js";
+import type { FhirResourceRegistrar } from "./fhir-resource-registrar.js";
 
 /**
  * The read and search rows of the FHIR route table (`fhirRead…` and `fhirSearch…`, from the contract's

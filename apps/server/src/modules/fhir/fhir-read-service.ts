@@ -252,6 +252,20 @@ async function loadOne(db: Db, settings: FhirSettings, clientId: string, type: R
   return signer ? { resource: practitionerResource(settings, { ...signer, sub: id }) } : undefined;
 }
 
+/**
+ * A case's order as served (its ServiceRequest or Task), read with no audit or disclosure of its own: the answer to
+ * the hospital's create, whose audit rows are the create's (`fhir-order-service.ts`).
+ */
+export async function orderResourceOf(
+  db: Db,
+  settings: FhirSettings,
+  clientId: string,
+  type: "ServiceRequest" | "Task",
+  caseId: string,
+): Promise<FhirResource | undefined> {
+  return (await loadOne(db, settings, clientId, type, caseId))?.resource;
+}
+
 /** `GET /fhir/R4/<type>/<id>`: the resource, if it is this client's; not found otherwise. */
 export async function readFhirResource(
   db: Db,

@@ -4,6 +4,10 @@ import type { Db } from "../../db/client.js";
 import { registerFhirFrame, registerFhirRoute } from "../../fhir/fhir-frame.js";
 import { buildCapabilityStatement, type FhirEndpointUrls, smartConfiguration } from "../../fhir/fhir-metadata.js";
 import { fhirFrameOptions } from "./fhir-auth-service.js";
+import { fhirOrderRegistrar } from "./fhir-order-routes.js";
+import { fhirReadRegistrar } from "./fhir-read-routes.js";
+import type { FhirSettings } from "./fhir-resource-common.js";
+import type { FhirResourceRegistrar } from "./fhir-resource-registrar.js";
 import { fetchJwksOverHttp, type JwksFetcher } from "./smart-jwks.js";
 import { issueSmartAccessToken, SmartTokenError } from "./smart-token-service.js";
 
@@ -23,16 +27,19 @@ export const smartInfrastructureRoutes = [
   `GET ${fhirBasePath}/.well-known/smart-configuration`,
 ] as const;
 
-/** Registers rows of `fhirRoutes` with `registerFhirRoute` inside the frame. */
-export type FhirResourceRegistrar = (fhir: FastifyInstance, db: Db) => void;
+export type { FhirResourceRegistrar } from "./fhir-resource-registrar.js";
 
 /** Each resource area's registrar, in the order its rows appear in the table. */
-export const fhirResourceRegistrars: FhirResourceRegistrar[] = [];
+export function fhirResourceRegistrars(settings: FhirSettings): FhirResourceRegistrar[] {
+  return [fhirReadRegistrar(settings), fhirOrderRegistrar(settings)];
+}
 
 export type FhirEndpointOptions = {
   /** PUBLIC_URL: the base the hospital reaches Vigil at; the token URL an assertion's `aud` must equal is under it. */
   publicUrl: string;
   softwareVersion: string;
+  /** The monitoring company, as resources name it (performer, owner). */
+  company: FhirSettings["company"];
   fetchJwks?: JwksFetcher;
   /** Registrars beyond `fhirResourceRegistrars` (tests). */
   extraRegistrars?: FhirResourceRegistrar[];
@@ -105,7 +112,10 @@ export async function registerFhirEndpoint(app: FastifyInstance, db: Db, options
     registerFhirRoute(fhir, "fhirCapabilities", fhirRoutes.fhirCapabilities, async () =>
       buildCapabilityStatement(rows, urls, { name: "Vigil", version: options.softwareVersion }),
     );
-    for (const registrar of [...fhirResourceRegistrars, ...(options.extraRegistrars ?? [])]) registrar(fhir, db);
+    const settings = { publicUrl: options.publicUrl, company: options.company };
+    for (const registrar of [...fhirResourceRegistrars(settings), ...(options.extraRegistrars ?? [])]) {
+      registrar(fhir, db);
+    }
   });
   const missing = Object.entries(fhirRoutes).filter(([, row]) => !registered.has(`${row.method} ${row.path}`));
   if (missing.length > 0) {

@@ -1,4 +1,6 @@
+import type { CasePriority, StudyType } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
+import type { CaseRow } from "../cases/cases-repository.js";
 import {
   cancelCaseFromInterface,
   differingPatientFields,
@@ -111,21 +113,49 @@ function readPriorityCode(reader: InboundReader): string {
   );
 }
 
-async function newOrder(context: InboundContext): Promise<InboundEffect> {
-  const { tx, reader, profile, actor } = context;
-  const placer = readPlacer(reader);
-  const patient = readPatient(reader, profile);
-  const existing = await findOrderByPlacer(tx, profile.clientId, placer);
-  if (existing) return repeatedOrder(context, existing, placer, patient);
-  const fields = orderFields(context, patient);
-  const { study, hasVideo } = studyTypeOf(
-    reader.value({ segment: "OBR", field: 4, component: 1 }),
-    reader.value({ segment: "OBR", field: 4, component: 2 }),
-  );
-  const priority = priorityOf(readPriorityCode(reader));
-  // The same patient with an open case: the new case takes the demographics Vigil already holds and the difference
-  // is put before the coordinator (PRODUCT.md: never silently overwritten).
-  const [open] = await findOpenCasesOfPatient(tx, profile.clientId, patient.mrn);
+/**
+ * A new order as either interface reads it (HL7 v2 ORM/OML here, FHIR ServiceRequest in `modules/fhir`): the one
+ * place the order-intake rules live, so both channels match orders and patients alike.
+ */
+export type IncomingOrder = {
+  clientId: string;
+  source: "hl7" | "fhir";
+  placer: string;
+  patient: InterfacePatient;
+  mrnAssigningAuthority: string | null;
+  study: { study: StudyType; hasVideo: boolean };
+  priority: CasePriority;
+  visitNumber: string | null;
+  orderingProvider: string | null;
+  reason: string | null;
+  /** For the timeline's conflict note: `ORM^O01 MSH-10 123`, `FHIR ServiceRequest`. */
+  label: string;
+};
+
+/**
+ * What taking a new order did: a case opened in intake, or the order already known by its placer number within the
+ * client (a resend: nothing changes), or that placer number already another patient's order (refused by the caller).
+ */
+export type OrderIntake =
+  | { outcome: "created"; row: CaseRow; differing: string[]; keptFrom: string | null }
+  | { outcome: "repeated"; order: CaseOrderRow }
+  | { outcome: "other-patient"; order: CaseOrderRow };
+
+/**
+ * The order-intake rules: a placer number already received finds its case; the same patient with an open case
+ * gives the new case the demographics Vigil already holds and puts the difference before the coordinator (PRODUCT.md:
+ * never silently overwritten). Runs in the caller's transaction.
+ */
+export async function takeNewOrder(tx: Db, order: IncomingOrder, actor: InterfaceActor): Promise<OrderIntake> {
+  const { patient } = order;
+  const existing = await findOrderByPlacer(tx, order.clientId, order.placer);
+  if (existing) {
+    const details = await getLatestPatientDetails(tx, existing.caseId);
+    return details && details.mrn !== patient.mrn
+      ? { outcome: "other-patient", order: existing }
+      : { outcome: "repeated", order: existing };
+  }
+  const [open] = await findOpenCasesOfPatient(tx, order.clientId, patient.mrn);
   const known = open ? await getLatestPatientDetails(tx, open.id) : undefined;
   const differing = known ? differingPatientFields(known, patient) : [];
   const kept: InterfacePatient =
@@ -141,24 +171,28 @@ async function newOrder(context: InboundContext): Promise<InboundEffect> {
   const created = await openCaseFromInterface(
     tx,
     {
-      clientId: profile.clientId,
-      studyType: study,
-      hasVideo,
-      priority,
+      clientId: order.clientId,
+      studyType: order.study.study,
+      hasVideo: order.study.hasVideo,
+      priority: order.priority,
       patient: kept,
-      referringPhysician: fields.orderingProvider?.slice(0, 200) ?? null,
-      indication: fields.reason?.slice(0, 2000) ?? null,
+      referringPhysician: order.orderingProvider?.slice(0, 200) ?? null,
+      indication: order.reason?.slice(0, 2000) ?? null,
+      source: order.source,
     },
     actor,
   );
   await insertCaseOrder(tx, {
     caseId: created.id,
-    clientId: profile.clientId,
-    source: "hl7",
-    placerOrderNumber: placer,
+    clientId: order.clientId,
+    source: order.source,
+    placerOrderNumber: order.placer,
     fillerOrderNumber: created.caseNumber,
-    mrnAssigningAuthority: profile.mrnAssigningAuthority,
-    ...fields,
+    mrnAssigningAuthority: order.mrnAssigningAuthority,
+    visitNumber: order.visitNumber,
+    orderingProvider: order.orderingProvider,
+    reason: order.reason,
+    location: locationText(patient),
   });
   if (known && open && differing.length > 0) {
     const received = Object.fromEntries(differing.map((field) => [field, patient[field as keyof InterfacePatient]]));
@@ -167,40 +201,65 @@ async function newOrder(context: InboundContext): Promise<InboundEffect> {
       actor,
       created,
       "interface-demographics-conflict",
-      { fields: differing, received, keptFrom: open.caseNumber, message: context.label },
+      { fields: differing, received, keptFrom: open.caseNumber, message: order.label },
       { fields: differing, keptFrom: open.caseNumber },
     );
   }
-  const conflict = differing.length > 0 ? `; patient details differ from ${open?.caseNumber} (kept Vigil's)` : "";
   return {
-    caseId: created.id,
-    patientMrn: patient.mrn,
-    orderNumber: placer,
-    text: `Order ${placer} received as ${created.caseNumber}${conflict}.`,
+    outcome: "created",
+    row: created,
+    differing,
+    keptFrom: differing.length > 0 ? (open?.caseNumber ?? null) : null,
   };
 }
 
-/** The same order again under a new MSH-10 (a resend): nothing changes; another patient's order number is refused. */
-async function repeatedOrder(
-  context: InboundContext,
-  existing: CaseOrderRow,
-  placer: string,
-  patient: InterfacePatient,
-): Promise<InboundEffect> {
-  const details = await getLatestPatientDetails(context.tx, existing.caseId);
-  if (details && details.mrn !== patient.mrn) {
+async function newOrder(context: InboundContext): Promise<InboundEffect> {
+  const { tx, reader, profile, actor } = context;
+  const placer = readPlacer(reader);
+  const patient = readPatient(reader, profile);
+  const fields = orderFields(context, patient);
+  const intake = await takeNewOrder(
+    tx,
+    {
+      clientId: profile.clientId,
+      source: "hl7",
+      placer,
+      patient,
+      mrnAssigningAuthority: profile.mrnAssigningAuthority,
+      study: studyTypeOf(
+        reader.value({ segment: "OBR", field: 4, component: 1 }),
+        reader.value({ segment: "OBR", field: 4, component: 2 }),
+      ),
+      priority: priorityOf(readPriorityCode(reader)),
+      visitNumber: fields.visitNumber,
+      orderingProvider: fields.orderingProvider,
+      reason: fields.reason,
+      label: context.label,
+    },
+    actor,
+  );
+  if (intake.outcome === "other-patient") {
     throw new InboundProblem(
       "error",
       205,
-      `Placer order number ${placer} already belongs to another patient's order (${existing.fillerOrderNumber}).`,
+      `Placer order number ${placer} already belongs to another patient's order (${intake.order.fillerOrderNumber}).`,
       problemAt(placerAddresses[0]),
     );
   }
+  if (intake.outcome === "repeated") {
+    return {
+      caseId: intake.order.caseId,
+      patientMrn: patient.mrn,
+      orderNumber: placer,
+      text: `Order ${placer} was already received as ${intake.order.fillerOrderNumber}; nothing changed.`,
+    };
+  }
+  const conflict = intake.keptFrom ? `; patient details differ from ${intake.keptFrom} (kept Vigil's)` : "";
   return {
-    caseId: existing.caseId,
+    caseId: intake.row.id,
     patientMrn: patient.mrn,
     orderNumber: placer,
-    text: `Order ${placer} was already received as ${existing.fillerOrderNumber}; nothing changed.`,
+    text: `Order ${placer} received as ${intake.row.caseNumber}${conflict}.`,
   };
 }
 
