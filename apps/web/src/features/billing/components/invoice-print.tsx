@@ -25,6 +25,7 @@ import { saveFile } from "../../../lib/save-file";
 import { fetchInvoicePdf, useInvoice } from "../api/invoices";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
 import { invoiceKindLabels, invoiceStatusLabels } from "../invoice-labels";
+import { InvoiceSendings } from "./invoice-sendings";
 import { StatementPrintStyles, statementClasses } from "./statement-print-styles";
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
@@ -219,6 +220,7 @@ function InvoiceDocument({ invoice }: { invoice: Invoice }) {
       <Typography variant="caption" color="text.secondary" component="p" className="vigil-no-print" sx={{ mt: 2 }}>
         PDF SHA-256: <span style={{ wordBreak: "break-all" }}>{invoice.pdfSha256}</span>
       </Typography>
+      <InvoiceSendings invoiceId={invoice.id} />
     </Box>
   );
 }
