@@ -1,4 +1,4 @@
-import { type AccessGroup, type PasswordReset, type User, userEtag } from "@vigil/contract";
+import { type AccessGroup, type PasswordReset, type User, type UserProfessional, userEtag } from "@vigil/contract";
 import { recordAudit } from "../audit/record-audit.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors/app-error.js";
@@ -298,6 +298,40 @@ export async function setUserContact(
     }
   }
   return user;
+}
+
+/**
+ * `PUT /users/{username}/professional`: the names as parts, NPI, credentials and certifications, set by the user
+ * or an administrator. The audit row names each changed field with its old and new value: these are public
+ * professional facts (the NPI is published by NPPES), and a report signed later prints them.
+ */
+export function setUserProfessional(
+  db: Db,
+  username: string,
+  professional: UserProfessional,
+  ifMatch: string | null,
+  actor: Actor,
+): Promise<User> {
+  return changeUser(db, { action: "user.set-professional", username, actor, ifMatch }, async (tx, row) => {
+    const before: UserProfessional = {
+      familyName: row.familyName,
+      givenNames: row.givenNames,
+      npi: row.npi,
+      credentials: row.credentials,
+      boardCertifications: row.boardCertifications,
+    };
+    const changed = (Object.keys(before) as (keyof UserProfessional)[]).filter(
+      (field) => JSON.stringify(before[field]) !== JSON.stringify(professional[field]),
+    );
+    const updated = changed.length === 0 ? row : ((await updateUser(tx, row.sub, professional)) as UserRow);
+    return {
+      row: updated,
+      details: {
+        changed,
+        ...Object.fromEntries(changed.map((field) => [field, { from: before[field], to: professional[field] }])),
+      },
+    };
+  });
 }
 
 /** `POST /users/{username}/reset-mfa`: removes SMS and authenticator-app MFA, any pending setup and the preference. */

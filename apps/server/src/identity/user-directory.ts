@@ -57,6 +57,13 @@ export function toUser(row: UserRow): User {
       totp: row.totpEnabled,
       preferred: row.preferredMfa === "SMS_MFA" || row.preferredMfa === "SOFTWARE_TOKEN_MFA" ? row.preferredMfa : null,
     },
+    professional: {
+      familyName: row.familyName,
+      givenNames: row.givenNames,
+      npi: row.npi,
+      credentials: row.credentials,
+      boardCertifications: row.boardCertifications,
+    },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -106,6 +106,7 @@ export function testUser(overrides: Partial<User> = {}): User {
     status: "CONFIRMED",
     groups: ["coordinator"],
     mfa: { sms: false, totp: false, preferred: null },
+    professional: { familyName: null, givenNames: [], npi: null, credentials: null, boardCertifications: [] },
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
     ...overrides,

@@ -15,6 +15,7 @@ import {
   userListQuerySchema,
   usernameParamsSchema,
   userPageSchema,
+  userProfessionalRequestSchema,
   userSchema,
 } from "../schemas/users.js";
 
@@ -109,6 +110,19 @@ export const userRoutes = {
     params: usernameParamsSchema,
     headers: ifMatchHeadersSchema,
     body: userContactRequestSchema,
+    response: userSchema,
+  }),
+  setUserProfessional: route({
+    method: "PUT",
+    path: "/api/users/:username/professional",
+    summary:
+      "Sets a user's family and given names, NPI, credentials and board certifications: one's own, or anyone's " +
+      "with users:manage; needs If-Match",
+    tags,
+    access: "signed-in",
+    params: usernameParamsSchema,
+    headers: ifMatchHeadersSchema,
+    body: userProfessionalRequestSchema,
     response: userSchema,
   }),
   resetUserMfa: route({

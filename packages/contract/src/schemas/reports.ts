@@ -244,6 +244,11 @@ export const reportDocumentSchema = z.object({
   ),
   /** "Electronically signed by … on …": the original signing, also on an addendum version. */
   signature: z.string(),
+  /**
+   * Under the signature: the signer's name with credentials, NPI and board certifications, as they stood at the
+   * signing (absent for reports signed before users held them).
+   */
+  signatureDetails: z.array(z.string()).optional(),
   /** Every addendum up to this version, oldest first, after the signature. */
   addenda: z.array(z.object({ heading: z.string(), text: z.string() })),
 });
@@ -311,6 +316,7 @@ export const disclosureKinds = [
   "fhir-exported",
   "page-exported",
   "fhir-api-read",
+  "fhir-pushed",
 ] as const;
 export const disclosureKindSchema = z.enum(disclosureKinds);
 export type DisclosureKind = z.infer<typeof disclosureKindSchema>;
@@ -323,6 +329,7 @@ export const disclosureKindLabels: Record<DisclosureKind, string> = {
   "fhir-exported": "FHIR DiagnosticReport fetched by staff",
   "page-exported": "Printable page opened by staff",
   "fhir-api-read": "Read by the hospital's system (FHIR API)",
+  "fhir-pushed": "Sent to the hospital's FHIR server",
 };
 
 export const disclosureSchema = z.object({

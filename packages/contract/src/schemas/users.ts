@@ -23,6 +23,52 @@ export const userMfaSchema = z.object({
 });
 export type UserMfa = z.infer<typeof userMfaSchema>;
 
+/**
+ * A US National Provider Identifier: ten digits, the last a Luhn check digit computed over the nine before it
+ * prefixed with 80840 (the card issuer prefix CMS assigned; CMS, "Requirements for NPI check digit").
+ */
+export function isValidNpi(value: string): boolean {
+  if (!/^\d{10}$/.test(value)) return false;
+  const digits = `80840${value}`;
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    const digit = Number(digits[digits.length - 1 - index]);
+    const weighted = index % 2 === 1 ? digit * 2 : digit;
+    sum += weighted > 9 ? weighted - 9 : weighted;
+  }
+  return sum % 10 === 0;
+}
+
+export const npiSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{10}$/, { message: "must be 10 digits (a US NPI)", abort: true })
+  .refine(isValidNpi, "is not a valid NPI: its last digit does not match the check digit of the nine before it");
+
+/**
+ * Who a user is professionally, for what they sign (REPORTS.md, FHIR.md "Identifiers"): the name as parts (US Core
+ * Practitioner wants a family name; `name` stays the display name every screen shows), the NPI, the credentials
+ * printed after the name under a signature ("MD", "PhD"), and board certifications. Empty until someone fills it in.
+ */
+export const userProfessionalSchema = z.object({
+  familyName: z.string().nullable(),
+  givenNames: z.array(z.string()),
+  npi: z.string().nullable(),
+  credentials: z.string().nullable(),
+  boardCertifications: z.array(z.string()),
+});
+export type UserProfessional = z.infer<typeof userProfessionalSchema>;
+
+/** `PUT /users/{username}/professional`: the whole set at once; `null` or an empty list clears a field. */
+export const userProfessionalRequestSchema = z.object({
+  familyName: singleLineTextSchema.min(1, "is required").max(100).nullable(),
+  givenNames: z.array(singleLineTextSchema.min(1, "is required").max(100)).max(5),
+  npi: npiSchema.nullable(),
+  credentials: singleLineTextSchema.min(1, "is required").max(60).nullable(),
+  boardCertifications: z.array(singleLineTextSchema.min(1, "is required").max(200)).max(20),
+});
+export type UserProfessionalRequest = z.input<typeof userProfessionalRequestSchema>;
+
 export const userSchema = z.object({
   username: z.string(),
   sub: z.uuid(),
@@ -35,6 +81,7 @@ export const userSchema = z.object({
   status: userStatusSchema,
   groups: z.array(accessGroupSchema),
   mfa: userMfaSchema,
+  professional: userProfessionalSchema,
   createdAt: z.iso.datetime(),
   /** Changes with every write: the user's version for `ETag` / `If-Match` (see `userEtag`). */
   updatedAt: z.iso.datetime(),

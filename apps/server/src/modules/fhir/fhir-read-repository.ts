@@ -9,6 +9,7 @@ import {
   clients,
   interfaceProfileRevisions,
   reportVersions,
+  users,
 } from "../../db/schema.js";
 
 /**
@@ -327,7 +328,10 @@ export async function countVersions(
   return row?.count ?? 0;
 }
 
-/** Who signed one of the client's reports with this user id, as the report names them (a Practitioner to read). */
+/**
+ * Who signed one of the client's reports with this user id, as the report names them (a Practitioner to read), with
+ * their professional identity as it is now: an NPI added after signing still identifies them.
+ */
 export async function findSignerOfClient(db: Db, clientId: string, sub: string) {
   const [row] = await db
     .select({
@@ -336,10 +340,21 @@ export async function findSignerOfClient(db: Db, clientId: string, sub: string) 
         username: string;
         name: string | null;
       }>`${reportVersions.inputs}->'signedBy'`,
+      familyName: users.familyName,
+      givenNames: users.givenNames,
+      npi: users.npi,
+      credentials: users.credentials,
+      boardCertifications: users.boardCertifications,
     })
     .from(reportVersions)
+    .leftJoin(users, sql`${users.sub}::text = ${reportVersions.inputs}->'signedBy'->>'sub'`)
     .where(and(eq(reportVersions.clientId, clientId), sql`${reportVersions.inputs}->'signedBy'->>'sub' = ${sub}`))
     .orderBy(desc(reportVersions.issuedAt))
     .limit(1);
-  return row?.signedBy;
+  if (!row) return undefined;
+  const { signedBy, givenNames, boardCertifications, ...rest } = row;
+  return {
+    ...signedBy,
+    professional: { ...rest, givenNames: givenNames ?? [], boardCertifications: boardCertifications ?? [] },
+  };
 }

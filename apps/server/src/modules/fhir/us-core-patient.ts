@@ -1,3 +1,4 @@
+import type { UserProfessional } from "@vigil/contract";
 import {
   compact,
   type FhirIdentifier,
@@ -68,7 +69,16 @@ export function patientResource(settings: FhirSettings, facts: PatientFacts): Fh
   });
 }
 
-export type PractitionerFacts = { sub: string | null; username: string; name: string | null };
+export type PractitionerFacts = {
+  sub: string | null;
+  username: string;
+  name: string | null;
+  /** The names as parts, NPI, credentials and certifications, when the user has filled them in. */
+  professional?: UserProfessional | undefined;
+};
+
+/** The US National Provider Identifier's system (US Core Practitioner's NPI slice). */
+export const npiSystem = "http://hl7.org/fhir/sid/us-npi";
 
 const prefixes = new Set(["dr", "dr.", "prof", "prof.", "mr", "mr.", "mrs", "mrs.", "ms", "ms."]);
 
@@ -93,8 +103,28 @@ export function humanNameOf(name: string) {
   });
 }
 
+/** The NPI when the user holds one (what a receiver looks up in NPPES), else Vigil's user name. */
 export function practitionerIdentifier(settings: FhirSettings, facts: PractitionerFacts): FhirIdentifier {
-  return { system: userSystem(settings), value: facts.username };
+  const npi = facts.professional?.npi;
+  return npi ? { system: npiSystem, value: npi } : { system: userSystem(settings), value: facts.username };
+}
+
+/** The name as the user gave its parts (credentials as suffixes), else the one display name read as written. */
+function practitionerNameOf(facts: PractitionerFacts) {
+  const display = facts.name ?? facts.username;
+  const professional = facts.professional;
+  if (!professional?.familyName) return humanNameOf(display);
+  const suffix = (professional.credentials ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return compact({
+    use: "official",
+    text: display,
+    family: professional.familyName,
+    given: professional.givenNames.length > 0 ? professional.givenNames : undefined,
+    suffix: suffix.length > 0 ? suffix : undefined,
+  });
 }
 
 export function practitionerReference(settings: FhirSettings, facts: PractitionerFacts): FhirReference {
@@ -106,20 +136,35 @@ export function practitionerReference(settings: FhirSettings, facts: Practitione
 }
 
 /**
- * The signing neurologist. Users hold no NPI yet, so the identifier is Vigil's user name under Vigil's system (US
- * Core requires an identifier, with NPI as a must-support slice): a receiver can tell two signers apart but cannot
- * look them up in NPPES.
+ * The signing neurologist: the NPI (US Core's must-support slice) when the user holds one, always Vigil's user name
+ * under Vigil's system (so a receiver tells apart signers without an NPI), the name in parts when given, and each
+ * board certification as a qualification (text only: no code system for them is assumed).
  */
 export function practitionerResource(settings: FhirSettings, facts: PractitionerFacts & { sub: string }): FhirResource {
-  const name = humanNameOf(facts.name ?? facts.username);
-  return {
+  const name = practitionerNameOf(facts);
+  const professional = facts.professional;
+  const npi = professional?.npi;
+  const certifications = professional?.boardCertifications ?? [];
+  return compact({
     resourceType: "Practitioner",
     id: facts.sub,
     meta: { profile: [usCoreProfiles.practitioner] },
-    text: narrativeOf(name.text, [["User", facts.username]]),
-    identifier: [practitionerIdentifier(settings, facts)],
+    text: narrativeOf(name.text ?? facts.username, [
+      ["User", facts.username],
+      ["NPI", npi ?? null],
+      ["Credentials", professional?.credentials ?? null],
+      ["Board certifications", certifications.length > 0 ? certifications.join("; ") : null],
+    ]),
+    identifier: [
+      ...(npi ? [{ system: npiSystem, value: npi }] : []),
+      { system: userSystem(settings), value: facts.username },
+    ],
     name: [name],
-  };
+    qualification:
+      certifications.length > 0
+        ? certifications.map((certification) => ({ code: { text: certification } }))
+        : undefined,
+  });
 }
 
 /**

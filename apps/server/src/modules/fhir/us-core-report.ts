@@ -115,7 +115,7 @@ export function diagnosticReportResource(
   options: DiagnosticReportOptions = {},
 ): FhirResource {
   const { inputs, pdf } = version;
-  const interpreter = practitionerReference(settings, inputs.signedBy);
+  const interpreter = practitionerReference(settings, { ...inputs.signedBy, professional: inputs.signerProfessional });
   const conclusion = conclusionOf(inputs);
   const conclusionCode = conclusionCodesOf(inputs);
   const period = effectivePeriodOf(inputs);
@@ -180,7 +180,7 @@ export function documentReferenceResource(
   facts: ReportCaseFacts,
 ): FhirResource {
   const { inputs, pdf } = version;
-  const author = practitionerReference(settings, inputs.signedBy);
+  const author = practitionerReference(settings, { ...inputs.signedBy, professional: inputs.signerProfessional });
   const title = `${inputs.report.title} - ${inputs.case.number}`;
   return compact({
     resourceType: "DocumentReference",

@@ -114,6 +114,14 @@ function addendumInputs(): ReportInputs {
   });
 }
 
+const emptyProfessional = {
+  familyName: null,
+  givenNames: [],
+  npi: null,
+  credentials: null,
+  boardCertifications: [],
+};
+
 describe("the resources a hospital's system reads", () => {
   it("serves a US Core Patient with the hospital's MRN under its assigning authority, valid for three validators", () => {
     const patient = patientResource(settings, caseFacts());
@@ -165,6 +173,40 @@ describe("the resources a hospital's system reads", () => {
       name: [{ family: "Hopper", given: ["Grace", "Brewster"], prefix: ["Dr."], suffix: ["MD"] }],
     });
     expect(humanNameOf("Hopper")).toEqual({ text: "Hopper", family: "Hopper" });
+  });
+
+  it("gives a Practitioner with professional details the NPI, the name in parts and the certifications", () => {
+    const practitioner = practitionerResource(settings, {
+      sub: signerSub,
+      username: "dr-hopper",
+      name: "Dr. Grace Hopper",
+      professional: {
+        familyName: "Hopper",
+        givenNames: ["Grace", "Brewster"],
+        npi: "1234567893",
+        credentials: "MD, PhD",
+        boardCertifications: ["ABPN Neurology"],
+      },
+    });
+    expect(fhirValidationErrors(practitioner)).toEqual(noFhirErrors);
+    expect(practitioner).toMatchObject({
+      identifier: [
+        { system: "http://hl7.org/fhir/sid/us-npi", value: "1234567893" },
+        { system: "https://vigil.example.org/fhir/sid/users", value: "dr-hopper" },
+      ],
+      name: [{ use: "official", family: "Hopper", given: ["Grace", "Brewster"], suffix: ["MD", "PhD"] }],
+      qualification: [{ code: { text: "ABPN Neurology" } }],
+    });
+    expect((practitioner.text as { div: string }).div).toContain("1234567893");
+    const report = diagnosticReportResource(
+      settings,
+      versionOf({ ...signedInputs(), signerProfessional: { ...emptyProfessional, npi: "1234567893" } }),
+      reportCase,
+    );
+    expect(fhirValidationErrors(report)).toEqual(noFhirErrors);
+    expect(report.resultsInterpreter).toEqual([
+      expect.objectContaining({ identifier: { system: "http://hl7.org/fhir/sid/us-npi", value: "1234567893" } }),
+    ]);
   });
 
   it("serves a daily report as a US Core DiagnosticReport: no contained patient, the day it reads, coded, linked", () => {

@@ -29,6 +29,21 @@ function personOf(author: { name: string | null; username: string }): string {
   return author.name ? `${author.name} (${author.username})` : author.username;
 }
 
+/** "Adaeze N. Okafor, MD", "NPI 1234567893", "Board certified: …": nothing that was not filled in. */
+function signatureDetailsOf(inputs: ReportInputs): string[] {
+  const professional = inputs.signerProfessional;
+  if (!professional) return [];
+  const structured = [...professional.givenNames, professional.familyName ?? ""].filter(Boolean).join(" ");
+  const name = structured || inputs.signedBy.name || inputs.signedBy.username;
+  return [
+    professional.credentials ? `${name}, ${professional.credentials}` : structured ? name : "",
+    professional.npi ? `NPI ${professional.npi}` : "",
+    professional.boardCertifications.length > 0
+      ? `Board certified: ${professional.boardCertifications.join("; ")}`
+      : "",
+  ].filter(Boolean);
+}
+
 function statusOf(inputs: ReportInputs): string {
   if (inputs.report.kind !== "addendum") return "Final report (version 1)";
   const latest = inputs.addenda[inputs.addenda.length - 1];
@@ -148,6 +163,7 @@ export function buildReportDocument(inputs: ReportInputs): ReportContent {
     caseNumber: inputs.case.number,
     sections: sectionsOf(inputs),
     signature: `Electronically signed by ${personOf(inputs.signedBy)} on ${inZone(inputs.signedAt, inputs)}`,
+    ...(inputs.signerProfessional ? { signatureDetails: signatureDetailsOf(inputs) } : {}),
     addenda: inputs.addenda.map((addendum, index) => ({
       heading: `Addendum ${index + 1}, by ${personOf(addendum.author)} on ${inZone(addendum.createdAt, inputs)}`,
       text: addendum.text.trim() || "None recorded.",

@@ -4,6 +4,7 @@ import type {
   CriticalFindingStatus,
   InterpretationData,
   ReportVersionKind,
+  UserProfessional,
 } from "@vigil/contract";
 
 /**
@@ -45,6 +46,11 @@ export type ReportInputs = {
   };
   interpretation: InterpretationData;
   signedBy: Author;
+  /**
+   * The signer's professional identity (names as parts, NPI, credentials, certifications) as it stood at the
+   * signing; absent from versions signed before users held it, whose PDFs therefore never print it.
+   */
+  signerProfessional?: UserProfessional;
   signedAt: string;
   /** Every addendum up to and including this version's, oldest first. */
   addenda: { text: string; author: Author; createdAt: string }[];

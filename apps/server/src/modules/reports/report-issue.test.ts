@@ -1,4 +1,11 @@
-import type { InterpretationItem, ReportDocument, ReportList, ReportVersion } from "@vigil/contract";
+import {
+  type InterpretationItem,
+  type ReportDocument,
+  type ReportList,
+  type ReportVersion,
+  type User,
+  userEtag,
+} from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseIn, sampleCase, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { insertFindingRow } from "../../testing/kits/finding-rows-kit.js";
@@ -71,6 +78,44 @@ describe("a signed report's history", () => {
     const history = between((await pdfOf(subject.id, report.id)).text, "Clinical history", "Technical description");
     expect(history).toContain("Indication: r/o NCSE after cardiac arrest");
     expect(history).toContain("Medications: levetiracetam 1 g bid");
+  });
+});
+
+describe("the signature block", () => {
+  it("prints the signer's name, credentials, NPI and certifications from then on; earlier PDFs never change", async () => {
+    const before = await caseIn(harness, team, clientId, "preview");
+    await sign(before.id);
+    const [earlier] = (await reportsOf(before.id)) as [ReportVersion];
+    const earlierPdf = await team.reviewer("GET", `/cases/${before.id}/reports/${earlier.id}/pdf`);
+
+    const me = (await team.reviewer("GET", `/api/users/${team.reviewer.username}`)).json().data as User;
+    const saved = await team.reviewer("PUT", `/api/users/${team.reviewer.username}/professional`, {
+      ifMatch: userEtag(me),
+      body: {
+        familyName: "Okafor",
+        givenNames: ["Adaeze"],
+        npi: "1234567893",
+        credentials: "MD, PhD",
+        boardCertifications: ["ABPN Neurology", "ABPN Clinical Neurophysiology"],
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const after = await caseIn(harness, team, clientId, "preview");
+    await sign(after.id);
+    const [report] = (await reportsOf(after.id)) as [ReportVersion];
+    const lines = [
+      "Adaeze Okafor, MD, PhD",
+      "NPI 1234567893",
+      "Board certified: ABPN Neurology; ABPN Clinical Neurophysiology",
+    ];
+    expect((await documentOf(after.id, report.id)).signatureDetails).toEqual(lines);
+    const signature = (await pdfOf(after.id, report.id)).text.split("Electronically signed by")[1] ?? "";
+    for (const line of lines) expect(signature.replace(/\s+/g, " ")).toContain(line);
+
+    const again = await team.reviewer("GET", `/cases/${before.id}/reports/${earlier.id}/pdf`);
+    expect(again.rawPayload.equals(earlierPdf.rawPayload)).toBe(true);
+    expect((await documentOf(before.id, earlier.id)).signatureDetails ?? []).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Author, InterpretationData } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
+import { findUserById } from "../../identity/user-directory.js";
 import { requireCase } from "../cases/cases-service.js";
 import { getPatientDetails } from "../cases/patient-details-service.js";
 import { requireClient } from "../clients/clients-service.js";
@@ -28,6 +29,11 @@ export type VersionToIssue = {
   signedAt: string;
   addenda: { text: string; author: Author; createdAt: string }[];
   issuedAt: Date;
+  /**
+   * True when issued in the signing transaction itself: only then is the signer's professional identity read, so
+   * a version stored later for an old signing never prints credentials the signer did not hold when signing.
+   */
+  atSigning?: boolean;
 };
 
 /**
@@ -95,6 +101,7 @@ export async function reportInputsOf(tx: Db, company: ReportCompany, version: Ve
     getPatientDetails(tx, version.caseId, new Set()),
     criticalFindingsFor(tx, version, asOf),
   ]);
+  const signer = version.atSigning && version.signedBy.sub ? await findUserById(tx, version.signedBy.sub) : undefined;
   const patient = details.current;
   const location = [patient.location.unit, patient.location.room, patient.location.bed].filter(Boolean).join(", ");
   const cityLine = [client.city, client.region, client.postalCode].filter(Boolean).join(" ");
@@ -140,6 +147,7 @@ export async function reportInputsOf(tx: Db, company: ReportCompany, version: Ve
     },
     interpretation: version.data,
     signedBy: version.signedBy,
+    ...(signer ? { signerProfessional: signer.professional } : {}),
     signedAt: version.signedAt,
     addenda: version.addenda,
     criticalFindings,

@@ -128,6 +128,7 @@ function writeBody(doc: PdfDoc, root: Struct, report: ReportContent): void {
   }
   rule(doc);
   tagged(doc, root, "P", () => writeText(doc, report.signature, styles.signature));
+  for (const line of report.signatureDetails ?? []) tagged(doc, root, "P", () => writeText(doc, line, styles.body));
 }
 
 function writeAddenda(doc: PdfDoc, root: Struct, report: ReportContent): void {

@@ -121,6 +121,7 @@ function versionToIssue(signed: SignedInterpretation): VersionToIssue {
     signedAt: signed.signedAt,
     addenda: signed.addenda.map(({ text, author, createdAt }) => ({ text, author, createdAt })),
     issuedAt: signed.at,
+    atSigning: signed.change === "sign",
   };
 }
 

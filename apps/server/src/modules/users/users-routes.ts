@@ -11,6 +11,7 @@ import {
   setAccessGroups,
   setUserContact,
   setUserEnabled,
+  setUserProfessional,
   setUserSmsMfa,
 } from "../../identity/user-administration.js";
 import {
@@ -110,6 +111,26 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
     reply.header("etag", userEtag(user));
     return user;
   });
+
+  registerRoute(
+    app,
+    "setUserProfessional",
+    routes.setUserProfessional,
+    async ({ params, body, principal, request, reply }) => {
+      // One's own, or anyone's with users:manage; as in getUser, a name one may not see is "not found".
+      if (!isSameUsername(params.username, principal.username) && !principal.permissions.has("users:manage"))
+        throw new AppError("not_found", `No user named ${params.username}.`);
+      const user = await setUserProfessional(
+        db,
+        params.username,
+        body,
+        ifMatchOf(request),
+        actorOf(principal, request),
+      );
+      reply.header("etag", userEtag(user));
+      return user;
+    },
+  );
 
   registerRoute(app, "resetUserPassword", routes.resetUserPassword, async ({ params, principal, request, reply }) => {
     const result = await resetUserPassword(services, params.username, actorOf(principal, request));

@@ -2,6 +2,7 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import { useQueryClient } from "@tanstack/react-query";
+import type { User } from "@vigil/contract";
 import { useCallback } from "react";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { PageHeading } from "../../../components/layouts/page-heading";
@@ -13,6 +14,7 @@ import { ChangePasswordSection } from "./change-password-section";
 import { ClockAlertEmailSection } from "./clock-alert-email-section";
 import { ContactSection } from "./contact-section";
 import { MfaPreferenceSection } from "./mfa-preference-section";
+import { ProfessionalSection } from "./professional-section";
 import { SignOutEverywhereSection } from "./sign-out-everywhere-section";
 
 export type AccountPageProps = {
@@ -20,13 +22,15 @@ export type AccountPageProps = {
   username: string;
   /** After a change the identity service made: the app layer refreshes what it shows of the user (the menu). */
   onAccountChanged?: () => void;
+  /** The user's own details (their professional identity); the section waits until they are read. */
+  user?: User | undefined;
 };
 
 /**
  * `/account`: the signed-in user's own password, second factors, contact details and sessions, each changed
  * through the identity service with the user's access token (and audited there).
  */
-export function AccountPage({ username, onAccountChanged }: AccountPageProps) {
+export function AccountPage({ username, onAccountChanged, user }: AccountPageProps) {
   const queryClient = useQueryClient();
   const security = useAccountSecurity();
   const { passwordPolicy, mfa } = getAccountRules();
@@ -66,6 +70,7 @@ export function AccountPage({ username, onAccountChanged }: AccountPageProps) {
             </>
           )}
           <ContactSection security={security.data} onChanged={refresh} />
+          {user ? <ProfessionalSection user={user} /> : null}
           <ClockAlertEmailSection emailVerified={security.data.emailVerified} />
           <SignOutEverywhereSection />
         </Stack>

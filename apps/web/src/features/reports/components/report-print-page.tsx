@@ -166,6 +166,11 @@ function ReportBody({ report }: { report: ReportDocument }) {
       >
         {report.signature}
       </Typography>
+      {(report.signatureDetails ?? []).map((line) => (
+        <Typography key={line} className={reportPrintClasses.keep}>
+          {line}
+        </Typography>
+      ))}
       {report.addenda.map((addendum) => (
         <Section key={addendum.heading} heading={addendum.heading} colour={addendumColour}>
           <Typography sx={{ whiteSpace: "pre-wrap" }}>{addendum.text}</Typography>

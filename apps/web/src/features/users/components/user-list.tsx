@@ -10,6 +10,7 @@ import { queryOf, useUserListView } from "../use-user-list-view";
 import { AccessGroupsDialog } from "./access-groups-dialog";
 import { ContactDialog } from "./contact-dialog";
 import { CreateUserDialog } from "./create-user-dialog";
+import { ProfessionalDialog } from "./professional-dialog";
 import { ResetMfaDialog, ResetPasswordDialog, SmsMfaDialog, ToggleUserDialog } from "./user-action-dialogs";
 import { UserFilters } from "./user-filters";
 import type { UserAction } from "./user-row-actions";
@@ -63,6 +64,13 @@ export function UserList() {
           user={dialog.user}
           onClose={close}
           onSaved={(user) => finish(`Contact details of ${user.username} were saved.`)}
+        />
+      ) : null}
+      {dialog?.action === "professional" ? (
+        <ProfessionalDialog
+          user={dialog.user}
+          onClose={close}
+          onSaved={(user) => finish(`Professional details of ${user.username} were saved.`)}
         />
       ) : null}
       {dialog?.action === "toggle" ? <ToggleUserDialog user={dialog.user} onClose={close} onDone={finish} /> : null}

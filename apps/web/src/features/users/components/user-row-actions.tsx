@@ -6,7 +6,7 @@ import type { User } from "@vigil/contract";
 import { useId, useState } from "react";
 import { hasMfa } from "../user-labels";
 
-export type UserAction = "groups" | "contact" | "toggle" | "reset-password" | "sms-mfa" | "reset-mfa";
+export type UserAction = "groups" | "contact" | "professional" | "toggle" | "reset-password" | "sms-mfa" | "reset-mfa";
 
 /** The row's "⋮" menu: each entry opens a dialog that asks before anything changes. */
 export function UserRowActions({ user, onAction }: { user: User; onAction: (action: UserAction) => void }) {
@@ -31,6 +31,7 @@ export function UserRowActions({ user, onAction }: { user: User; onAction: (acti
       <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         <MenuItem onClick={() => choose("groups")}>Edit access groups</MenuItem>
         <MenuItem onClick={() => choose("contact")}>Edit contact details</MenuItem>
+        <MenuItem onClick={() => choose("professional")}>Edit professional details</MenuItem>
         <MenuItem onClick={() => choose("toggle")}>{user.isEnabled ? "Disable" : "Enable"}</MenuItem>
         <MenuItem onClick={() => choose("reset-password")}>Reset password</MenuItem>
         <MenuItem onClick={() => choose("sms-mfa")} disabled={!user.mfa.sms && !user.phoneNumber}>
