@@ -63,6 +63,8 @@ const knownValues: Record<string, unknown> = {
   // An invoice's tax: a percentage with at most a few decimals.
   taxRatePercent: "8.25",
   phoneNumber: "+15555550100",
+  // A user's NPI: ten digits whose last is the Luhn check digit (CMS's own example).
+  npi: "1234567893",
   from: "2026-01-01",
   to: "2026-01-31",
   // A hospital system's registration: SMART v2 scopes, and one key source of the two.
