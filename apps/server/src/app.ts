@@ -38,6 +38,9 @@ import { registerCaseRoutes } from "./modules/cases/cases-routes.js";
 import { registerChromeRoutes } from "./modules/chrome/chrome-routes.js";
 import { registerClientRoutes } from "./modules/clients/clients-routes.js";
 import { registerEventRoutes } from "./modules/events/events-routes.js";
+import { fhirPushJob } from "./modules/fhir/fhir-push-job.js";
+import { fhirPushInfrastructureRoutes, registerFhirPushRoutes } from "./modules/fhir/fhir-push-routes.js";
+import { queueFhirPush } from "./modules/fhir/fhir-push-service.js";
 import { reportFhirBuilder } from "./modules/fhir/fhir-read-service.js";
 import { registerFhirEndpoint, smartInfrastructureRoutes } from "./modules/fhir/fhir-routes.js";
 import { registerSmartClientRoutes } from "./modules/fhir/smart-client-routes.js";
@@ -59,7 +62,7 @@ import { hasSignedInterpretation } from "./modules/records/records-service.js";
 import { reportDeliveryJob } from "./modules/reports/report-delivery-job.js";
 import { withdrawReportLinks } from "./modules/reports/report-link-voids.js";
 import { registerReportRoutes } from "./modules/reports/reports-routes.js";
-import { type ReportsContext, reportIssuer } from "./modules/reports/reports-service.js";
+import { type ReportOutbound, type ReportsContext, reportIssuer } from "./modules/reports/reports-service.js";
 import { registerSystemRoutes } from "./modules/system/system-routes.js";
 import { registerUserRoutes } from "./modules/users/users-routes.js";
 import { registerServiceLevelRoutes } from "./modules/watch/service-level-routes.js";
@@ -108,7 +111,19 @@ export const infrastructureRoutes = [
   `GET ${metricsPath}`,
   ...hostedUiRoutes,
   ...smartInfrastructureRoutes,
+  ...fhirPushInfrastructureRoutes,
 ] as const;
+
+/** The HL7 result's hook, and after it the version's FHIR push when the client's push is on. */
+function withFhirPush(outbound: ReportOutbound, sendingFacility: string): ReportOutbound {
+  return {
+    ...outbound,
+    onReportVersionIssued: async (tx, issued) => {
+      await outbound.onReportVersionIssued(tx, issued);
+      await queueFhirPush({ sendingFacility }, tx, issued);
+    },
+  };
+}
 
 /**
  * What the case workflow asks of the modules built on cases: records answer `final-interpretation-signed` and which
@@ -252,8 +267,9 @@ export async function buildApp({
     caps: config.technologistCaps,
     // The fhir module sits above reports: the staff route's DiagnosticReport is the hospitals' FHIR API's own mapping.
     fhirReport: reportFhirBuilder({ publicUrl: config.publicUrl, company: { name: config.reports.companyName } }),
-    // Interfaces sit above reports: each issued version's HL7 result is queued in its signing transaction.
-    outbound: resultOutbound({ sendingFacility: config.hl7.sendingFacility }),
+    // Interfaces and fhir sit above reports: each issued version's HL7 result and FHIR push are queued in its
+    // signing transaction.
+    outbound: withFhirPush(resultOutbound({ sendingFacility: config.hl7.sendingFacility }), config.hl7.sendingFacility),
   };
   registerRecordRoutes(app, database.db, config, { onInterpretationSigned: reportIssuer(reports) });
   registerReportRoutes(app, reports);
@@ -264,6 +280,7 @@ export async function buildApp({
   registerMessageLogRoutes(app, database.db);
   registerProfileRoutes(app, database.db, { sendingFacility: config.hl7.sendingFacility });
   registerSmartClientRoutes(app, database.db);
+  registerFhirPushRoutes(app, database.db, { publicUrl: config.publicUrl });
   await registerFhirEndpoint(app, database.db, {
     publicUrl: config.publicUrl,
     softwareVersion: enoch,
@@ -279,6 +296,12 @@ export async function buildApp({
     invoiceSendingJob({ messages }),
     resultJob({ ...defaultOutboundTimeouts, sendingFacility: config.hl7.sendingFacility }),
     hl7LogRetentionJob({ logDays: config.hl7.logDays }),
+    fhirPushJob({
+      publicUrl: config.publicUrl,
+      company: { name: config.reports.companyName },
+      sendingFacility: config.hl7.sendingFacility,
+      requestTimeoutMs: 30_000,
+    }),
   ];
   registerIntegrationRoutes(app, database, config, { tokens, messages, jobKinds });
   // Read at each scrape: the queue is the database's, so every instance reports the same numbers (kinds, no ids).

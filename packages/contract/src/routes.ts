@@ -6,6 +6,7 @@ import { caseRoutes } from "./route-groups/case-routes.js";
 import { clientRoutes } from "./route-groups/client-routes.js";
 import { criticalFindingRoutes } from "./route-groups/critical-finding-routes.js";
 import { eventRoutes } from "./route-groups/event-routes.js";
+import { fhirPushRoutes } from "./route-groups/fhir-push-routes.js";
 import { interfaceRoutes } from "./route-groups/interface-routes.js";
 import { invoiceRoutes } from "./route-groups/invoice-routes.js";
 import { invoiceSendingRoutes } from "./route-groups/invoice-sending-routes.js";
@@ -45,6 +46,7 @@ export const routes = {
   ...reportRoutes,
   ...interfaceRoutes,
   ...smartClientRoutes,
+  ...fhirPushRoutes,
   ...invoiceRoutes,
   ...invoiceSendingRoutes,
 } as const;

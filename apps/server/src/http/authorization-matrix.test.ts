@@ -71,6 +71,9 @@ const knownValues: Record<string, unknown> = {
   scopes: ["system/Patient.r"],
   jwksUrl: "https://ehr.example.org/jwks.json",
   jwks: null,
+  // FHIR push: the hospital's FHIR base, its token endpoint found there.
+  baseUrl: "https://ehr.example.org/fhir",
+  tokenUrl: null,
 };
 
 const uuidSample = "00000000-0000-4000-8000-000000000000";

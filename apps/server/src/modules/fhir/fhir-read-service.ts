@@ -499,3 +499,18 @@ export function reportFhirBuilder(settings: FhirSettings): ReportFhirBuilder {
     return resource ? fhirDiagnosticReportSchema.parse(resource) : undefined;
   };
 }
+
+/**
+ * One stored version as the push to the hospital's FHIR server sends it (fhir-push-service.ts): its facts, its
+ * case's, and the disclosure the push records. Undefined when the version is not the client's.
+ */
+export async function pushFactsOfVersion(db: Db, settings: FhirSettings, clientId: string, versionId: string) {
+  const [loaded] = await versionFactsOf(db, clientId, [versionId]);
+  if (!loaded) return undefined;
+  return {
+    version: loaded.version,
+    report: reportCaseOf(settings, loaded.facts),
+    mrn: loaded.facts.mrn,
+    disclosure: reportDisclosure(loaded.facts, loaded.row),
+  };
+}

@@ -13,7 +13,7 @@ import {
   markQueuedAgain,
 } from "./message-log-repository.js";
 import { auditDetailsOf, requireHl7Message, toHl7MessageDetail } from "./message-log-service.js";
-import { resultJobKind } from "./result-job-kind.js";
+import { sendingJobKindOf } from "./result-job-kind.js";
 
 /**
  * Re-processes an inbound message through the inbound service's replay option (`reprocessHl7Message`): the same
@@ -73,7 +73,8 @@ async function replayOutbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): P
   }
   if (row.status === "acknowledged") throw new AppError("conflict", acknowledgedWords(row));
   return db.transaction(async (tx) => {
-    const job = await findResultJobOf(tx, row.id);
+    const kind = sendingJobKindOf(row.messageType);
+    const job = await findResultJobOf(tx, row.id, kind.kind);
     if (job && job.state !== "failed") {
       throw new AppError(
         "conflict",
@@ -84,7 +85,7 @@ async function replayOutbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): P
     }
     const jobId = job
       ? (await retryFailedJob(tx, job.id))?.id
-      : await enqueueJob(tx, resultJobKind, { messageId: row.id }, { uniqueKey: `hl7-result:${row.id}` });
+      : await enqueueJob(tx, kind, { messageId: row.id }, { uniqueKey: `${kind.kind}:${row.id}` });
     if (!jobId) throw new AppError("conflict", "This result's job changed meanwhile; read the message again.");
     await markQueuedAgain(tx, row.id);
     await recordAudit(tx, {

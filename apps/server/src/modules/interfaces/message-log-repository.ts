@@ -119,11 +119,12 @@ export async function lockHl7Message(db: Db, id: string): Promise<void> {
 export async function findResultJobOf(
   db: Db,
   messageId: string,
+  kind = "hl7-result",
 ): Promise<{ id: string; state: string; attempts: number } | undefined> {
   const [row] = await db
     .select({ id: jobs.id, state: jobs.state, attempts: jobs.attempts })
     .from(jobs)
-    .where(eq(jobs.uniqueKey, `hl7-result:${messageId}`))
+    .where(eq(jobs.uniqueKey, `${kind}:${messageId}`))
     .limit(1);
   return row;
 }

@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { caseOrders, hl7Messages } from "../../db/schema.js";
+import { fhirPushMessageType } from "./result-job-kind.js";
 
 export type OutboundMessageRow = typeof hl7Messages.$inferSelect;
 export type OutboundMessageValues = typeof hl7Messages.$inferInsert;
@@ -64,7 +65,7 @@ export async function settleOutboundMessage(
     .where(and(eq(hl7Messages.id, id), sql`${hl7Messages.status} <> 'acknowledged'`));
 }
 
-/** The result messages of these report versions (originals, not replays), oldest first. */
+/** The HL7 result messages of these report versions (originals, not replays), oldest first. */
 export async function findResultMessagesOfVersions(
   db: Db,
   reportVersionIds: readonly string[],
@@ -77,6 +78,8 @@ export async function findResultMessagesOfVersions(
       and(
         eq(hl7Messages.direction, "outbound"),
         isNull(hl7Messages.replayOf),
+        // The case screen's "EHR" column is the HL7 result's; a FHIR push is seen in the message log.
+        ne(hl7Messages.messageType, fhirPushMessageType),
         inArray(hl7Messages.reportVersionId, [...reportVersionIds]),
       ),
     )

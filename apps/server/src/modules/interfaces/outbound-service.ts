@@ -17,6 +17,9 @@ import {
 } from "./outbound-repository.js";
 import { getCurrentInterfaceProfile } from "./profile-service.js";
 import { resultJobKind } from "./result-job-kind.js";
+
+export { fhirPushJobKind, fhirPushMessageType } from "./result-job-kind.js";
+
 import { buildResultMessage, vigilSendingApplication } from "./result-message.js";
 
 export type OutboundSettings = {

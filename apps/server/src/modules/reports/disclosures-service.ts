@@ -74,16 +74,17 @@ export type SystemDisclosure = {
 };
 
 /**
- * Reads by a hospital's system through the FHIR API (`fhir-api-read`): one row per resource of patient data it was
- * given, the recipient the system as registered, no staff member (`by` empty).
+ * Reads by a hospital's system through the FHIR API (`fhir-api-read`), or a report pushed to its FHIR server
+ * (`fhir-pushed`): one row per resource of patient data it was given, the recipient the system, no staff member.
  */
 export async function recordSystemDisclosures(
   db: Db,
   disclosures: readonly SystemDisclosure[],
   to: { recipient: string; ip: string | null },
+  kind: "fhir-api-read" | "fhir-pushed" = "fhir-api-read",
 ): Promise<void> {
   for (const disclosure of disclosures) {
-    await insertDisclosure(db, { kind: "fhir-api-read", ...disclosure, recipient: to.recipient, ip: to.ip });
+    await insertDisclosure(db, { kind, ...disclosure, recipient: to.recipient, ip: to.ip });
   }
 }
 

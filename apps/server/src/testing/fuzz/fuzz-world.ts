@@ -283,6 +283,9 @@ function sharedHints(world: FuzzWorld): Hints {
     jwksUrl: mostly(["https://ehr.example.org/.well-known/jwks.json"]),
     jwks: mostly([null]),
     scopes: mostly([["system/Patient.rs"], ["system/DiagnosticReport.rs", "system/ServiceRequest.c"]]),
+    // FHIR push: the hospital's FHIR base, its token endpoint found there.
+    baseUrl: mostly(["https://ehr.example.org/fhir"]),
+    tokenUrl: mostly([null]),
   };
 }
 
