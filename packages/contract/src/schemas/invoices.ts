@@ -15,10 +15,11 @@ export const invoiceKindSchema = z.enum(invoiceKinds);
 export type InvoiceKind = z.infer<typeof invoiceKindSchema>;
 
 /**
- * Derived, never typed: `issued` until the due date has passed, then `overdue` (paid, partly paid and written off
- * follow from payments once they are recorded).
+ * Derived, never typed (BILLING.md "Invoice status"), from the allocations, credit notes and write-off as of a
+ * date: `written-off`, else `paid` once nothing is open, else `overdue` after the due date, else `partly-paid`
+ * with an allocation, else `issued`. A credit note is always `issued` (it is owed to the client).
  */
-export const invoiceStatuses = ["issued", "overdue"] as const;
+export const invoiceStatuses = ["issued", "partly-paid", "paid", "overdue", "written-off"] as const;
 export const invoiceStatusSchema = z.enum(invoiceStatuses);
 export type InvoiceStatus = z.infer<typeof invoiceStatusSchema>;
 
@@ -41,7 +42,6 @@ export const clientBillingProfileSchema = z.object({
   taxRatePercent: z.string().nullable(),
   /** Lines name the patient only when the client asks: an invoice travels to accounts payable. */
   showPatientNames: z.boolean(),
-  /** null while the client has the defaults (nothing stored yet). */
   /** The client's contacts who receive invoices, credit notes and reminders by e-mail (with an address). */
   billingContactIds: z.array(idSchema),
   /** Send each new invoice and correction to them when it is issued. */
@@ -50,6 +50,7 @@ export const clientBillingProfileSchema = z.object({
   remindersEnabled: z.boolean(),
   /** Days past the due date a reminder goes out at (7 and 30 by default). */
   reminderDays: z.array(z.number().int().min(1).max(365)),
+  /** null while the client has the defaults (nothing stored yet). */
   version: z.number().int().min(1).nullable(),
 });
 export type ClientBillingProfile = z.infer<typeof clientBillingProfileSchema>;
@@ -60,7 +61,6 @@ export const setClientBillingProfileSchema = z.object({
   paymentTermsDays: z.number().int().min(0).max(365),
   taxRatePercent: taxRateInputSchema.nullable(),
   showPatientNames: z.boolean(),
-  /** The version the user saw (null for the defaults); a stale one is refused (409). */
   billingContactIds: z.array(idSchema).max(20).default([]),
   sendOnIssue: z.boolean().default(false),
   remindersEnabled: z.boolean().default(true),
@@ -69,6 +69,7 @@ export const setClientBillingProfileSchema = z.object({
     .max(5, "at most 5 reminders")
     .refine((days) => new Set(days).size === days.length, "each day only once")
     .default([7, 30]),
+  /** The version the user saw (null for the defaults); a stale one is refused (409). */
   baseVersion: z.number().int().min(1).nullable(),
 });
 export type SetClientBillingProfile = z.input<typeof setClientBillingProfileSchema>;
@@ -104,6 +105,8 @@ export const invoiceSummarySchema = z.object({
   tax: moneySchema,
   total: moneySchema,
   status: invoiceStatusSchema,
+  /** What is still owed on it as of today (total − credit notes − allocations − write-off); 0.00 for a credit note. */
+  open: moneySchema,
   /** The invoice a credit note or supplementary invoice corrects. */
   corrects: z.object({ id: idSchema, number: z.string() }).nullable(),
 });

@@ -59,6 +59,17 @@ export function formatHundredths(value: number | bigint): string {
   return `${whole / 100n}.${String(whole % 100n).padStart(2, "0")}`;
 }
 
+/** Signed cents as the contract's money string: -150 → "-1.50" (the ledger's figures may be negative). */
+export function moneyOfCents(value: number | bigint): string {
+  const whole = BigInt(value);
+  return whole < 0n ? `-${formatHundredths(-whole)}` : formatHundredths(whole);
+}
+
+/** A money string ("1250.50", "-3.00") as a number of cents; exact for any amount under 2^53 cents. */
+export function centsOfMoney(decimal: string): number {
+  return decimal.startsWith("-") ? -Number(centsOf(decimal.slice(1))) : Number(centsOf(decimal));
+}
+
 /** The exact sum, with 2 decimals ("0.00" for none). */
 export function sumDecimals(values: readonly string[]): string {
   return toCents(values.reduce((sum, value) => sum.plus(value), new Big(0)));

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, max, min, type SQL, sql, sum } from "drizzle-orm";
+import type { InvoiceStatus } from "@vigil/contract";
+import { and, asc, count, desc, eq, gte, inArray, lte, max, min, type SQL, sql, sum } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import {
   billableSecondsDaily,
@@ -8,6 +9,7 @@ import {
   invoiceLines,
   invoices,
 } from "../../db/schema.js";
+import { invoiceFiguresSql, invoiceStatusSql } from "./invoice-status.js";
 
 /**
  * Invoices, their lines, the numbering counters and the clients' billing profiles. Invoices and lines are
@@ -54,7 +56,28 @@ export async function insertInvoice(
   return { invoice: saved, lines: savedLines.sort((left, right) => left.position - right.position) };
 }
 
-export type InvoiceWithClient = { invoice: InvoiceRow; clientName: string; correctsNumber: string | null };
+export type InvoiceWithClient = {
+  invoice: InvoiceRow;
+  clientName: string;
+  correctsNumber: string | null;
+  /** Ledger figures as of the read's date (`invoice-status.ts`), from which the status is derived. */
+  creditedCents: number;
+  allocatedCents: number;
+  writtenOffCents: number;
+};
+
+/** The columns every invoice read selects: the row, its client's name, what it corrects, its ledger figures. */
+function invoiceColumns(asOf: string) {
+  const figures = invoiceFiguresSql(asOf);
+  return {
+    invoice: invoices,
+    clientName: clients.name,
+    correctsNumber: correctedNumber,
+    creditedCents: figures.creditedCents.mapWith(Number),
+    allocatedCents: figures.allocatedCents.mapWith(Number),
+    writtenOffCents: figures.writtenOffCents.mapWith(Number),
+  };
+}
 
 const correctedNumber = sql<
   string | null
@@ -64,9 +87,10 @@ const correctedNumber = sql<
 export async function findInvoice(
   db: Db,
   id: string,
+  asOf = new Date().toISOString().slice(0, 10),
 ): Promise<(InvoiceWithClient & { lines: InvoiceLineRow[] }) | undefined> {
   const [row] = await db
-    .select({ invoice: invoices, clientName: clients.name, correctsNumber: correctedNumber })
+    .select(invoiceColumns(asOf))
     .from(invoices)
     .innerJoin(clients, eq(clients.id, invoices.clientId))
     .where(eq(invoices.id, id))
@@ -96,8 +120,8 @@ export async function findInvoiceOfStatement(
 export type InvoiceFilter = {
   clientId?: string | undefined;
   kind?: InvoiceRow["kind"] | undefined;
-  /** Derived status as of `today`: overdue = due date before today. */
-  status?: "issued" | "overdue" | undefined;
+  /** Derived status as of `today` (`invoiceStatusSql`). */
+  status?: InvoiceStatus | undefined;
   from?: string | undefined;
   to?: string | undefined;
   today: string;
@@ -109,12 +133,7 @@ function conditionsOf(filter: InvoiceFilter): SQL | undefined {
     filter.kind ? eq(invoices.kind, filter.kind) : undefined,
     filter.from ? gte(invoices.issueDate, filter.from) : undefined,
     filter.to ? lte(invoices.issueDate, filter.to) : undefined,
-    // A credit note is never overdue: it is owed to the client, not by it.
-    filter.status === "overdue"
-      ? and(lt(invoices.dueDate, filter.today), sql`${invoices.kind} <> 'credit-note'`)
-      : filter.status === "issued"
-        ? sql`(${invoices.dueDate} >= ${filter.today} or ${invoices.kind} = 'credit-note')`
-        : undefined,
+    filter.status ? sql`${invoiceStatusSql(filter.today)} = ${filter.status}` : undefined,
   );
 }
 
@@ -126,11 +145,7 @@ export async function listInvoiceRows(
 ): Promise<{ rows: InvoiceWithClient[]; total: number; sums: { currency: string; total: string }[] }> {
   const where = conditionsOf(filter);
   const query = db
-    .select({
-      invoice: invoices,
-      clientName: clients.name,
-      correctsNumber: correctedNumber,
-    })
+    .select(invoiceColumns(filter.today))
     .from(invoices)
     .innerJoin(clients, eq(clients.id, invoices.clientId))
     .where(where)

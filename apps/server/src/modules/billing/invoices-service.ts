@@ -2,7 +2,6 @@ import {
   type ClientBillingProfile,
   type Invoice,
   type InvoicePage,
-  type InvoiceStatus,
   type InvoiceSummary,
   type IssuedStatement,
   invoiceCsvColumns,
@@ -15,10 +14,11 @@ import { auditedWrite } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { differenceOf, percentText, plusOf, taxOf } from "./billing-money.js";
+import { centsOfMoney, differenceOf, moneyOfCents, percentText, plusOf, taxOf } from "./billing-money.js";
 import { type BillingActor, type BillingSettings, requireBillingClient } from "./billing-service.js";
-import { queueSendingOnIssue, requireBillingContacts } from "./invoice-sending-service.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
+import { queueSendingOnIssue, requireBillingContacts } from "./invoice-sending-service.js";
+import { invoiceStatusOf, openCentsOf } from "./invoice-status.js";
 import {
   findBillingProfile,
   findClientAddress,
@@ -75,15 +75,16 @@ export function todayIn(timezone: string, now: Date): string {
   return Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO(timezone).toPlainDate().toString();
 }
 
-/**
- * Derived, never stored: an invoice is overdue once the day after its due date has begun (the server's UTC date);
- * a credit note is owed to the client and is never overdue.
- */
-export function statusOf(row: { kind: Invoice["kind"]; dueDate: string }, today: string): InvoiceStatus {
-  return row.kind !== "credit-note" && row.dueDate < today ? "overdue" : "issued";
-}
-
-function toSummary({ invoice, clientName, correctsNumber }: InvoiceWithClient, today: string): InvoiceSummary {
+function toSummary(found: InvoiceWithClient, today: string): InvoiceSummary {
+  const { invoice, clientName, correctsNumber } = found;
+  const figures = {
+    kind: invoice.kind,
+    dueDate: invoice.dueDate,
+    totalCents: centsOfMoney(invoice.total),
+    creditedCents: found.creditedCents,
+    allocatedCents: found.allocatedCents,
+    writtenOffCents: found.writtenOffCents,
+  };
   return {
     id: invoice.id,
     kind: invoice.kind,
@@ -96,7 +97,8 @@ function toSummary({ invoice, clientName, correctsNumber }: InvoiceWithClient, t
     subtotal: invoice.subtotal,
     tax: invoice.taxAmount,
     total: invoice.total,
-    status: statusOf(invoice, today),
+    status: invoiceStatusOf(figures, today),
+    open: moneyOfCents(openCentsOf(figures)),
     corrects:
       invoice.correctsInvoiceId && correctsNumber ? { id: invoice.correctsInvoiceId, number: correctsNumber } : null,
   };
@@ -237,6 +239,7 @@ async function storeDocument(tx: Db, input: DocumentInput): Promise<{ id: string
     tax,
     total: plusOf(input.subtotal, tax),
     status: "issued",
+    open: input.kind === "credit-note" ? "0.00" : plusOf(input.subtotal, tax),
     corrects: input.corrects,
     statementId: input.statementId,
     reason: input.reason,
@@ -401,15 +404,16 @@ function utcToday(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-async function requireInvoice(db: Db, id: string) {
-  const found = await findInvoice(db, id);
+async function requireInvoice(db: Db, id: string, asOf?: string) {
+  const found = await findInvoice(db, id, asOf);
   if (!found) throw new AppError("not_found", `No invoice with id ${id}.`);
   return found;
 }
 
 /** `GET /billing/invoices/{id}`: the invoice as issued, its status as of today. */
 export async function getInvoice(db: Db, id: string, now = new Date()): Promise<Invoice> {
-  return toInvoice(await requireInvoice(db, id), utcToday(now));
+  const today = utcToday(now);
+  return toInvoice(await requireInvoice(db, id, today), today);
 }
 
 /** `GET /billing/invoices/{id}/pdf`: the stored bytes, never rendered again. */

@@ -28,6 +28,7 @@ import { exportInvoices, useInvoices } from "../api/invoices";
 import type { InvoicesParams } from "../api/query-keys";
 import { formatMoney, formatMonth } from "../billing-format";
 import { invoiceKindLabels, invoiceStatusLabels } from "../invoice-labels";
+import { InvoiceStatusChip } from "./invoice-status-chip";
 
 type Filters = Omit<InvoicesParams, "limit" | "offset">;
 
@@ -64,7 +65,8 @@ const columns: ServerTableColumn<InvoiceSummary>[] = [
   { id: "issued", header: "Issued", cell: (row) => <span style={{ whiteSpace: "nowrap" }}>{row.issueDate}</span> },
   { id: "due", header: "Due", cell: (row) => <span style={{ whiteSpace: "nowrap" }}>{row.dueDate}</span> },
   { id: "total", header: "Total", align: "right", cell: (row) => formatMoney(row.total, row.currency) },
-  { id: "status", header: "Status", cell: (row) => invoiceStatusLabels[row.status] },
+  { id: "open", header: "Open", align: "right", cell: (row) => formatMoney(row.open, row.currency) },
+  { id: "status", header: "Status", cell: (row) => <InvoiceStatusChip status={row.status} /> },
 ];
 
 /** The server's CSV of every invoice the filters match, saved under the day. */

@@ -28,6 +28,7 @@ function testInvoice(overrides: Partial<Invoice> = {}): Invoice {
     tax: "279.56",
     total: "3429.56",
     status: "issued",
+    open: "1429.56",
     corrects: null,
     statementId: "5d4c3b2a-1111-4a2b-9c3d-000000000009",
     reason: null,
