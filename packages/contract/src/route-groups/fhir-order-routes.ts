@@ -86,6 +86,15 @@ export const fhirTaskInputSchema = z.looseObject({
   requester: referenceSchema.optional(),
 });
 
+/** The hospital cancels its order: the Task it created, as sent back with `status: cancelled` (the only change taken). */
+export const fhirTaskCancelSchema = z.looseObject({
+  resourceType: z.literal("Task"),
+  id: z.string().min(1).max(64),
+  status: z.literal("cancelled"),
+  statusReason: codeableConceptSchema.optional(),
+});
+
+export type FhirTaskCancel = z.output<typeof fhirTaskCancelSchema>;
 export type FhirServiceRequestInput = z.output<typeof fhirServiceRequestInputSchema>;
 export type FhirTaskInput = z.output<typeof fhirTaskInputSchema>;
 
@@ -109,5 +118,16 @@ export const fhirOrderRoutes = {
     resourceType: "Task",
     patientData: true,
     body: fhirTaskInputSchema,
+  }),
+  fhirUpdateTask: fhirRoute({
+    method: "PUT",
+    path: `${fhirBasePath}/Task/:id`,
+    summary:
+      "Cancel an order: the Task sent back with status cancelled (and statusReason); taken while the case is in intake",
+    interaction: "update",
+    resourceType: "Task",
+    patientData: true,
+    params: z.object({ id: z.string().min(1).max(64) }),
+    body: fhirTaskCancelSchema,
   }),
 } as const;

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { hl7Messages } from "../../db/schema.js";
+import { caseOrders, hl7Messages } from "../../db/schema.js";
 
 /**
  * The message log as the FHIR orders read it: a hospital's create of a resource for a case is a processed inbound
@@ -24,6 +24,16 @@ export async function findFhirOrderLog(
         eq(hl7Messages.status, "processed"),
       ),
     )
+    .limit(1);
+  return row;
+}
+
+/** The order a case of this client was made from by an interface (HL7 v2 or FHIR); undefined for a staff-made case. */
+export async function findCaseOrderOfClient(db: Db, clientId: string, caseId: string) {
+  const [row] = await db
+    .select()
+    .from(caseOrders)
+    .where(and(eq(caseOrders.clientId, clientId), eq(caseOrders.caseId, caseId)))
     .limit(1);
   return row;
 }

@@ -5,6 +5,7 @@ import { FhirError } from "../../fhir/fhir-errors.js";
 import { type FhirCaller, registerFhirRoute } from "../../fhir/fhir-frame.js";
 import {
   type CreateAnswer,
+  cancelTask,
   createServiceRequest,
   createTask,
   type FhirOrderer,
@@ -66,6 +67,17 @@ export function fhirOrderRegistrar(settings: FhirSettings): FhirResourceRegistra
     registerFhirRoute(fhir, "fhirCreateTask", fhirRoutes.fhirCreateTask, async ({ body, caller, request, reply }) => {
       const orderer = ordererOf(caller, request);
       return answer("Task", orderer, body, reply, () => createTask(db, settings, orderer, body));
+    });
+    registerFhirRoute(fhir, "fhirUpdateTask", fhirRoutes.fhirUpdateTask, async ({ body, caller, params, request }) => {
+      const orderer = ordererOf(caller, request);
+      try {
+        return await cancelTask(db, settings, orderer, params.id, body);
+      } catch (error) {
+        if (error instanceof FhirError && error.status < 500 && error.status !== 404) {
+          await recordRefusedCreate(db, orderer, "Task", body, error, "fhir.update");
+        }
+        throw error;
+      }
     });
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { FhirServiceRequestInput, FhirTaskInput } from "@vigil/contract";
+import type { FhirServiceRequestInput, FhirTaskCancel, FhirTaskInput } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
@@ -13,7 +13,7 @@ import {
   type InterfacePatient,
 } from "../cases/interface-cases-service.js";
 import { findOrderByPlacer, insertInboundMessage } from "../interfaces/inbound-repository.js";
-import { takeNewOrder } from "../interfaces/order-service.js";
+import { cancelReceivedOrder, takeNewOrder } from "../interfaces/order-service.js";
 import {
   casePriorityOf,
   orderPatientOf,
@@ -24,7 +24,7 @@ import {
   unprocessable,
   visitNumberOf,
 } from "./fhir-order-input.js";
-import { findFhirOrderLog } from "./fhir-order-repository.js";
+import { findCaseOrderOfClient, findFhirOrderLog } from "./fhir-order-repository.js";
 import { findProfileAuthority } from "./fhir-read-repository.js";
 import { orderResourceOf } from "./fhir-read-service.js";
 import { type FhirResource, type FhirSettings, hospitalSystem } from "./fhir-resource-common.js";
@@ -73,7 +73,7 @@ async function lockOn(tx: Db, key: string): Promise<void> {
 }
 
 type LogEntry = {
-  resourceType: "ServiceRequest" | "Task";
+  resourceType: "ServiceRequest" | "Task" | "Task update";
   body: unknown;
   caseId: string | null;
   mrn: string | null;
@@ -116,9 +116,10 @@ async function auditCreate(
   outcome: "success" | "failure",
   details: Record<string, unknown>,
   caseId?: string,
+  action: "fhir.create" | "fhir.update" = "fhir.create",
 ): Promise<void> {
   await recordAudit(db, {
-    action: "fhir.create",
+    action,
     outcome,
     actor: { username: `system:${orderer.systemClientId}` },
     target: caseId ? { type, id: caseId } : undefined,
@@ -128,14 +129,20 @@ async function auditCreate(
 }
 
 /** As an inbound HL7 order is (inbound-service.ts): a write of patient data into the case, by the hospital's channel. */
-async function auditPatientDataWrite(db: Db, orderer: FhirOrderer, caseId: string, messageId: string) {
+async function auditPatientDataWrite(
+  db: Db,
+  orderer: FhirOrderer,
+  caseId: string,
+  messageId: string,
+  resourceType: "ServiceRequest" | "Task" = "ServiceRequest",
+) {
   await recordAudit(db, {
     action: "patient-data.write",
     outcome: "success",
     actor: { username: `system:${orderer.systemClientId}` },
     target: { type: "case", id: caseId },
     ip: orderer.ip,
-    details: { channel: "fhir", messageId, resourceType: "ServiceRequest" },
+    details: { channel: "fhir", messageId, resourceType },
   });
 }
 
@@ -149,11 +156,12 @@ export async function recordRefusedCreate(
   type: "ServiceRequest" | "Task",
   body: unknown,
   error: FhirError,
+  action: "fhir.create" | "fhir.update" = "fhir.create",
 ): Promise<void> {
   const diagnostics = error.issues[0]?.diagnostics ?? error.message;
   await db.transaction(async (tx) => {
     const messageId = await logReceived(tx, orderer, {
-      resourceType: type,
+      resourceType: action === "fhir.update" ? "Task update" : type,
       body,
       caseId: null,
       mrn: null,
@@ -162,11 +170,15 @@ export async function recordRefusedCreate(
       answer: `${error.status} ${diagnostics}`.slice(0, 1000),
       error: diagnostics.slice(0, 1000),
     });
-    await auditCreate(tx, orderer, type, "failure", {
-      status: error.status,
-      expression: error.issues[0]?.expression ?? null,
-      messageId,
-    });
+    await auditCreate(
+      tx,
+      orderer,
+      type,
+      "failure",
+      { status: error.status, expression: error.issues[0]?.expression ?? null, messageId },
+      undefined,
+      action,
+    );
   });
 }
 
@@ -372,4 +384,74 @@ export async function createTask(
     return created ? (201 as const) : (200 as const);
   });
   return { status, resource: await served(db, settings, clientId, "Task", caseId) };
+}
+
+/**
+ * `PUT /fhir/R4/Task/<id>` with `status: cancelled`: the hospital cancels its order, by the same rule as a v2 ORM CA
+ * (`cancelReceivedOrder`): still in intake, the case is archived with the reason (`statusReason.text`) and the Task
+ * reads cancelled; already cancelled, nothing changes (200 again); past intake, a 409 — the monitoring team stops a
+ * running study, not a message.
+ */
+export async function cancelTask(
+  db: Db,
+  settings: FhirSettings,
+  orderer: FhirOrderer,
+  id: string,
+  task: FhirTaskCancel,
+): Promise<FhirResource> {
+  const { clientId } = orderer;
+  if (task.id !== id) {
+    throw new FhirError(400, "invalid", `Task.id (${task.id.slice(0, 64)}) is not the id in the URL.`, {
+      expression: ["Task.id"],
+    });
+  }
+  const caseId = id.toLowerCase();
+  const existing = /^[0-9a-f-]{36}$/.test(caseId)
+    ? await orderResourceOf(db, settings, clientId, "Task", caseId)
+    : undefined;
+  if (!existing) throw new FhirError(404, "not-found", `Task/${id.slice(0, 64)} is not known to this server.`);
+  const order = await findCaseOrderOfClient(db, clientId, caseId);
+  if (!order) {
+    throw unprocessable(
+      "Task",
+      "This order was opened by Vigil's staff, not received from the hospital: call the monitoring team to cancel it.",
+    );
+  }
+  const reason =
+    task.statusReason?.text?.trim() || task.statusReason?.coding?.find((coding) => coding.display)?.display || null;
+  await db.transaction(async (tx) => {
+    await lockOn(tx, `vigil:task:${caseId}`);
+    const result = await cancelReceivedOrder(tx, order, reason?.slice(0, 500) ?? null, actorOf(orderer));
+    if (result.outcome === "past-intake") {
+      throw new FhirError(
+        409,
+        "conflict",
+        `Order ${order.placerOrderNumber} (${order.fillerOrderNumber}) is already in ${result.row.stage}; it cannot be cancelled by the API — call the monitoring team.`,
+        { expression: ["Task.status"] },
+      );
+    }
+    const messageId = await logReceived(tx, orderer, {
+      resourceType: "Task update",
+      body: task,
+      caseId,
+      mrn: null,
+      placer: order.placerOrderNumber,
+      status: "processed",
+      answer:
+        result.outcome === "cancelled"
+          ? `200 Task/${caseId} cancelled.`
+          : `200 Task/${caseId} was already cancelled; nothing changed.`,
+    });
+    await auditCreate(
+      tx,
+      orderer,
+      "Task",
+      "success",
+      { cancelled: result.outcome === "cancelled", messageId },
+      caseId,
+      "fhir.update",
+    );
+    if (result.outcome === "cancelled") await auditPatientDataWrite(tx, orderer, caseId, messageId, "Task");
+  });
+  return served(db, settings, clientId, "Task", caseId);
 }

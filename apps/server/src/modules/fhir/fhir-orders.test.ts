@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from "../../testing/test-app.js";
  * and every bad input is an OperationOutcome naming its element with nothing written.
  */
 
-const scopes = ["system/ServiceRequest.crs", "system/Task.crs", "system/Patient.rs"];
+const scopes = ["system/ServiceRequest.crs", "system/Task.crus", "system/Patient.rs"];
 let harness: TestApp;
 let team: Team;
 let clientA: Client;
@@ -44,6 +44,15 @@ function post(token: string, type: string, body: unknown, headers: Record<string
     url: `/fhir/R4/${type}`,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/fhir+json", ...headers },
     payload: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+function put(token: string, url: string, body: unknown) {
+  return harness.app.inject({
+    method: "PUT",
+    url,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/fhir+json" },
+    payload: JSON.stringify(body),
   });
 }
 
@@ -214,6 +223,45 @@ describe("a hospital's order by FHIR", () => {
     });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().issue[0].expression).toEqual(["ServiceRequest.subject"]);
+  });
+});
+
+describe("the hospital cancels", () => {
+  it("cancels an order in intake by sending its Task back cancelled: archived, the Task cancelled with the reason", async () => {
+    const order = (await post(tokenA, "ServiceRequest", serviceRequest("ORD-C-1", "M400001", mrnSystemA))).json();
+    const task = (await post(tokenA, "Task", taskFor(order.id))).json();
+    const cancel = { ...task, status: "cancelled", statusReason: { text: "Patient transferred to another hospital" } };
+    const cancelled = await put(tokenA, `/fhir/R4/Task/${order.id}`, cancel);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(fhirValidationErrors(cancelled.json())).toEqual(noFhirErrors);
+    expect(cancelled.json()).toMatchObject({
+      status: "cancelled",
+      statusReason: { text: "Patient transferred to another hospital" },
+    });
+    expect((await get(tokenA, `/fhir/R4/ServiceRequest/${order.id}`)).json().status).toBe("revoked");
+    expect((await team.coordinator("GET", `/cases/${order.id}`)).json().data.archivedAt).not.toBeNull();
+    const again = await put(tokenA, `/fhir/R4/Task/${order.id}`, cancel);
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await auditRows(harness, "fhir.update", order.id)).length).toBe(2);
+    // Another hospital's token finds no such Task.
+    expect((await put(tokenB, `/fhir/R4/Task/${order.id}`, cancel)).statusCode).toBe(404);
+  });
+
+  it("refuses to cancel an order past intake (409), and any other change of status (400)", async () => {
+    const order = (await post(tokenA, "ServiceRequest", serviceRequest("ORD-C-2", "M400002", mrnSystemA))).json();
+    const task = (await post(tokenA, "Task", taskFor(order.id))).json();
+    const other = await put(tokenA, `/fhir/R4/Task/${order.id}`, { ...task, status: "completed" });
+    expect(other.statusCode).toBe(400);
+    expect(other.json().issue[0].expression).toEqual(["Task.status"]);
+    await team.coordinator("POST", `/cases/${order.id}/actions`, {
+      body: { action: "assign-technologist", technologistId: team.technologist.sub },
+    });
+    const started = await team.technologist("POST", `/cases/${order.id}/transitions`, { body: { to: "monitoring" } });
+    expect(started.statusCode, started.body).toBe(201);
+    const late = await put(tokenA, `/fhir/R4/Task/${order.id}`, { ...task, status: "cancelled" });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().issue[0].diagnostics).toContain("monitoring");
+    expect((await get(tokenA, `/fhir/R4/Task/${order.id}`)).json().status).toBe("in-progress");
   });
 });
 

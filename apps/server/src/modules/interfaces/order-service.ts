@@ -276,13 +276,30 @@ async function requireOrder(context: InboundContext, placer: string): Promise<Ca
   return order;
 }
 
+/**
+ * The hospital cancels an order it sent (v2 ORC-1 CA/DC, FHIR Task `cancelled`): an order still in intake is
+ * archived with the reason; one past intake is the monitoring team's to stop, so the caller refuses it.
+ */
+export async function cancelReceivedOrder(
+  tx: Db,
+  order: CaseOrderRow,
+  reason: string | null,
+  actor: InterfaceActor,
+): Promise<Awaited<ReturnType<typeof cancelCaseFromInterface>>> {
+  const result = await cancelCaseFromInterface(tx, order.caseId, reason, actor);
+  if (result.outcome === "cancelled") {
+    await updateCaseOrder(tx, order.caseId, { cancelledAt: new Date(), cancelReason: reason });
+  }
+  return result;
+}
+
 async function cancelOrder(context: InboundContext): Promise<InboundEffect> {
   const { tx, reader, actor } = context;
   const placer = readPlacer(reader);
   const order = await requireOrder(context, placer);
   const mrn = reader.value({ segment: "PID", field: 3, component: 1 }) || null;
   const reason = (reader.coded("ORC", 16) ?? reader.coded("OBR", 31))?.slice(0, 500) ?? null;
-  const result = await cancelCaseFromInterface(tx, order.caseId, reason, actor);
+  const result = await cancelReceivedOrder(tx, order, reason, actor);
   if (result.outcome === "past-intake") {
     throw new InboundProblem(
       "error",
@@ -290,9 +307,6 @@ async function cancelOrder(context: InboundContext): Promise<InboundEffect> {
       `Order ${placer} (${order.fillerOrderNumber}) is already in ${result.row.stage}; it cannot be cancelled by message — call the monitoring team.`,
       problemAt({ segment: "ORC", field: 1 }),
     );
-  }
-  if (result.outcome === "cancelled") {
-    await updateCaseOrder(tx, order.caseId, { cancelledAt: new Date(), cancelReason: reason });
   }
   const words = result.outcome === "cancelled" ? "cancelled" : "was already cancelled";
   return {
