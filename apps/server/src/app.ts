@@ -29,6 +29,7 @@ import { auditRetentionJob } from "./modules/audit/audit-retention-job.js";
 import { registerAuditRoutes } from "./modules/audit/audit-routes.js";
 import { billingCheckFailure, checkCaseBilling } from "./modules/billing/billing-check-service.js";
 import { registerBillingRoutes } from "./modules/billing/billing-routes.js";
+import { registerBillingExportRoutes } from "./modules/billing/billing-exports-routes.js";
 import { billingSettingsOf } from "./modules/billing/billing-service.js";
 import { invoiceSendingJob } from "./modules/billing/invoice-sending-job.js";
 import { registerInvoiceSendingRoutes } from "./modules/billing/invoice-sending-routes.js";
@@ -277,6 +278,7 @@ export async function buildApp({
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
   registerInvoiceSendingRoutes(app, database.db);
+  registerBillingExportRoutes(app, database.db);
   registerMessageLogRoutes(app, database.db);
   registerProfileRoutes(app, database.db, { sendingFacility: config.hl7.sendingFacility });
   registerSmartClientRoutes(app, database.db);

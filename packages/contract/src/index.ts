@@ -6,6 +6,7 @@ export * from "./menu.js";
 export * from "./pages.js";
 export type { RouteDefinition } from "./route-definition.js";
 export * from "./route-groups/audit-routes.js";
+export * from "./route-groups/billing-export-routes.js";
 export * from "./route-groups/billing-routes.js";
 export * from "./route-groups/bug-routes.js";
 export * from "./route-groups/case-routes.js";

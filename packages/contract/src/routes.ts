@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { auditRoutes } from "./route-groups/audit-routes.js";
+import { billingExportRoutes } from "./route-groups/billing-export-routes.js";
 import { billingRoutes } from "./route-groups/billing-routes.js";
 import { bugRoutes } from "./route-groups/bug-routes.js";
 import { caseRoutes } from "./route-groups/case-routes.js";
@@ -49,6 +50,7 @@ export const routes = {
   ...fhirPushRoutes,
   ...invoiceRoutes,
   ...invoiceSendingRoutes,
+  ...billingExportRoutes,
 } as const;
 
 export type Routes = typeof routes;

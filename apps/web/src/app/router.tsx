@@ -53,6 +53,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     import("../features/billing/components/invoice-list").then((module) => module.BillingInvoicesPage),
   "billing-invoice": () =>
     import("../features/billing/components/invoice-print").then((module) => module.BillingInvoicePage),
+  "billing-exports": () =>
+    import("../features/billing/components/billing-exports-page").then((module) => module.BillingExportsPage),
   reporting: () => import("../features/reporting/components/reporting-home").then((module) => module.ReportingHomePage),
   "reporting-overview": () =>
     import("../features/reporting/components/billable-hours-overview").then(

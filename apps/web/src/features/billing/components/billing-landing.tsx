@@ -47,6 +47,21 @@ export function BillingPage() {
             </CardContent>
           </CardActionArea>
         </Card>
+        <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
+          <CardActionArea component={RouterLink} to={pages["billing-exports"].href()}>
+            <CardContent>
+              <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>
+                <Typography variant="h6" component="h2">
+                  Exports for the accountant
+                </Typography>
+                <ChevronRight aria-hidden="true" />
+              </Stack>
+              <Typography variant="body2" color="text.secondary">
+                A period's invoices, credit notes and payments for QuickBooks (IIF or CSV) or Xero, on your accounts.
+              </Typography>
+            </CardContent>
+          </CardActionArea>
+        </Card>
       </Stack>
     </>
   );
