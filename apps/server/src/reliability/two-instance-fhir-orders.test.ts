@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import type { Client } from "@vigil/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -22,6 +23,8 @@ let second: FastifyInstance;
 let secondDatabase: Database;
 let client: Client;
 let token: string;
+/** The test's own PostgreSQL database (DATABASE_URL's server), for a process of its own; undefined on PGlite. */
+let databaseUrl: string | undefined;
 
 beforeAll(async () => {
   harness = await createTestApp();
@@ -30,7 +33,8 @@ beforeAll(async () => {
     const result = await harness.database.db.execute(sql`select current_database() as name`);
     const url = new URL(postgresUrl);
     url.pathname = `/${(result as unknown as { rows: { name: string }[] }).rows[0]?.name}`;
-    secondDatabase = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 4 });
+    databaseUrl = url.toString();
+    secondDatabase = await openDatabase({ kind: "postgres", url: databaseUrl, poolSize: 4 });
   } else {
     secondDatabase = harness.database;
   }
@@ -73,23 +77,25 @@ function order(placer: string) {
   });
 }
 
+function send(app: FastifyInstance, placer: string, conditional: boolean) {
+  return app.inject({
+    method: "POST",
+    url: "/fhir/R4/ServiceRequest",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/fhir+json",
+      ...(conditional ? { "if-none-exist": `identifier=${placer}` } : {}),
+    },
+    payload: order(placer),
+  });
+}
+
 describe("FHIR orders across two instances", () => {
   it("makes one case of one order sent to both instances at once, with or without If-None-Exist", async () => {
     for (let round = 0; round < 4; round += 1) {
       const placer = `TWO-${round}`;
       const conditional = round % 2 === 0;
-      const send = (app: FastifyInstance) =>
-        app.inject({
-          method: "POST",
-          url: "/fhir/R4/ServiceRequest",
-          headers: {
-            authorization: `Bearer ${token}`,
-            "content-type": "application/fhir+json",
-            ...(conditional ? { "if-none-exist": `identifier=${placer}` } : {}),
-          },
-          payload: order(placer),
-        });
-      const answers = await Promise.all([send(harness.app), send(second)]);
+      const answers = await Promise.all([send(harness.app, placer, conditional), send(second, placer, conditional)]);
       const statuses = answers.map((answer) => answer.statusCode).sort();
       expect(statuses, answers.map((answer) => answer.body).join("\n")).toEqual(conditional ? [200, 201] : [201, 409]);
       const orders = await harness.database.db
@@ -111,4 +117,34 @@ describe("FHIR orders across two instances", () => {
       ...Array(2).fill("rejected"),
     ]);
   });
+
+  it.skipIf(!loadConfig().databaseUrl)(
+    "lets the next create through when a process holding an order's lock is killed (kill -9)",
+    async () => {
+      const placer = "KILLED-1";
+      // A process of its own (psql) takes the order's lock in an open transaction, as an instance mid-create does.
+      const holder = spawn("psql", [databaseUrl as string, "-X", "-q"], { stdio: ["pipe", "ignore", "ignore"] });
+      holder.stdin.write(`begin; select pg_advisory_xact_lock(hashtext('vigil:order:${client.id}:${placer}'));\n`);
+      const held = async () => {
+        const result = await harness.database.db.execute(
+          sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted
+              and database = (select oid from pg_database where datname = current_database())`,
+        );
+        return (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+      };
+      await expect.poll(held, { timeout: 10_000 }).toBeGreaterThan(0);
+      let settled = false;
+      const pending = send(harness.app, placer, true).then((answer) => {
+        settled = true;
+        return answer;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(settled).toBe(false);
+      holder.kill("SIGKILL");
+      const answer = await pending;
+      expect(answer.statusCode, answer.body).toBe(201);
+      expect(await held()).toBe(0);
+    },
+    30_000,
+  );
 });
