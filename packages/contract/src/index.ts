@@ -21,6 +21,7 @@ export * from "./route-groups/invoice-routes.js";
 export * from "./route-groups/invoice-sending-routes.js";
 export * from "./route-groups/job-routes.js";
 export * from "./route-groups/notification-routes.js";
+export * from "./route-groups/payment-routes.js";
 export * from "./route-groups/record-routes.js";
 export * from "./route-groups/report-routes.js";
 export * from "./route-groups/service-level-routes.js";

@@ -13,6 +13,7 @@ import { invoiceRoutes } from "./route-groups/invoice-routes.js";
 import { invoiceSendingRoutes } from "./route-groups/invoice-sending-routes.js";
 import { jobRoutes } from "./route-groups/job-routes.js";
 import { notificationRoutes } from "./route-groups/notification-routes.js";
+import { paymentRoutes } from "./route-groups/payment-routes.js";
 import { recordRoutesTable } from "./route-groups/record-routes.js";
 import { reportRoutes } from "./route-groups/report-routes.js";
 import { serviceLevelRoutes } from "./route-groups/service-level-routes.js";
@@ -49,6 +50,7 @@ export const routes = {
   ...smartClientRoutes,
   ...fhirPushRoutes,
   ...invoiceRoutes,
+  ...paymentRoutes,
   ...invoiceSendingRoutes,
   ...billingExportRoutes,
 } as const;

@@ -71,6 +71,12 @@ const knownValues: Record<string, unknown> = {
   scopes: ["system/Patient.r"],
   jwksUrl: "https://ehr.example.org/jwks.json",
   jwks: null,
+  // Payments: a positive amount of money, days of the calendar.
+  amount: "100.00",
+  receivedOn: "2026-01-01",
+  reversedOn: "2026-01-01",
+  refundedOn: "2026-01-01",
+  writtenOffOn: "2026-01-01",
   // FHIR push: the hospital's FHIR base, its token endpoint found there.
   baseUrl: "https://ehr.example.org/fhir",
   tokenUrl: null,

@@ -17,6 +17,7 @@ import {
   listInvoices,
   setClientBillingProfile,
 } from "./invoices-service.js";
+import { registerPaymentRoutes } from "./payments-routes.js";
 import { getBillableHoursReport } from "./reporting-service.js";
 
 /** Billing and reporting (PRODUCT.md §5): the contract's `billingRoutes`, each one call of a service. */
@@ -85,4 +86,5 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
       return setClientBillingProfile(db, params.client, body, actor);
     },
   );
+  registerPaymentRoutes(app, db, settings);
 }

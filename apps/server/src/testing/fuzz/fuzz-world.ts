@@ -282,6 +282,13 @@ function sharedHints(world: FuzzWorld): Hints {
     // A hospital system's registration: one key source (a JWKS address, no pasted set) and SMART v2 system scopes.
     jwksUrl: mostly(["https://ehr.example.org/.well-known/jwks.json"]),
     jwks: mostly([null]),
+    // Payments: amounts of money and days around the world's invoices.
+    amount: mostly(["100.00", "0.01", "600", "999999999999.99"]),
+    receivedOn: mostly(["2026-01-15", "2026-06-30"]),
+    reversedOn: mostly(["2026-07-01"]),
+    refundedOn: mostly(["2026-07-01"]),
+    writtenOffOn: mostly(["2026-12-31"]),
+    asOf: mostly(["2026-06-30", "2027-01-31"]),
     scopes: mostly([["system/Patient.rs"], ["system/DiagnosticReport.rs", "system/ServiceRequest.c"]]),
     // FHIR push: the hospital's FHIR base, its token endpoint found there.
     baseUrl: mostly(["https://ehr.example.org/fhir"]),

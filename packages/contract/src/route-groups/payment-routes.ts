@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { route } from "../route-definition.js";
+import { idParamsSchema } from "../schemas/common.js";
+import { invoiceCsvSchema, invoicePdfSchema } from "../schemas/invoices.js";
+import {
+  agingQuerySchema,
+  agingReportSchema,
+  allocatePaymentSchema,
+  applyCreditSchema,
+  paymentListQuerySchema,
+  paymentPageSchema,
+  paymentParamsSchema,
+  paymentSchema,
+  recordPaymentSchema,
+  refundPaymentSchema,
+  reversePaymentSchema,
+  statementOfAccountParamsSchema,
+  statementOfAccountQuerySchema,
+  statementOfAccountSchema,
+  writeOffInvoiceSchema,
+} from "../schemas/payments.js";
+
+const payments = "/api/billing/payments";
+const tags = ["billing"];
+
+/**
+ * Payments and receivables (BILLING.md "Payments and receivables"): money received and where it went, never edited
+ * (reversals, refunds and write-offs are new entries); aging and the statement of account as of any date. Payments
+ * carry no patient data (an allocation names invoice numbers only).
+ */
+export const paymentRoutes = {
+  listPayments: route({
+    method: "GET",
+    path: payments,
+    summary: "Payments received, newest first, with what is allocated, refunded and left",
+    tags,
+    access: "billing:read",
+    querystring: paymentListQuerySchema,
+    response: paymentPageSchema,
+  }),
+  recordPayment: route({
+    method: "POST",
+    path: payments,
+    summary: "Record a payment (and allocate it to invoices); what is not allocated stays a credit",
+    tags,
+    access: "billing:write",
+    body: recordPaymentSchema,
+    response: paymentSchema,
+    successStatus: 201,
+  }),
+  getPayment: route({
+    method: "GET",
+    path: `${payments}/:id`,
+    summary: "One payment with its allocations, reversals and refunds",
+    tags,
+    access: "billing:read",
+    params: paymentParamsSchema,
+    response: paymentSchema,
+  }),
+  allocatePayment: route({
+    method: "POST",
+    path: `${payments}/:id/allocations`,
+    summary: "Allocate more of a payment to invoices (never beyond what is left of it or open on them)",
+    tags,
+    access: "billing:write",
+    params: paymentParamsSchema,
+    body: allocatePaymentSchema,
+    response: paymentSchema,
+  }),
+  reversePayment: route({
+    method: "POST",
+    path: `${payments}/:id/reversal`,
+    summary: "Reverse a bounced or returned payment with a reason; its allocations are reversed too",
+    tags,
+    access: "billing:write",
+    params: paymentParamsSchema,
+    body: reversePaymentSchema,
+    response: paymentSchema,
+  }),
+  refundPayment: route({
+    method: "POST",
+    path: `${payments}/:id/refunds`,
+    summary: "Refund part of what is left of a payment (a credit balance) with a reason",
+    tags,
+    access: "billing:write",
+    params: paymentParamsSchema,
+    body: refundPaymentSchema,
+    response: paymentSchema,
+  }),
+  applyClientCredit: route({
+    method: "POST",
+    path: "/api/billing/clients/:client/credit/apply",
+    summary: "Apply the client's credit balance (its payments' unallocated rest, oldest first) to an invoice",
+    tags,
+    access: "billing:write",
+    params: statementOfAccountParamsSchema,
+    body: applyCreditSchema,
+    response: z.object({ allocated: z.string(), payments: z.array(z.string()) }),
+  }),
+  writeOffInvoice: route({
+    method: "POST",
+    path: "/api/billing/invoices/:id/write-off",
+    summary: "Write off what is open on an invoice, with a reason",
+    tags,
+    access: "billing:write",
+    params: idParamsSchema,
+    body: writeOffInvoiceSchema,
+    response: z.object({ invoiceId: z.string(), amount: z.string() }),
+  }),
+  getAgingReport: route({
+    method: "GET",
+    path: "/api/billing/receivables/aging",
+    summary: "Open amounts per client as of a date: current, 1–30, 31–60, 61–90 and over 90 days past due",
+    tags,
+    access: "billing:read",
+    querystring: agingQuerySchema,
+    response: agingReportSchema,
+  }),
+  getStatementOfAccount: route({
+    method: "GET",
+    path: "/api/billing/clients/:client/statement-of-account",
+    summary: "Every invoice, credit note, payment, allocation, reversal, refund and write-off over a period",
+    tags,
+    access: "billing:read",
+    params: statementOfAccountParamsSchema,
+    querystring: statementOfAccountQuerySchema,
+    response: statementOfAccountSchema,
+  }),
+  getStatementOfAccountPdf: route({
+    method: "GET",
+    path: "/api/billing/clients/:client/statement-of-account/pdf",
+    summary: "The statement of account as a PDF",
+    tags,
+    access: "billing:read",
+    params: statementOfAccountParamsSchema,
+    querystring: statementOfAccountQuerySchema,
+    response: invoicePdfSchema,
+    responseKind: "pdf",
+  }),
+  getStatementOfAccountCsv: route({
+    method: "GET",
+    path: "/api/billing/clients/:client/statement-of-account/csv",
+    summary: "The statement of account as CSV",
+    tags,
+    access: "billing:read",
+    params: statementOfAccountParamsSchema,
+    querystring: statementOfAccountQuerySchema,
+    response: invoiceCsvSchema,
+    responseKind: "csv",
+  }),
+};
