@@ -1,0 +1,105 @@
+import type { ClientBillingProfile, Invoice, InvoicePage, InvoiceSending } from "@vigil/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIn, issueStatement, logTime, monitoredCase, setRate } from "../../testing/kits/billing-kit.js";
+import { type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { appOnSameDatabase, type MailServer, startMailServer } from "../../testing/kits/findings-kit.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { sweepInvoiceReminders } from "./invoice-reminders.js";
+
+let mail: MailServer;
+let harness: TestApp;
+let team: Team;
+
+beforeAll(async () => {
+  mail = await startMailServer();
+  harness = await createTestApp({ SMTP_URL: mail.url });
+  team = await teamFor(harness, "invoice-reminders");
+}, 60_000);
+afterAll(async () => {
+  await harness.close();
+  await mail.close();
+});
+
+/** A client with a billing contact, its profile's reminders as given, and June invoiced (4 h at 150.00). */
+async function invoicedClient(profile: Partial<ClientBillingProfile>) {
+  const client = await clientIn(team, "UTC");
+  const email = `ap.${client.id.slice(0, 8)}@hospital.example`;
+  const contact = await team.coordinator("POST", `/clients/${client.id}/contacts`, {
+    body: { name: "Avery Payable", email, phone: null },
+  });
+  expect(contact.statusCode, contact.body).toBe(201);
+  const saved = await team.billing("PUT", `/api/billing/clients/${client.id}/profile`, {
+    body: {
+      legalName: null,
+      poNumber: null,
+      paymentTermsDays: 30,
+      taxRatePercent: null,
+      showPatientNames: false,
+      billingContactIds: [contact.json().data._id],
+      baseVersion: null,
+      ...profile,
+    },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+  const subject = await monitoredCase(harness, team, client.id);
+  await logTime(team.technologist, subject.id, "2026-06-10T08:00:00.000Z", "2026-06-10T12:00:00.000Z");
+  expect((await setRate(team.billing, client.id, "2026-06", "150")).statusCode).toBe(200);
+  expect((await issueStatement(team.billing, client.id, "2026-06")).statusCode).toBe(201);
+  const page: InvoicePage = (await team.billing("GET", `/api/billing/invoices?clientId=${client.id}`)).json().data;
+  const invoice: Invoice = (await team.billing("GET", `/api/billing/invoices/${page.items[0]?.id}`)).json().data;
+  return { invoice, email };
+}
+
+async function remindersOf(invoiceId: string): Promise<InvoiceSending[]> {
+  const response = await team.billing("GET", `/api/billing/invoices/${invoiceId}/sendings`);
+  return (response.json().data.items as InvoiceSending[]).filter((sending) => sending.purpose === "reminder");
+}
+
+function daysAfter(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+describe("overdue invoice reminders", () => {
+  it("reminds once at 7 and once at 30 days overdue, never an opted-out client, and e-mails the invoice again", async () => {
+    const owing = await invoicedClient({});
+    const optedOut = await invoicedClient({ remindersEnabled: false });
+    const due = owing.invoice.dueDate;
+
+    expect(await sweepInvoiceReminders(harness.database.db, daysAfter(due, 6))).toBe(0);
+    // Two instances sweeping the same day: the (invoice, 7) row is inserted once.
+    const second = await appOnSameDatabase(harness);
+    try {
+      const [first, other] = await Promise.all([
+        sweepInvoiceReminders(harness.database.db, daysAfter(due, 8)),
+        sweepInvoiceReminders(second.database.db, daysAfter(due, 8)),
+      ]);
+      expect(first + other).toBeGreaterThanOrEqual(1);
+    } finally {
+      await second.close();
+    }
+    expect((await remindersOf(owing.invoice.id)).map((sending) => sending.reminderDays)).toEqual([7]);
+    expect(await sweepInvoiceReminders(harness.database.db, daysAfter(due, 9))).toBe(0);
+
+    await sweepInvoiceReminders(harness.database.db, daysAfter(due, 31));
+    expect(await sweepInvoiceReminders(harness.database.db, daysAfter(due, 45))).toBe(0);
+    expect((await remindersOf(owing.invoice.id)).map((sending) => sending.reminderDays)).toEqual([30, 7]);
+    expect(await remindersOf(optedOut.invoice.id)).toEqual([]);
+
+    const runner = await appOnSameDatabase(harness, { runJobs: true });
+    try {
+      const started = Date.now();
+      while (!(await remindersOf(owing.invoice.id)).every((sending) => sending.status === "sent")) {
+        if (Date.now() - started > 20_000) throw new Error("the reminders did not leave within 20 s");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await runner.close();
+    }
+    const reminders = mail.received.filter((message) => message.to.includes(owing.email));
+    expect(
+      reminders.filter((message) => message.data.includes(`Reminder: Invoice ${owing.invoice.number} is overdue`)),
+    ).toHaveLength(2);
+    expect(reminders.every((message) => message.data.includes(`${owing.invoice.number}.pdf`))).toBe(true);
+    expect(mail.received.some((message) => message.to.includes(optedOut.email))).toBe(false);
+  }, 90_000);
+});
