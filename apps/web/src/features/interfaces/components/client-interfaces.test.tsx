@@ -64,6 +64,9 @@ function renderTab(groups: string[], routes: Record<string, Handler>, path = tab
       routes: {
         [`GET ${api}`]: () => envelope(client),
         [`GET ${api}/fhir-systems`]: () => envelope({ items: [] }),
+        // …and where signed reports are pushed over FHIR (fhir-push-settings.test.tsx); nowhere here.
+        [`GET ${api}/fhir-push`]: () =>
+          envelope({ settings: null, jwksUrl: "https://vigil.example/fhir/.well-known/jwks.json" }),
         ...routes,
       },
     },

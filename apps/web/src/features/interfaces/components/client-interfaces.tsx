@@ -11,6 +11,7 @@ import { QueryError } from "../../../components/feedback/query-error";
 import { oneOf, useSearchState } from "../../../components/tables/use-search-state";
 import { useInterfaceProfile } from "../api/get-interface-profile";
 import { describeDestination } from "../profile-model";
+import { FhirPushSettingsSection } from "./fhir-push-settings";
 import { FhirSystems } from "./fhir-systems";
 import { InterfaceProfileEditor } from "./interface-profile-editor";
 import { InterfaceProfileHistory } from "./interface-profile-history";
@@ -72,6 +73,7 @@ export function ClientInterfaces({ client }: { client: Client }) {
       ) : null}
       {history.length > 0 ? <InterfaceProfileHistory client={client} history={history} /> : null}
       <FhirSystems client={client} canManage={canManage} />
+      <FhirPushSettingsSection client={client} canManage={canManage} />
     </Stack>
   );
 }
