@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { impressionCodes } from "@vigil/contract";
 import type { ReportInputs } from "../reports/reports-service.js";
 import {
   compact,
@@ -67,9 +68,21 @@ const seizureConclusions: Record<string, FhirCodeableConcept | undefined> = {
   },
 };
 
+/**
+ * The coded impression chosen at signing first (`impressionCodes`), then the seizure classification's concept unless
+ * the impression already carries it. Versions signed before impressions were coded have only the second.
+ */
 export function conclusionCodesOf(inputs: ReportInputs): FhirCodeableConcept[] {
-  const code = seizureConclusions[inputs.interpretation.seizures.classification];
-  return code ? [code] : [];
+  const chosen = inputs.interpretation.impressionCode ? impressionCodes[inputs.interpretation.impressionCode] : null;
+  const impression: FhirCodeableConcept | undefined = chosen
+    ? {
+        coding: [{ system: "http://snomed.info/sct", code: chosen.snomed, display: chosen.display }],
+        text: chosen.label,
+      }
+    : undefined;
+  const seizure = seizureConclusions[inputs.interpretation.seizures.classification];
+  const sameConcept = seizure && impression && seizure.coding?.[0]?.code === impression.coding?.[0]?.code;
+  return [impression, sameConcept ? undefined : seizure].filter((code): code is FhirCodeableConcept => Boolean(code));
 }
 
 function conclusionOf(inputs: ReportInputs): string {

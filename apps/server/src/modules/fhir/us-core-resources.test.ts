@@ -209,6 +209,34 @@ describe("the resources a hospital's system reads", () => {
     ]);
   });
 
+  it("codes the impression chosen at signing first, and the seizure concept once", () => {
+    const coded = (impressionCode: ReportInputs["interpretation"]["impressionCode"]) => {
+      const inputs = signedInputs();
+      return diagnosticReportResource(
+        settings,
+        versionOf({ ...inputs, interpretation: { ...inputs.interpretation, impressionCode } }),
+        reportCase,
+      );
+    };
+    const abnormal = coded("abnormal");
+    expect(fhirValidationErrors(abnormal)).toEqual(noFhirErrors);
+    expect(abnormal.conclusionCode).toEqual([
+      {
+        coding: [{ system: "http://snomed.info/sct", code: "263654008", display: "Abnormal (qualifier value)" }],
+        text: "Abnormal EEG",
+      },
+      expect.objectContaining({ coding: [expect.objectContaining({ code: "91175000" })] }),
+    ]);
+    // The sample's seizures are ESz: an impression of electrographic seizures carries that concept once.
+    expect(coded("electrographic-seizure").conclusionCode).toEqual([
+      expect.objectContaining({
+        coding: [expect.objectContaining({ code: "91175000" })],
+        text: "Electrographic seizures",
+      }),
+    ]);
+    expect((coded("normal").conclusionCode as unknown[])[0]).toMatchObject({ coding: [{ code: "17621005" }] });
+  });
+
   it("serves a daily report as a US Core DiagnosticReport: no contained patient, the day it reads, coded, linked", () => {
     const inputs = signedInputs();
     const report = diagnosticReportResource(settings, versionOf(inputs), reportCase);

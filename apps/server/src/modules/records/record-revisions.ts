@@ -88,7 +88,12 @@ export async function planRevision(
       if (!interpretation) throw unsupported();
       notDeleted();
       refuseForInterpretation("sign");
-      const data = (request.data ?? row.data) as z.output<typeof interpretationDataSchema>;
+      const words = (request.data ?? row.data) as z.output<typeof interpretationDataSchema>;
+      // The code chosen in the sign dialog is part of what is signed; a draft saved before codes existed has none.
+      const data = {
+        ...words,
+        impressionCode: request.impressionCode === undefined ? (words.impressionCode ?? null) : request.impressionCode,
+      } as z.output<typeof interpretationDataSchema>;
       if (lacksImpression(data)) {
         const path = request.data ? "body.data.impression" : "data.impression";
         throw conflict("An interpretation is signed with its impression; write the impression first.", {

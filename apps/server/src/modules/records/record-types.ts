@@ -39,7 +39,7 @@ export type RecordUser = Actor & RecordReader & { name: string | null };
 export type RevisionRequest =
   | { change: "edit"; baseRevision: number; data: unknown; reason?: string | null | undefined }
   | { change: "delete" | "restore"; baseRevision: number; reason?: string | null | undefined }
-  | { change: "sign"; baseRevision: number; data?: unknown }
+  | { change: "sign"; baseRevision: number; data?: unknown; impressionCode?: string | null | undefined }
   | { change: "addendum"; baseRevision: number; text: string }
   | { change: "clock-out"; baseRevision?: number | undefined; endedAt?: string | undefined };
 

@@ -88,6 +88,20 @@ describe("the report document", () => {
     ]);
   });
 
+  it("prints the impression's code before its text, when one was chosen at signing", () => {
+    const inputs = sampleReportInputs();
+    const document = buildReportDocument({
+      ...inputs,
+      interpretation: { ...inputs.interpretation, impressionCode: "electrographic-status-epilepticus" },
+    });
+    const impression = document.sections.find((section) => section.id === "impression");
+    expect(impression?.blocks[0]).toEqual({
+      kind: "paragraph",
+      text: "Coded impression: Electrographic status epilepticus.",
+    });
+    expect(buildReportDocument(inputs).sections.find((section) => section.id === "impression")?.blocks).toHaveLength(1);
+  });
+
   it("says so where nothing was recorded, instead of leaving a heading empty", () => {
     const inputs = sampleReportInputs({ criticalFindings: [] });
     const document = buildReportDocument({

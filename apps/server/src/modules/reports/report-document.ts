@@ -1,6 +1,7 @@
 import {
   criticalFindingKindLabels,
   formatInstantInZone,
+  impressionCodes,
   type ReportDocument,
   type ReportDocumentBlock,
 } from "@vigil/contract";
@@ -140,7 +141,14 @@ function sectionsOf(inputs: ReportInputs): ReportDocument["sections"] {
           : { kind: "list", items: inputs.criticalFindings.map((finding) => describeCriticalFinding(finding, inputs)) },
       ],
     },
-    { id: "impression", heading: "Impression", blocks: [paragraph(data.impression)] },
+    {
+      id: "impression",
+      heading: "Impression",
+      blocks: [
+        ...(data.impressionCode ? [paragraph(`Coded impression: ${impressionCodes[data.impressionCode].label}.`)] : []),
+        paragraph(data.impression),
+      ],
+    },
     { id: "clinical-correlation", heading: "Clinical correlation", blocks: [paragraph(data.clinicalCorrelation)] },
   ];
 }

@@ -32,14 +32,18 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => harness.close());
 
-async function sign(caseId: string, overrides: Parameters<typeof sampleInterpretation>[0] = {}) {
+async function sign(
+  caseId: string,
+  overrides: Parameters<typeof sampleInterpretation>[0] = {},
+  signing: { impressionCode?: string | null } = {},
+) {
   const created = await team.reviewer("POST", collectionOf("interpretation", caseId), {
     body: sampleInterpretation(overrides),
   });
   expect(created.statusCode, created.body).toBe(201);
   const item = created.json().data as InterpretationItem;
   const signed = await team.reviewer("POST", itemPath("interpretation", caseId, item.id), {
-    body: { change: "sign", baseRevision: item.revision },
+    body: { change: "sign", baseRevision: item.revision, ...signing },
   });
   expect(signed.statusCode, signed.body).toBe(201);
   return signed.json().data as InterpretationItem;
@@ -116,6 +120,36 @@ describe("the signature block", () => {
     const again = await team.reviewer("GET", `/cases/${before.id}/reports/${earlier.id}/pdf`);
     expect(again.rawPayload.equals(earlierPdf.rawPayload)).toBe(true);
     expect((await documentOf(before.id, earlier.id)).signatureDetails ?? []).toEqual([]);
+  });
+});
+
+describe("the coded impression", () => {
+  it("chosen at signing, is printed in the impression and sent as the DiagnosticReport's first conclusionCode", async () => {
+    const subject = await caseIn(harness, team, clientId, "preview");
+    const signed = await sign(subject.id, {}, { impressionCode: "abnormal" });
+    expect(signed.data.impressionCode).toBe("abnormal");
+    const [report] = (await reportsOf(subject.id)) as [ReportVersion];
+    const impression = between((await pdfOf(subject.id, report.id)).text, "Impression", "Clinical correlation");
+    expect(impression).toContain("Coded impression: Abnormal EEG.");
+    const fhir = await team.reviewer("GET", `/cases/${subject.id}/reports/${report.id}/fhir`);
+    expect(fhir.statusCode, fhir.body).toBe(200);
+    expect(fhir.json().conclusionCode[0]).toMatchObject({
+      coding: [{ system: "http://snomed.info/sct", code: "263654008" }],
+      text: "Abnormal EEG",
+    });
+  });
+
+  it("refuses a code that is not in the list, naming the field", async () => {
+    const subject = await caseIn(harness, team, clientId, "preview");
+    const created = await team.reviewer("POST", collectionOf("interpretation", subject.id), {
+      body: sampleInterpretation(),
+    });
+    const item = created.json().data as InterpretationItem;
+    const refused = await team.reviewer("POST", itemPath("interpretation", subject.id, item.id), {
+      body: { change: "sign", baseRevision: item.revision, impressionCode: "seizure-ish" },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain("impressionCode");
   });
 });
 

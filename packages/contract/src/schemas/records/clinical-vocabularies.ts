@@ -56,6 +56,26 @@ export const acnsStateChanges = ["present-normal", "present-abnormal", "absent"]
 /** No seizures; electrographic / electroclinical seizure; electrographic / electroclinical status; IIC. */
 export const seizureClassifications = ["none", "ESz", "ECSz", "ESE", "ECSE", "IIC"] as const;
 
+/**
+ * The impression as a code, chosen when signing (optional: "not coded" leaves it to the text): the label screens and
+ * the PDF print, and the SNOMED CT concept the FHIR DiagnosticReport's `conclusionCode` carries (which sources
+ * corroborate each: docs/design/FHIR.md, "Codes, and why"). Electrographic seizure and status epilepticus share
+ * their concept with the electroclinical ones (no pre-coordinated "electrographic" concept could be verified), and
+ * the label says which.
+ */
+export const impressionCodes = {
+  normal: { label: "Normal EEG", snomed: "17621005", display: "Normal (qualifier value)" },
+  abnormal: { label: "Abnormal EEG", snomed: "263654008", display: "Abnormal (qualifier value)" },
+  "electrographic-seizure": { label: "Electrographic seizures", snomed: "91175000", display: "Seizure (finding)" },
+  "electrographic-status-epilepticus": {
+    label: "Electrographic status epilepticus",
+    snomed: "230456007",
+    display: "Status epilepticus (disorder)",
+  },
+} as const;
+export const impressionCodeIds = Object.keys(impressionCodes) as (keyof typeof impressionCodes)[];
+export type ImpressionCode = keyof typeof impressionCodes;
+
 /** Labels in words, so screens and printouts say the same thing. */
 export const acnsLabels: Record<string, string> = {
   G: "Generalized (G)",

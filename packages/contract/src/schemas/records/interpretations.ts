@@ -13,6 +13,8 @@ import {
   acnsStateChanges,
   acnsSymmetries,
   acnsVoltages,
+  type ImpressionCode,
+  impressionCodeIds,
   seizureClassifications,
 } from "./clinical-vocabularies.js";
 import {
@@ -79,6 +81,11 @@ export const interpretationDataSchema = z
       })
       .default({ classification: "none", count: null, description: "" }),
     impression: text(10_000),
+    /** The impression as a code (`impressionCodes`), chosen at signing; null: not coded. */
+    impressionCode: z
+      .enum(impressionCodeIds as [ImpressionCode, ...ImpressionCode[]])
+      .nullable()
+      .default(null),
     clinicalCorrelation: text(10_000),
   })
   .refine((value) => Date.parse(value.periodTo) >= Date.parse(value.periodFrom), {
@@ -90,8 +97,19 @@ export type InterpretationInput = z.input<typeof interpretationDataSchema>;
 
 export const interpretationRevisionRequestSchema = z.discriminatedUnion("change", [
   ...revisionRequestOf(interpretationDataSchema),
-  /** Sign the draft as final (with `data`, save these words and sign them in one revision). */
-  z.object({ change: z.literal("sign"), ...baseRevisionField, data: interpretationDataSchema.optional() }),
+  /**
+   * Sign the draft as final (with `data`, save these words and sign them in one revision); `impressionCode`, when
+   * sent, is the coded impression chosen in the sign dialog (null: not coded), set on the words signed.
+   */
+  z.object({
+    change: z.literal("sign"),
+    ...baseRevisionField,
+    data: interpretationDataSchema.optional(),
+    impressionCode: z
+      .enum(impressionCodeIds as [ImpressionCode, ...ImpressionCode[]])
+      .nullable()
+      .optional(),
+  }),
   /** After signing: an addendum is added beside the signed text, which never changes. */
   z.object({ change: z.literal("addendum"), ...baseRevisionField, text: required(10_000) }),
 ]);

@@ -7,8 +7,16 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
+import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
-import type { Case, InterpretationItem, InterpretationList } from "@vigil/contract";
+import {
+  type Case,
+  type ImpressionCode,
+  type InterpretationItem,
+  type InterpretationList,
+  impressionCodeIds,
+  impressionCodes,
+} from "@vigil/contract";
 import { type FormEvent, useId, useState } from "react";
 import { ConfirmDialog } from "../../../../components/feedback/confirm-dialog";
 import { Dialog } from "../../../../components/feedback/dialog";
@@ -32,6 +40,8 @@ export function canAddAddendum(item: InterpretationItem, list: InterpretationLis
 
 function SignAction({ item, caseItem }: ActionProps) {
   const [open, setOpen] = useState(false);
+  // Optional, like the ACNS fields of the record: a reader who does not code the impression still signs it.
+  const [impressionCode, setImpressionCode] = useState<ImpressionCode | "">(item.data.impressionCode ?? "");
   const sign = useRecordRevise("interpretation", caseItem.id);
   const close = () => {
     setOpen(false);
@@ -72,11 +82,29 @@ function SignAction({ item, caseItem }: ActionProps) {
           confirmLabel="Sign as final"
           pending={sign.pending}
           error={sign.failure ? `Not signed: ${sign.failure.message}` : null}
-          onConfirm={() => void run(() => sign.revise(item, { change: "sign" }))}
+          onConfirm={() =>
+            void run(() => sign.revise(item, { change: "sign", impressionCode: impressionCode || null }))
+          }
           onClose={close}
         >
           Signing makes this the final interpretation, signed by you, and locks its text: after this it cannot be
           edited, only amended with addenda. It is what "Mark reviewed" needs.
+          <TextField
+            select
+            fullWidth
+            label="Coded impression (optional)"
+            value={impressionCode}
+            onChange={(event) => setImpressionCode(event.target.value as ImpressionCode | "")}
+            helperText="Printed in the report's impression and sent to the hospital's chart as a SNOMED CT code"
+            sx={{ mt: 2 }}
+          >
+            <MenuItem value="">Not coded</MenuItem>
+            {impressionCodeIds.map((code) => (
+              <MenuItem key={code} value={code}>
+                {impressionCodes[code].label}
+              </MenuItem>
+            ))}
+          </TextField>
         </ConfirmDialog>
       )}
     </>

@@ -58,6 +58,7 @@ function interpretation(overrides: Partial<InterpretationItem> = {}): Interpreta
       ],
       seizures: { classification: "none", count: null, description: "" },
       impression: "Abnormal.",
+      impressionCode: null,
       clinicalCorrelation: "",
     },
     status: "draft",
@@ -138,8 +139,10 @@ describe("signing interpretations", { timeout: 20_000 }, () => {
     await user.click(await screen.findByRole("button", { name: "Sign as final" }));
     const dialog = await screen.findByRole("dialog", { name: "Sign this interpretation as final?" });
     expect(dialog.textContent).toContain("locks its text");
+    await user.click(within(dialog).getByRole("combobox", { name: "Coded impression (optional)" }));
+    await user.click(await screen.findByRole("option", { name: "Abnormal EEG" }));
     await user.click(within(dialog).getByRole("button", { name: "Sign as final" }));
-    await waitFor(() => expect(sent).toEqual([{ change: "sign", baseRevision: 1 }]));
+    await waitFor(() => expect(sent).toEqual([{ change: "sign", baseRevision: 1, impressionCode: "abnormal" }]));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
@@ -172,7 +175,7 @@ describe("signing interpretations", { timeout: 20_000 }, () => {
     expect(within(conflict).getByText("Abnormal, improving.")).toBeTruthy();
     await user.click(within(conflict).getByRole("button", { name: "Sign their version" }));
     await waitFor(() => expect(sent.map((body) => body.baseRevision)).toEqual([1, 2]));
-    expect(sent[1]).toEqual({ change: "sign", baseRevision: 2 });
+    expect(sent[1]).toEqual({ change: "sign", baseRevision: 2, impressionCode: null });
   });
 
   it("adds an addendum to a signed interpretation", async () => {
