@@ -28,10 +28,15 @@ export type PaymentWithFigures = {
   reversal: ReversalRow | null;
 };
 
+/**
+ * The outer payment's id, table-qualified: drizzle writes a lone table's column as `"id"` in a select list, which
+ * inside these correlated subqueries would name the subquery's own column (the property test caught it).
+ */
+const outerPaymentId = sql.raw(`"payments"."id"`);
 const allocatedOfPayment = sql<number>`(select coalesce(sum(pa.amount_cents), 0)::bigint from payment_allocations pa
-  where pa.payment_id = ${payments.id})`.mapWith(Number);
+  where pa.payment_id = ${outerPaymentId})`.mapWith(Number);
 const refundedOfPayment = sql<number>`(select coalesce(sum(pr.amount_cents), 0)::bigint from payment_refunds pr
-  where pr.payment_id = ${payments.id})`.mapWith(Number);
+  where pr.payment_id = ${outerPaymentId})`.mapWith(Number);
 
 function paymentColumns() {
   return {
@@ -189,7 +194,7 @@ export async function lockInvoicesForAllocation(tx: Db, ids: readonly string[]):
       issueDate: invoices.issueDate,
       // Every entry counts, whatever its date: what is open now bounds a new allocation.
       openCents: openCentsSql("9999-12-31").mapWith(Number),
-      writtenOff: sql<boolean>`exists (select 1 from invoice_write_offs w where w.invoice_id = ${invoices.id})`,
+      writtenOff: sql<boolean>`exists (select 1 from invoice_write_offs w where w.invoice_id = "invoices"."id")`,
     })
     .from(invoices)
     .where(
