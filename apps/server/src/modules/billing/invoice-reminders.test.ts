@@ -60,9 +60,21 @@ function daysAfter(date: string, days: number): string {
 }
 
 describe("overdue invoice reminders", () => {
-  it("reminds once at 7 and once at 30 days overdue, never an opted-out client, and e-mails the invoice again", async () => {
+  it("reminds once at 7 and once at 30 days overdue, never a paid invoice or an opted-out client, with the PDF again", async () => {
     const owing = await invoicedClient({});
     const optedOut = await invoicedClient({ remindersEnabled: false });
+    // Paid in full (the receivables ledger): its status is `paid`, never `overdue`.
+    const paid = await invoicedClient({});
+    const payment = await team.billing("POST", "/api/billing/payments", {
+      body: {
+        clientId: paid.invoice.client.id,
+        receivedOn: paid.invoice.issueDate,
+        amount: paid.invoice.total,
+        method: "check",
+        allocations: [{ invoiceId: paid.invoice.id, amount: paid.invoice.total }],
+      },
+    });
+    expect(payment.statusCode, payment.body).toBe(201);
     const due = owing.invoice.dueDate;
 
     expect(await sweepInvoiceReminders(harness.database.db, daysAfter(due, 6))).toBe(0);
@@ -84,6 +96,7 @@ describe("overdue invoice reminders", () => {
     expect(await sweepInvoiceReminders(harness.database.db, daysAfter(due, 45))).toBe(0);
     expect((await remindersOf(owing.invoice.id)).map((sending) => sending.reminderDays)).toEqual([30, 7]);
     expect(await remindersOf(optedOut.invoice.id)).toEqual([]);
+    expect(await remindersOf(paid.invoice.id)).toEqual([]);
 
     const runner = await appOnSameDatabase(harness, { runJobs: true });
     try {

@@ -3,32 +3,34 @@ import { z } from "zod";
 import { type Db, queryRows } from "../../db/client.js";
 import { defineJob } from "../../jobs/job-definition.js";
 import { queueReminder } from "./invoice-sending-service.js";
+import { invoiceStatusSql } from "./invoice-status.js";
 
 const hourMs = 60 * 60_000;
 
 /**
  * Invoices owed past one of their client's reminder thresholds (BILLING.md "Sending invoices and reminders"): per
- * invoice the highest threshold reached, when no reminder at it or a later one was claimed yet. Clients who opted
- * out, and credit notes, are never reminded. The amount still open is taken as the invoice's total: the
- * receivables ledger's status rule decides paid invoices once it joins this query.
+ * invoice the highest threshold reached, when no reminder at it or a later one was claimed yet, and the invoice is `overdue` by the
+ * ledger's one status rule (`invoiceStatusSql`: something still open, not written off). Clients who opted out, and
+ * credit notes, are never reminded.
  */
 async function findRemindersDue(db: Db, today: string) {
   return queryRows<{ invoice_id: string; client_id: string; days: number }>(
     db,
-    sql`select i.id as invoice_id, i.client_id, max(d.days) as days
-        from invoices i
-        join client_billing_profiles p on p.client_id = i.client_id
+    sql`select invoices.id as invoice_id, invoices.client_id, max(d.days) as days
+        from invoices
+        join client_billing_profiles p on p.client_id = invoices.client_id
         cross join lateral (select value::int as days from jsonb_array_elements_text(p.reminder_days)) d
-        where i.kind <> 'credit-note'
+        where invoices.kind <> 'credit-note'
           and p.reminders_enabled
           and jsonb_array_length(p.billing_contact_ids) > 0
-          and i.due_date + d.days <= ${today}::date
+          and invoices.due_date + d.days <= ${today}::date
+          and ${invoiceStatusSql(today)} = 'overdue'
           and not exists (
             select 1 from invoice_sendings s
-            where s.invoice_id = i.id and s.purpose = 'reminder' and s.reminder_days >= d.days
+            where s.invoice_id = invoices.id and s.purpose = 'reminder' and s.reminder_days >= d.days
           )
-        group by i.id, i.client_id
-        order by i.id`,
+        group by invoices.id, invoices.client_id
+        order by invoices.id`,
   );
 }
 
