@@ -200,6 +200,13 @@ export const pageList = [
   }),
   page({ id: "billing-invoices", path: "/billing/invoices", title: "Invoices", layout: "app", access: "billing:read" }),
   page({
+    id: "billing-receivables",
+    path: "/billing/receivables",
+    title: "Receivables",
+    layout: "app",
+    access: "billing:read",
+  }),
+  page({
     id: "billing-exports",
     path: "/billing/exports",
     title: "Exports for the accountant",

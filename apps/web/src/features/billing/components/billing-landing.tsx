@@ -48,6 +48,21 @@ export function BillingPage() {
           </CardActionArea>
         </Card>
         <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
+          <CardActionArea component={RouterLink} to={pages["billing-receivables"].href()}>
+            <CardContent>
+              <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>
+                <Typography variant="h6" component="h2">
+                  Receivables
+                </Typography>
+                <ChevronRight aria-hidden="true" />
+              </Stack>
+              <Typography variant="body2" color="text.secondary">
+                What each client owes as of a date, by days past due, with its credit and oldest overdue invoice.
+              </Typography>
+            </CardContent>
+          </CardActionArea>
+        </Card>
+        <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
           <CardActionArea component={RouterLink} to={pages["billing-exports"].href()}>
             <CardContent>
               <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>
