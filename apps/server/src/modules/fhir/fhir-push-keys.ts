@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import type { Db } from "../../db/client.js";
 import { vigilSigningKeys } from "../../db/schema.js";
@@ -50,7 +50,7 @@ export async function loadSigningKey(db: Db): Promise<KeyRow> {
 
 /**
  * A new active key; the old one is retired but stays published, so an assertion it signed a moment ago still
- * verifies. For an operator's script: no command runs it yet (docs/design/FHIR.md, "Push").
+ * verifies. `npm run fhir:rotate-key -w @vigil/server` runs it (`fhir-push-rotate-command.ts`).
  */
 export async function rotateSigningKey(db: Db): Promise<string> {
   const row = await newKeyRow();
@@ -58,7 +58,7 @@ export async function rotateSigningKey(db: Db): Promise<string> {
     await tx
       .update(vigilSigningKeys)
       .set({ active: false, retiredAt: new Date() })
-      .where(and(eq(vigilSigningKeys.active, true)));
+      .where(eq(vigilSigningKeys.active, true));
     await tx.insert(vigilSigningKeys).values(row);
   });
   return row.kid as string;
