@@ -18,8 +18,8 @@ export function fhirPushJob(settings: FhirPushSettings, retry: RetryPolicy = def
     // Discovery, token and the Bundle (a PDF of a few hundred kB), with room to record the answer.
     timeoutMs: settings.requestTimeoutMs * 3 + 30_000,
     maxWaitMs: 60 * 60_000,
-    handle: async ({ messageId }, { db, log, attempt }) => {
-      const outcome = await sendFhirPush(db, settings, messageId, { final: attempt >= retry.limit });
+    handle: async ({ messageId }, { db, log, attempt, signal }) => {
+      const outcome = await sendFhirPush(db, settings, messageId, { final: attempt >= retry.limit, signal });
       if (outcome.kind === "refused") {
         log.error({ messageId, error: outcome.error }, "the hospital's FHIR server refused a pushed report");
         throw new JobFailedForGood(outcome.error);

@@ -75,9 +75,13 @@ function retriable(status: number): boolean {
   return status >= 500 || status === 408 || status === 429;
 }
 
-async function exchange(url: string, init: RequestInit, timeoutMs: number, what: string) {
+/** Each HTTP exchange's time limit, and the job's signal (aborted at the job's timeout or when the instance stops). */
+type Limit = { timeoutMs: number; signal?: AbortSignal | undefined };
+
+async function exchange(url: string, init: RequestInit, limit: Limit, what: string) {
   try {
-    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
+    const signals = [AbortSignal.timeout(limit.timeoutMs), ...(limit.signal ? [limit.signal] : [])];
+    const response = await fetch(url, { ...init, signal: AbortSignal.any(signals), redirect: "error" });
     const text = await response.text();
     let body: unknown;
     try {
@@ -106,12 +110,12 @@ export function outcomeSummary(body: unknown): string {
     .slice(0, 500);
 }
 
-async function tokenUrlOf(push: { baseUrl: string; tokenUrl: string | null }, timeoutMs: number): Promise<string> {
+async function tokenUrlOf(push: { baseUrl: string; tokenUrl: string | null }, limit: Limit): Promise<string> {
   if (push.tokenUrl) return push.tokenUrl;
   const { status, body } = await exchange(
     `${push.baseUrl}/.well-known/smart-configuration`,
     { headers: { accept: "application/json" } },
-    timeoutMs,
+    limit,
     "SMART configuration",
   );
   const found = (body as { token_endpoint?: unknown } | undefined)?.token_endpoint;
@@ -128,9 +132,9 @@ async function tokenUrlOf(push: { baseUrl: string; tokenUrl: string | null }, ti
 async function accessTokenOf(
   db: Db,
   push: { baseUrl: string; tokenUrl: string | null; systemClientId: string; scopes: string },
-  timeoutMs: number,
+  limit: Limit,
 ): Promise<string> {
-  const tokenUrl = await tokenUrlOf(push, timeoutMs);
+  const tokenUrl = await tokenUrlOf(push, limit);
   const form = new URLSearchParams({
     grant_type: "client_credentials",
     client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
@@ -144,7 +148,7 @@ async function accessTokenOf(
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: form.toString(),
     },
-    timeoutMs,
+    limit,
     "Token endpoint",
   );
   const token = (body as { access_token?: unknown } | undefined)?.access_token;
@@ -191,7 +195,7 @@ export async function sendFhirPush(
   db: Db,
   settings: FhirPushSettings,
   messageId: string,
-  options: { final: boolean },
+  options: { final: boolean; signal?: AbortSignal },
 ): Promise<PushOutcome> {
   const message = await findPushMessage(db, messageId, fhirPushMessageType);
   if (!message?.clientId || !message.reportVersionId) return { kind: "gone" };
@@ -214,7 +218,8 @@ export async function sendFhirPush(
   let ackCode: string | null = null;
   let ack: string | null = null;
   try {
-    const token = await accessTokenOf(db, push, settings.requestTimeoutMs);
+    const limit = { timeoutMs: settings.requestTimeoutMs, signal: options.signal };
+    const token = await accessTokenOf(db, push, limit);
     const { status, body } = await exchange(
       push.baseUrl,
       {
@@ -226,7 +231,7 @@ export async function sendFhirPush(
         },
         body: JSON.stringify(bundle),
       },
-      settings.requestTimeoutMs,
+      limit,
       "FHIR server",
     );
     ackCode = String(status);
