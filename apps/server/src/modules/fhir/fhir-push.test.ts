@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { FhirPushSettingsView, Hl7MessageSummary, InterpretationItem } from "@vigil/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { hl7Messages, reportDisclosures, vigilSigningKeys } from "../../db/schema.js";
+import { auditEvents, hl7Messages, reportDisclosures, vigilSigningKeys } from "../../db/schema.js";
 import { type JobRunner, startJobRunner } from "../../jobs/job-runner.js";
 import { caseIn, createClient, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { type FhirReceiver, startFhirReceiver } from "../../testing/kits/fhir-receiver-kit.js";
@@ -225,4 +225,36 @@ describe("a signed report pushed to the hospital's FHIR server", () => {
     expect(await hospital.search("DiagnosticReport")).toHaveLength(1);
     expect(hospital.bundles).toBe(4);
   }, 90_000);
+
+  it("has settings administrators change on the version they read, audited, and coordinators only read", async () => {
+    const client = await createClient(team.coordinator);
+    const path = `/clients/${client.id}/fhir-push`;
+    const body = {
+      baseVersion: null,
+      enabled: true,
+      baseUrl: "https://ehr.example.org/fhir/",
+      tokenUrl: null,
+      systemClientId,
+      scopes: ["system/DiagnosticReport.cu"],
+    };
+    expect((await team.coordinator("PUT", path, { body })).statusCode).toBe(403);
+    const plain = await team.admin("PUT", path, { body: { ...body, baseUrl: "http://ehr.example.org/fhir" } });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.body).toContain("plain http only for localhost");
+    const first = await team.admin("PUT", path, { body });
+    expect(first.statusCode, first.body).toBe(200);
+    // The trailing slash is dropped: the Bundle is posted to the base itself.
+    expect((first.json().data as FhirPushSettingsView).settings).toMatchObject({
+      version: 1,
+      baseUrl: "https://ehr.example.org/fhir",
+    });
+    const second = await team.admin("PUT", path, { body: { ...body, baseVersion: 1, enabled: false } });
+    expect(second.statusCode, second.body).toBe(200);
+    const stale = await team.admin("PUT", path, { body: { ...body, baseVersion: 1 } });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.body).toContain("they are at version 2");
+    const audited = await harness.database.db.select().from(auditEvents).where(eq(auditEvents.targetId, client.id));
+    const actions = audited.map((event) => event.action).filter((action) => action.startsWith("fhir-push."));
+    expect(actions.sort()).toEqual(["fhir-push.configure", "fhir-push.revise"]);
+  });
 });
