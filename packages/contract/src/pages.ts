@@ -206,6 +206,7 @@ export const pageList = [
     layout: "app",
     access: "billing:read",
   }),
+  page({ id: "billing-payments", path: "/billing/payments", title: "Payments", layout: "app", access: "billing:read" }),
   page({
     id: "billing-exports",
     path: "/billing/exports",

@@ -63,6 +63,21 @@ export function BillingPage() {
           </CardActionArea>
         </Card>
         <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
+          <CardActionArea component={RouterLink} to={pages["billing-payments"].href()}>
+            <CardContent>
+              <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>
+                <Typography variant="h6" component="h2">
+                  Payments
+                </Typography>
+                <ChevronRight aria-hidden="true" />
+              </Stack>
+              <Typography variant="body2" color="text.secondary">
+                Record payments received, apply them to invoices, reverse a bounced one.
+              </Typography>
+            </CardContent>
+          </CardActionArea>
+        </Card>
+        <Card variant="outlined" component="section" sx={{ width: { xs: "100%", sm: 360 } }}>
           <CardActionArea component={RouterLink} to={pages["billing-exports"].href()}>
             <CardContent>
               <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", gap: 1 }}>

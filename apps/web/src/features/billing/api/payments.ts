@@ -1,0 +1,57 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  type AllocatePayment,
+  type Payment,
+  type PaymentPage,
+  paymentPageSchema,
+  paymentRoutes,
+  paymentSchema,
+  type RecordPayment,
+  type ReversePayment,
+} from "@vigil/contract";
+import { requestData } from "../../../lib/api-client";
+import { apiPath } from "../../../lib/api-paths";
+import { billingKeys } from "./query-keys";
+
+export type PaymentsParams = { clientId?: string; limit: number; offset: number };
+
+/** `GET /billing/payments`: one page of payments, newest first. */
+export function fetchPayments(params: PaymentsParams, signal?: AbortSignal): Promise<PaymentPage> {
+  return requestData("GET", apiPath(paymentRoutes.listPayments), paymentPageSchema, { query: params, signal });
+}
+
+export function usePayments(params: PaymentsParams) {
+  return useQuery({
+    queryKey: [...billingKeys.all, "payments", params],
+    queryFn: ({ signal }) => fetchPayments(params, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+// Refusals (409: beyond the payment or the invoice, reversed already) are told in the dialog that asked.
+const expectedStatuses = [404, 409];
+
+export function recordPayment(body: RecordPayment): Promise<Payment> {
+  return requestData("POST", apiPath(paymentRoutes.recordPayment), paymentSchema, { body, expectedStatuses });
+}
+
+export function allocatePayment({ id, ...body }: AllocatePayment & { id: string }): Promise<Payment> {
+  return requestData("POST", apiPath(paymentRoutes.allocatePayment, { id }), paymentSchema, { body, expectedStatuses });
+}
+
+export function reversePayment({ id, ...body }: ReversePayment & { id: string }): Promise<Payment> {
+  return requestData("POST", apiPath(paymentRoutes.reversePayment, { id }), paymentSchema, { body, expectedStatuses });
+}
+
+/** A payment write; invoices' open amounts and statuses, aging and the payments list all change. */
+function usePaymentWrite<V>(write: (variables: V) => Promise<Payment>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+  });
+}
+
+export const useRecordPayment = () => usePaymentWrite(recordPayment);
+export const useAllocatePayment = () => usePaymentWrite(allocatePayment);
+export const useReversePayment = () => usePaymentWrite(reversePayment);
