@@ -12,7 +12,7 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the HL7 message log and its message page, the critical-finding acknowledgement page, the report download page, the report's printable page, and the invoices list and printable invoice to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the HL7 message log and its message page, the interface conformance page, the critical-finding acknowledgement page, the report download page, the report's printable page, the invoices list, receivables, payments, exports and printable invoice to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/acknowledge/:token",
@@ -24,7 +24,11 @@ describe("the page table", () => {
       "/audit/disclosures",
       "/interfaces/hl7/messages",
       "/interfaces/hl7/messages/:messageId",
+      "/interfaces/conformance",
       "/billing/invoices",
+      "/billing/receivables",
+      "/billing/payments",
+      "/billing/exports",
       "/billing/invoices/:invoiceId",
       "/reporting/service-levels",
       "/continuous-monitoring/cases/intake/:caseId/:tab",
