@@ -28,6 +28,7 @@ describe("the page table", () => {
       "/billing/invoices",
       "/billing/receivables",
       "/billing/payments",
+      "/billing/receivables/:clientId",
       "/billing/exports",
       "/billing/invoices/:invoiceId",
       "/reporting/service-levels",
@@ -46,6 +47,7 @@ describe("the page table", () => {
         "/reporting/continuous-monitoring/:clientId",
         "/billing/continuous-monitoring/:clientId/:month",
         "/billing/invoices/:invoiceId",
+        "/billing/receivables/:clientId",
         "/continuous-monitoring/cases/:caseId/reports/:reportId/print",
       ].sort(),
     );

@@ -208,6 +208,13 @@ export const pageList = [
   }),
   page({ id: "billing-payments", path: "/billing/payments", title: "Payments", layout: "app", access: "billing:read" }),
   page({
+    id: "billing-statement-of-account",
+    path: "/billing/receivables/:clientId",
+    title: "Statement of account",
+    layout: "base",
+    access: "billing:read",
+  }),
+  page({
     id: "billing-exports",
     path: "/billing/exports",
     title: "Exports for the accountant",

@@ -53,6 +53,10 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     import("../features/billing/components/invoice-list").then((module) => module.BillingInvoicesPage),
   "billing-receivables": () =>
     import("../features/billing/components/receivables-aging").then((module) => module.BillingReceivablesPage),
+  "billing-statement-of-account": () =>
+    import("../features/billing/components/statement-of-account").then(
+      (module) => module.BillingStatementOfAccountPage,
+    ),
   "billing-payments": () =>
     import("../features/billing/components/payments-page").then((module) => module.BillingPaymentsPage),
   "billing-invoice": () =>

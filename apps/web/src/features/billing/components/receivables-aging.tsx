@@ -1,8 +1,10 @@
 import Alert from "@mui/material/Alert";
+import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type AgingRow, agingQuerySchema } from "@vigil/contract";
+import { type AgingRow, agingQuerySchema, pages } from "@vigil/contract";
+import { Link as RouterLink } from "react-router";
 import { PageHeading } from "../../../components/layouts/page-heading";
 import { ServerTable, type ServerTableColumn } from "../../../components/tables/server-table";
 import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
@@ -12,7 +14,15 @@ import { formatMoney } from "../billing-format";
 function columnsFor(currency: string): ServerTableColumn<AgingRow>[] {
   const money = (pick: (row: AgingRow) => string) => (row: AgingRow) => formatMoney(pick(row), currency);
   return [
-    { id: "client", header: "Client", cell: (row) => row.client.name },
+    {
+      id: "client",
+      header: "Client",
+      cell: (row) => (
+        <Link component={RouterLink} to={pages["billing-statement-of-account"].href({ clientId: row.client.id })}>
+          {row.client.name}
+        </Link>
+      ),
+    },
     { id: "current", header: "Current", align: "right", cell: money((row) => row.current) },
     { id: "days1to30", header: "1–30 days", align: "right", cell: money((row) => row.days1to30) },
     { id: "days31to60", header: "31–60 days", align: "right", cell: money((row) => row.days31to60) },
