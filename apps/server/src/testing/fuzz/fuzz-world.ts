@@ -184,6 +184,22 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
 /** A month with a rate and logged time, its statement issued: the invoice the invoice routes read. */
 async function issuedInvoices(harness: TestApp, team: Team): Promise<string[]> {
   const client = await clientIn(team, "UTC", "Fuzz Billing Client");
+  // A billing contact, so sending the invoice can succeed.
+  const contact = await team.coordinator("POST", `/clients/${client.id}/contacts`, {
+    body: { name: "Fuzz Payable", email: "ap@fuzz.example", phone: null },
+  });
+  const profile = await team.billing("PUT", `/api/billing/clients/${client.id}/profile`, {
+    body: {
+      legalName: null,
+      poNumber: null,
+      paymentTermsDays: 30,
+      taxRatePercent: null,
+      showPatientNames: false,
+      billingContactIds: [contact.json().data._id],
+      baseVersion: null,
+    },
+  });
+  expect(profile.statusCode, profile.body).toBe(200);
   const subject = await monitoredCase(harness, team, client.id);
   await logTime(team.technologist, subject.id, "2026-06-10T08:00:00.000Z", "2026-06-10T11:00:00.000Z");
   expect((await setRate(team.billing, client.id, "2026-06", "150")).statusCode).toBe(200);
