@@ -41,7 +41,7 @@ beforeAll(async () => {
   client = (await admin("POST", "/clients", { body: sampleClient() })).json().data;
   key = await hospitalKey();
   const rows = Object.values(fhirRoutes);
-  const everything = [...supportedScopes(rows), "system/Observation.rs"];
+  const everything = [...new Set([...supportedScopes(rows), "system/Observation.rs"])];
   const system = await registerHospitalSystem(admin, client.id, { keys: [key], scopes: everything });
   allScopesToken = await systemToken(
     harness.app,

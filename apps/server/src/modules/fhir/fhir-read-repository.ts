@@ -168,7 +168,15 @@ export type ReportFilter = {
   statuses?: readonly ("final" | "amended")[];
   date?: readonly DateBound[];
   lastUpdated?: readonly DateBound[];
+  /** Only reports whose interpretation holds ACNS findings (served as Observations). */
+  withObservations?: boolean;
 };
+
+/**
+ * How many Observations a version's findings make, as `findingsOf` in `fhir-resource-observation.ts` counts them:
+ * one per rhythmic or periodic pattern, and the seizure classification unless it is "none".
+ */
+const observationCount = sql`(coalesce(jsonb_array_length(${reportVersions.inputs}->'interpretation'->'findings'), 0) + case when coalesce(${reportVersions.inputs}->'interpretation'->'seizures'->>'classification', 'none') <> 'none' then 1 else 0 end)`;
 
 const summaryReport = sql`${reportVersions.inputs}->'report'->>'reportType' = 'summary'`;
 /** The start and end of the period a version interprets, as `effectivePeriodOf` in `us-core-report.ts` says. */
@@ -214,7 +222,7 @@ export async function findLatestReportsPage(
   db: Db,
   clientId: string,
   filter: ReportFilter,
-  page: { afterId?: string | undefined; limit: number } | { count: true },
+  page: { afterId?: string | undefined; fromId?: string | undefined; limit: number } | { count: true },
 ) {
   const latest = db
     .selectDistinctOn([reportVersions.interpretationId], {
@@ -223,6 +231,7 @@ export async function findLatestReportsPage(
       issuedAt: reportVersions.issuedAt,
       effectiveStart: sql<Date>`${effectiveStart}`.as("effective_start"),
       effectiveEnd: sql<Date>`${effectiveEnd}`.as("effective_end"),
+      observations: sql<number>`${observationCount}`.as("observations"),
     })
     .from(reportVersions)
     .where(
@@ -231,6 +240,7 @@ export async function findLatestReportsPage(
         idsCondition(reportVersions.caseId, filter.caseIds),
         idsCondition(reportVersions.interpretationId, filter.interpretationIds),
         "afterId" in page && page.afterId ? gt(reportVersions.interpretationId, page.afterId) : undefined,
+        "fromId" in page && page.fromId ? gte(reportVersions.interpretationId, page.fromId) : undefined,
       ),
     )
     .orderBy(reportVersions.interpretationId, desc(reportVersions.version))
@@ -240,14 +250,21 @@ export async function findLatestReportsPage(
     const kinds = filter.statuses.map((status) => (status === "final" ? "signed" : "addendum"));
     conditions.push(inArray(latest.kind, kinds));
   }
+  if (filter.withObservations) conditions.push(gt(latest.observations, 0));
   for (const bound of filter.lastUpdated ?? []) conditions.push(dateCondition(sql`${latest.issuedAt}`, bound));
   for (const bound of filter.date ?? []) {
     conditions.push(periodCondition(bound, sql`${latest.effectiveStart}`, sql`${latest.effectiveEnd}`));
   }
   const where = conditions.length > 0 ? and(...conditions) : undefined;
   if ("count" in page) {
-    const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(latest).where(where);
-    return { count: row?.count ?? 0, rows: [] };
+    const [row] = await db
+      .select({
+        count: sql<number>`count(*)::int`,
+        observations: sql<number>`coalesce(sum(${latest.observations}), 0)::int`,
+      })
+      .from(latest)
+      .where(where);
+    return { count: row?.count ?? 0, observations: row?.observations ?? 0, rows: [] };
   }
   const rows = await db
     .select({ id: latest.id, interpretationId: latest.interpretationId })
@@ -255,7 +272,7 @@ export async function findLatestReportsPage(
     .where(where)
     .orderBy(asc(latest.interpretationId))
     .limit(page.limit);
-  return { count: rows.length, rows };
+  return { count: rows.length, observations: 0, rows };
 }
 
 /** Report versions by id, the client's only, with their bytes and inputs. */

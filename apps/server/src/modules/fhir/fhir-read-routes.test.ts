@@ -19,6 +19,7 @@ const readScopes = [
   "system/ServiceRequest.rs",
   "system/Task.rs",
   "system/DiagnosticReport.rs",
+  "system/Observation.rs",
   "system/DocumentReference.rs",
   "system/Binary.r",
 ];
@@ -109,6 +110,7 @@ describe("the FHIR endpoint's reads and searches", () => {
       ServiceRequest: caseA,
       Task: caseA,
       DiagnosticReport: reportA,
+      Observation: `${reportA}-pattern-1`,
       DocumentReference: versionsA[0] ?? "",
       Binary: versionsA[0] ?? "",
     };
@@ -117,6 +119,7 @@ describe("the FHIR endpoint's reads and searches", () => {
       ServiceRequest: `patient=Patient/${caseA}`,
       Task: `focus=ServiceRequest/${caseA}`,
       DiagnosticReport: `patient=Patient/${caseA}`,
+      Observation: `patient=Patient/${caseA}`,
       DocumentReference: `patient=${caseA}`,
     };
     let checked = 0;
@@ -141,7 +144,7 @@ describe("the FHIR endpoint's reads and searches", () => {
       }
       checked += 1;
     }
-    expect(checked).toBe(12);
+    expect(checked).toBe(14);
     expect((await get(tokenB, `/fhir/R4/Patient/${caseB}`)).statusCode).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { AppError } from "../../errors/app-error.js";
 import type { DateBound } from "./fhir-read-repository.js";
+import { reportIdOfObservation } from "./fhir-resource-observation.js";
 
 /**
  * The search parameters of the hospital's FHIR API, read strictly: a parameter Vigil does not support, a malformed
@@ -14,6 +15,7 @@ export const readableTypes = [
   "ServiceRequest",
   "Task",
   "DiagnosticReport",
+  "Observation",
   "DocumentReference",
   "Binary",
 ] as const;
@@ -26,6 +28,7 @@ export const searchParameters: Record<ReadableType, readonly string[]> = {
   ServiceRequest: ["identifier", "patient", "subject", "patient:identifier", "status", "_lastUpdated"],
   Task: ["focus", "status", "patient", "patient:identifier", "_lastUpdated"],
   DiagnosticReport: ["patient", "subject", "patient:identifier", "based-on", "date", "status", "_lastUpdated"],
+  Observation: ["patient", "subject", "patient:identifier", "based-on", "_lastUpdated"],
   DocumentReference: ["patient", "subject", "patient:identifier"],
   Binary: [],
 };
@@ -60,6 +63,11 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** A resource id of Vigil's: a UUID (anything else names nothing, and is said to be not found by the caller). */
 export function isVigilId(id: string): boolean {
   return uuidPattern.test(id);
+}
+
+/** An id Vigil serves for `type`: a UUID, or for an Observation its report's UUID and the finding's place. */
+export function isIdOf(type: ReadableType, id: string): boolean {
+  return type === "Observation" ? reportIdOfObservation(id) !== undefined : isVigilId(id);
 }
 
 function referenceIds(name: string, values: string[], type: string): string[] {
@@ -135,7 +143,9 @@ function afterIdOf(values: string[]): string | undefined {
   const value = values.at(-1);
   if (value === undefined) return undefined;
   const id = Buffer.from(value, "base64url").toString("utf8");
-  if (!isVigilId(id)) throw fhirInputError("_cursor is not one this server gave.", "_cursor");
+  if (!isVigilId(id) && !reportIdOfObservation(id)) {
+    throw fhirInputError("_cursor is not one this server gave.", "_cursor");
+  }
   return id;
 }
 

@@ -200,6 +200,7 @@ describe("the hospital's FHIR reads, one client at a time", () => {
       ServiceRequest: caseA.caseId,
       Task: caseA.caseId,
       DiagnosticReport: caseA.interpretation.id,
+      Observation: `${caseA.interpretation.id}-pattern-1`,
       DocumentReference: versions[0]?.id ?? "",
       Binary: versions[0]?.id ?? "",
     };
@@ -222,6 +223,8 @@ describe("the hospital's FHIR reads, one client at a time", () => {
       ["DiagnosticReport", { patient: caseA.caseId }],
       ["DiagnosticReport", { "based-on": caseA.caseId }],
       ["DocumentReference", { patient: caseA.caseId }],
+      ["Observation", { patient: caseA.caseId }],
+      ["Observation", { "based-on": caseA.caseId }],
     ];
     for (const [type, query] of searches) {
       expect((await search(hospitalA, type, query)).total, type).toBeGreaterThan(0);

@@ -20,8 +20,9 @@ import {
   findVersionsOfReports,
   findVersionsPage,
 } from "./fhir-read-repository.js";
-import { cursorOf, isVigilId, type ParsedSearch, parseSearch, type ReadableType } from "./fhir-read-search.js";
+import { cursorOf, isIdOf, isVigilId, type ParsedSearch, parseSearch, type ReadableType } from "./fhir-read-search.js";
 import { caseNumberSystem, type FhirResource, type FhirSettings, hospitalSystem } from "./fhir-resource-common.js";
+import { observationReferencesOf, observationResources, reportIdOfObservation } from "./fhir-resource-observation.js";
 import { type CaseFacts, serviceRequestResource, taskResource } from "./fhir-resource-order.js";
 import { encounterReference, mrnIdentifier, patientResource, practitionerResource } from "./us-core-patient.js";
 import {
@@ -195,12 +196,23 @@ async function loadVersions(
   return (await versionFactsOf(db, clientId, ids)).map(({ version, facts, row }) => {
     const resource =
       type === "DiagnosticReport"
-        ? diagnosticReportResource(settings, version, reportCaseOf(settings, facts))
+        ? diagnosticReportResource(settings, version, reportCaseOf(settings, facts), {
+            results: observationReferencesOf(version),
+          })
         : type === "DocumentReference"
           ? documentReferenceResource(settings, version, reportCaseOf(settings, facts))
           : binaryResource(version);
     return { resource, disclosure: reportDisclosure(facts, row) };
   });
+}
+
+/** The Observations of reports (their latest versions, by version id), each with its report's disclosure. */
+async function loadObservations(db: Db, settings: FhirSettings, clientId: string, versionIds: readonly string[]) {
+  return (await versionFactsOf(db, clientId, versionIds)).flatMap(({ version, facts, row }) =>
+    observationResources(settings, version, reportCaseOf(settings, facts)).map(
+      (resource): Loaded => ({ resource, disclosure: reportDisclosure(facts, row) }),
+    ),
+  );
 }
 
 async function disclose(db: Db, reader: FhirReader, loaded: Loaded[]): Promise<void> {
@@ -248,6 +260,17 @@ async function loadOne(db: Db, settings: FhirSettings, clientId: string, type: R
     const [loaded] = await loadVersions(db, settings, clientId, type, [id]);
     return loaded;
   }
+  if (type === "Observation") {
+    const reportId = reportIdOfObservation(id) ?? "";
+    const { rows } = await findLatestReportsPage(db, clientId, { interpretationIds: [reportId] }, { limit: 1 });
+    const loaded = await loadObservations(
+      db,
+      settings,
+      clientId,
+      rows.map((row) => row.id),
+    );
+    return loaded.find((entry) => entry.resource.id === id);
+  }
   const signer = await findSignerOfClient(db, clientId, id);
   return signer ? { resource: practitionerResource(settings, { ...signer, sub: id }) } : undefined;
 }
@@ -274,7 +297,7 @@ export async function readFhirResource(
   type: ReadableType,
   id: string,
 ): Promise<FhirResource> {
-  const loaded = isVigilId(id) ? await loadOne(db, settings, reader.clientId, type, id) : undefined;
+  const loaded = isIdOf(type, id) ? await loadOne(db, settings, reader.clientId, type, id) : undefined;
   if (!loaded) {
     await audit(db, reader, "fhir.read", "failure", type, { reason: "not-found" }, id.slice(0, 64));
     throw notFound(type, id);
@@ -426,6 +449,62 @@ async function searchDocuments(db: Db, settings: FhirSettings, clientId: string,
   return { page: { ids: pageRows.map((row) => row.id), total, hasMore: rows.length > search.count }, loaded };
 }
 
+/**
+ * Observations page by their ids, which sort by report first: a page reads the latest versions of reports with
+ * findings from the cursor's report on, a few reports at a time, until it holds one more Observation than asked.
+ * The total is counted in SQL from the findings, without reading a report.
+ */
+async function searchObservations(db: Db, settings: FhirSettings, clientId: string, search: ParsedSearch) {
+  const caseIds = intersect(await patientCaseIds(db, settings, clientId, search), search.basedOn?.filter(isVigilId));
+  const wantedIds = search.ids?.filter((id) => reportIdOfObservation(id) !== undefined);
+  const filter = {
+    ...(caseIds ? { caseIds } : {}),
+    ...(wantedIds ? { interpretationIds: wantedIds.map((id) => reportIdOfObservation(id) ?? "") } : {}),
+    lastUpdated: search.lastUpdated,
+    withObservations: true,
+  };
+  const after = (entry: Loaded) => !search.afterId || entry.resource.id > search.afterId;
+  let found: Loaded[] = [];
+  let total: number;
+  if (wantedIds) {
+    // `_id` names few Observations: read their reports whole.
+    const { rows } = await findLatestReportsPage(db, clientId, filter, { limit: maxIds });
+    const matching = (
+      await loadObservations(
+        db,
+        settings,
+        clientId,
+        rows.map((row) => row.id),
+      )
+    ).filter((entry) => wantedIds.includes(entry.resource.id));
+    total = matching.length;
+    found = matching.filter(after);
+  } else {
+    total = (await findLatestReportsPage(db, clientId, filter, { count: true })).observations;
+    let fromId = search.afterId ? reportIdOfObservation(search.afterId) : undefined;
+    let afterId: string | undefined;
+    while (found.length <= search.count) {
+      const { rows } = await findLatestReportsPage(db, clientId, filter, { fromId, afterId, limit: search.count + 1 });
+      const loaded = await loadObservations(
+        db,
+        settings,
+        clientId,
+        rows.map((row) => row.id),
+      );
+      found.push(...loaded.filter(after));
+      if (rows.length <= search.count) break;
+      fromId = undefined;
+      afterId = rows.at(-1)?.interpretationId;
+    }
+  }
+  found.sort((a, b) => (a.resource.id < b.resource.id ? -1 : 1));
+  const loaded = found.slice(0, search.count);
+  return {
+    page: { ids: loaded.map((entry) => entry.resource.id), total, hasMore: found.length > search.count },
+    loaded,
+  };
+}
+
 function searchUrl(reader: FhirReader, type: string, search: ParsedSearch, cursor?: string): string {
   const query = new URLSearchParams(search.params);
   query.set("_count", String(search.count));
@@ -450,9 +529,11 @@ export async function searchFhirResources(
   const { page, loaded } =
     type === "DiagnosticReport"
       ? await searchReports(db, settings, reader.clientId, search)
-      : type === "DocumentReference"
-        ? await searchDocuments(db, settings, reader.clientId, search)
-        : await searchCases(db, settings, reader.clientId, type, search);
+      : type === "Observation"
+        ? await searchObservations(db, settings, reader.clientId, search)
+        : type === "DocumentReference"
+          ? await searchDocuments(db, settings, reader.clientId, search)
+          : await searchCases(db, settings, reader.clientId, type, search);
   await disclose(db, reader, loaded);
   await audit(db, reader, "fhir.search", "success", type, {
     parameters: search.params.map(([name]) => name),

@@ -49,7 +49,7 @@ export type ReportCaseFacts = Pick<PatientFacts, "caseId" | "clientId" | "mrnAut
  * concept we could verify). "None" and IIC (ictal-interictal continuum) have no code and are left to the text; so are
  * the periodic and rhythmic patterns, whose SNOMED CT concepts we could not verify.
  */
-const seizureConclusions: Record<string, FhirCodeableConcept | undefined> = {
+export const seizureConclusions: Record<string, FhirCodeableConcept | undefined> = {
   ESz: {
     coding: [{ system: "http://snomed.info/sct", code: "91175000", display: "Seizure" }],
     text: "Electrographic seizure",
@@ -119,6 +119,11 @@ function subjectOf(settings: FhirSettings, version: ReportVersionFacts, facts: R
 export type DiagnosticReportOptions = {
   /** Also carry the PDF inline (the staff route does; the hospital's API links to `Binary` instead). */
   inlinePdf?: boolean;
+  /**
+   * `result`: the report's ACNS findings as `Observation/<id>` references. Only where those Observations are served
+   * (the hospital's API); the push sends no Observations, so its report must not point at any.
+   */
+  results?: FhirReference[];
 };
 
 export function diagnosticReportResource(
@@ -160,6 +165,7 @@ export function diagnosticReportResource(
     issued: version.issuedAt,
     performer: [interpreter, { display: inputs.company.name }],
     resultsInterpreter: [interpreter],
+    result: options.results && options.results.length > 0 ? options.results : undefined,
     conclusion: conclusion || undefined,
     conclusionCode: conclusionCode.length > 0 ? conclusionCode : undefined,
     presentedForm: [
