@@ -2,6 +2,7 @@ export * from "./access.js";
 export * from "./envelope.js";
 export * from "./errors.js";
 export * from "./fhir-route-definition.js";
+export * from "./interface-conformance.js";
 export * from "./menu.js";
 export * from "./pages.js";
 export type { RouteDefinition } from "./route-definition.js";

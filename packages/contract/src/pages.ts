@@ -113,6 +113,7 @@ export const segmentTitles: Record<string, string> = {
   "client-protocol": "Client protocol",
   interfaces: "Interfaces",
   hl7: "HL7",
+  conformance: "Conformance",
 };
 
 /** Every page, in the order the router tries them. */
@@ -173,6 +174,13 @@ export const pageList = [
     id: "interface-message-detail",
     path: "/interfaces/hl7/messages/:messageId",
     title: "HL7 message",
+    layout: "app",
+    access: "interfaces:read",
+  }),
+  page({
+    id: "interface-conformance",
+    path: "/interfaces/conformance",
+    title: "Interface conformance",
     layout: "app",
     access: "interfaces:read",
   }),

@@ -42,6 +42,10 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     import("../features/interfaces/components/message-log-page").then((module) => module.MessageLogPage),
   "interface-message-detail": () =>
     import("../features/interfaces/components/message-log-detail-page").then((module) => module.MessageLogDetailPage),
+  "interface-conformance": () =>
+    import("../features/interfaces/components/interface-conformance-page").then(
+      (module) => module.InterfaceConformancePage,
+    ),
   billing: () => import("../features/billing/components/billing-landing").then((module) => module.BillingPage),
   "billing-overview": () =>
     import("../features/billing/components/billing-overview").then((module) => module.BillingOverviewPage),

@@ -1,4 +1,5 @@
 import { Hl7Message } from "@medplum/core";
+import { hl7Conformance } from "@vigil/contract";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { isUniqueViolation } from "../../db/unique-violation.js";
@@ -40,7 +41,7 @@ const supportedEvents: Record<string, readonly string[]> = {
  * The HL7 versions (MSH-12.1) whose messages this interface reads: the segments and fields it takes (HL7.md's
  * conformance table) mean the same in each. Another version is refused (AR, 203) rather than read by guesswork.
  */
-export const supportedInboundVersions: readonly string[] = ["2.3", "2.3.1", "2.4", "2.5", "2.5.1", "2.6"];
+export const supportedInboundVersions: readonly string[] = hl7Conformance.versionsAccepted;
 
 /** A second instance stored the same MSH-10 first: its answer is the answer. */
 class DuplicateMessage extends Error {}

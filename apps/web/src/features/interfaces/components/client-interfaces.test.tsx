@@ -81,6 +81,10 @@ describe("the client's Interfaces tab", { timeout: 45_000 }, () => {
     renderTab(["coordinator"], { [`GET ${api}/interface-profile`]: () => envelope(profileOf(second, revision(1))) });
     expect(await screen.findByRole("heading", { name: "Current interface profile: revision 2" })).toBeTruthy();
     expect(screen.getByRole("tab", { name: "Interfaces" })).toBeTruthy();
+    // The conformance page the hospital's interface team is shown (interface-conformance-page.test.tsx).
+    expect(screen.getByRole("link", { name: "Interface conformance" }).getAttribute("href")).toBe(
+      "/interfaces/conformance",
+    );
     expect(screen.getByText("SMRMC-MRN")).toBeTruthy();
     expect(screen.getAllByText("engine.smrmc.example:6661 over TLS (the system's trusted CAs)").length).toBeGreaterThan(
       0,

@@ -2,9 +2,11 @@ import ArrowBack from "@mui/icons-material/ArrowBack";
 import Edit from "@mui/icons-material/Edit";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import type { Client } from "@vigil/contract";
+import { type Client, pages } from "@vigil/contract";
+import { Link as RouterLink } from "react-router";
 import { useAccess } from "../../../components/access/access-context";
 import { LoadingScreen } from "../../../components/feedback/loading-screen";
 import { QueryError } from "../../../components/feedback/query-error";
@@ -53,6 +55,12 @@ export function ClientInterfaces({ client }: { client: Client }) {
 
   return (
     <Stack spacing={3}>
+      <Typography variant="body2">
+        What the hospital's interface team needs to connect, to show or print:{" "}
+        <Link component={RouterLink} to={pages["interface-conformance"].href()}>
+          Interface conformance
+        </Link>
+      </Typography>
       {canManage ? (
         <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap" }}>
           <Button variant="contained" startIcon={<Edit />} onClick={() => setSearch({ view: "edit" })}>
