@@ -160,10 +160,10 @@ export const fhirConformance = {
       why: "Every signed report; encounter when known, conclusionCode when coded",
     },
     {
-      resource: "DiagnosticReport (Note)",
-      requirement: "ACNS findings as Observations under result",
+      resource: "Observation",
+      requirement: "the ACNS findings under result as US Core-profiled Observations",
       met: false,
-      why: "The findings are in the conclusion text only",
+      why: "They are R4 Observations under result without a US Core profile (5.0.1 has none for a procedure's findings); codes are text where none could be verified; the background is not sent",
     },
     {
       resource: "DocumentReference",
