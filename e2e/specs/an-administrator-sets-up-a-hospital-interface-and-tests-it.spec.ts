@@ -93,6 +93,16 @@ test.describe("hospital interface profile", () => {
         timeout: 20_000,
       });
       await expect(page.getByLabel("The acknowledgement as received")).toContainText("MSA|AA|");
+
+      // What the hospital's interface team is shown: the conformance page, its CapabilityStatement link live.
+      await page.getByRole("link", { name: "Interface conformance" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Interface conformance" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Supported messages" }).getByText("ORM^O01").first()).toBeVisible();
+      const metadataLink = page.getByRole("link", { name: /\/fhir\/R4\/metadata$/ });
+      const metadata = await page.request.get(
+        new URL((await metadataLink.getAttribute("href")) ?? "", state.baseURL).href,
+      );
+      expect((await metadata.json()).resourceType).toBe("CapabilityStatement");
     } finally {
       engine.process.kill("SIGTERM");
     }
