@@ -306,7 +306,9 @@ export type FhirDiagnosticReport = z.infer<typeof fhirDiagnosticReportSchema>;
  * e-mailed to a client's contact (`report-delivered`: the link, not the PDF), downloaded with that link
  * (`report-downloaded`), or fetched by staff as PDF, FHIR or the printable page (`pdf-exported`, `fhir-exported`,
  * `page-exported`: the page holds the same content and prints it). A link withdrawn before it was used
- * (`link-voided`) is listed too: the accounting shows that what was sent can no longer be taken.
+ * (`link-voided`) is listed too: the accounting shows that what was sent can no longer be taken. An invoice whose
+ * lines name patients (the client's billing profile asks for it) e-mailed to the client's billing contacts is one
+ * disclosure per patient it names (`invoice-sent`).
  */
 export const disclosureKinds = [
   "report-delivered",
@@ -317,6 +319,7 @@ export const disclosureKinds = [
   "page-exported",
   "fhir-api-read",
   "fhir-pushed",
+  "invoice-sent",
 ] as const;
 export const disclosureKindSchema = z.enum(disclosureKinds);
 export type DisclosureKind = z.infer<typeof disclosureKindSchema>;
@@ -330,6 +333,7 @@ export const disclosureKindLabels: Record<DisclosureKind, string> = {
   "page-exported": "Printable page opened by staff",
   "fhir-api-read": "Read by the hospital's system (FHIR API)",
   "fhir-pushed": "Sent to the hospital's FHIR server",
+  "invoice-sent": "Named on an invoice e-mailed to the client",
 };
 
 export const disclosureSchema = z.object({

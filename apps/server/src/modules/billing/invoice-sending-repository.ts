@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { clientBillingProfiles, invoiceSendings, invoices } from "../../db/schema.js";
+import { cases, clientBillingProfiles, invoiceLines, invoiceSendings, invoices } from "../../db/schema.js";
 
 /** E-mails of invoices (and their reminders) as logged on the invoice: insert, read, record the outcome. */
 
@@ -32,6 +32,27 @@ export async function findInvoiceToSend(db: Db, invoiceId: string) {
 }
 
 export type InvoiceToSend = NonNullable<Awaited<ReturnType<typeof findInvoiceToSend>>>;
+
+/** The patients an invoice's lines name (none when its profile left names off), once per case, as it named them. */
+export async function findNamedPatients(db: Db, invoiceId: string) {
+  const rows = await db
+    .selectDistinctOn([invoiceLines.caseId], {
+      caseId: invoiceLines.caseId,
+      patientName: invoiceLines.patientName,
+      patientMrn: cases.patientMrn,
+      clientId: cases.clientId,
+    })
+    .from(invoiceLines)
+    .innerJoin(cases, eq(cases.id, invoiceLines.caseId))
+    .where(and(eq(invoiceLines.invoiceId, invoiceId), isNotNull(invoiceLines.patientName)))
+    .orderBy(asc(invoiceLines.caseId), asc(invoiceLines.position));
+  return rows.map((row) => ({
+    caseId: row.caseId,
+    clientId: row.clientId,
+    patientName: row.patientName as string,
+    patientMrn: row.patientMrn ?? "",
+  }));
+}
 
 /** Whom a client's invoices go to, as its profile names them (none without a profile). */
 export async function findBillingContactIds(db: Db, clientId: string) {

@@ -8,10 +8,12 @@ import { AppError } from "../../errors/app-error.js";
 import { enqueueJob } from "../../jobs/job-queue.js";
 import { type MessageService, maskDestination } from "../../messaging/message-service.js";
 import { listContacts } from "../clients/contacts-service.js";
+import { recordInvoiceDisclosures } from "../reports/disclosures-service.js";
 import { type BillingActor, badRequest } from "./billing-service.js";
 import {
   findBillingContactIds,
   findInvoiceToSend,
+  findNamedPatients,
   findSending,
   type InvoiceToSend,
   insertSending,
@@ -238,6 +240,15 @@ export async function deliverInvoiceSending(
       finishedAt: new Date(),
     });
     if (!settled) return;
+    if (failure === undefined) {
+      // The PDF names the patients its client's profile asked for: each is a disclosure to these recipients.
+      await recordInvoiceDisclosures(tx, await findNamedPatients(tx, invoice.id), {
+        recipient: sending.recipients.map((recipient) => `${recipient.name} <${recipient.email}>`).join(", "),
+        bySub: null,
+        byUsername: sending.requestedByUsername,
+        byName: sending.requestedByName,
+      });
+    }
     await recordAudit(tx, {
       action: sending.purpose === "reminder" ? "billing.invoice.reminded" : "billing.invoice.sent",
       outcome: failure === undefined ? "success" : "failure",

@@ -1,11 +1,19 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
-import type { ClientBillingProfile, Invoice, InvoicePage, InvoiceSending, IssuedStatement } from "@vigil/contract";
-import { sql } from "drizzle-orm";
+import type {
+  ClientBillingProfile,
+  Disclosure,
+  Invoice,
+  InvoicePage,
+  InvoiceSending,
+  IssuedStatement,
+} from "@vigil/contract";
+import { eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cases } from "../../db/schema.js";
 import { clientIn, issueStatement, logTime, monitoredCase, setRate } from "../../testing/kits/billing-kit.js";
 import { auditRows, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { appOnSameDatabase } from "../../testing/kits/findings-kit.js";
@@ -87,7 +95,7 @@ async function billedClient(profile: Partial<ClientBillingProfile>) {
     },
   });
   expect(saved.statusCode, saved.body).toBe(200);
-  return { client, payable, email: `ap.${suffix}@hospital.example` };
+  return { client, payable, subject, email: `ap.${suffix}@hospital.example` };
 }
 
 async function issuedInvoice(clientId: string): Promise<Invoice> {
@@ -148,6 +156,34 @@ describe("sending an invoice to the client's billing contacts", () => {
     expect(sent?.requestedBy.username).toMatch(/billing/);
     expect(sent?.finishedAt).not.toBeNull();
     expect(await auditRows(harness, "billing.invoice.sent", invoice.id)).toHaveLength(1);
+  }, 60_000);
+
+  it("records a disclosure per patient when the e-mailed invoice names them, and none when it does not", async () => {
+    const disclosuresOf = async (caseId: string) => {
+      const [row] = await harness.database.db.select({ mrn: cases.patientMrn }).from(cases).where(eq(cases.id, caseId));
+      const page = await team.admin("GET", `/api/audit/disclosures?mrn=${encodeURIComponent(row?.mrn ?? "")}`);
+      expect(page.statusCode, page.body).toBe(200);
+      return (page.json().data.items as Disclosure[]).filter((item) => item.caseId === caseId);
+    };
+    const named = await billedClient({ sendOnIssue: true, showPatientNames: true });
+    const unnamed = await billedClient({ sendOnIssue: true, showPatientNames: false });
+    const invoices = [await issuedInvoice(named.client.id), await issuedInvoice(unnamed.client.id)];
+    expect(invoices[0]?.lines[0]?.patientName).toBeTruthy();
+    await runJobsUntil(async () => {
+      const sendings = await Promise.all(invoices.map((invoice) => sendingsOf(invoice.id)));
+      return sendings.every((list) => list[0]?.status === "sent");
+    });
+
+    const [disclosure, ...more] = await disclosuresOf(named.subject.id);
+    expect(more).toEqual([]);
+    expect(disclosure).toMatchObject({
+      kind: "invoice-sent",
+      patient: { name: invoices[0]?.lines[0]?.patientName },
+      clientId: named.client.id,
+      reportId: null,
+      recipient: `Avery Payable <${named.email}>`,
+    });
+    expect(await disclosuresOf(unnamed.subject.id)).toEqual([]);
   }, 60_000);
 
   it("sends again on request, once per request, and keeps a refused relay's reason until it goes through", async () => {

@@ -88,6 +88,18 @@ export async function recordSystemDisclosures(
   }
 }
 
+/** A patient named on an e-mailed invoice's lines, as the invoice named them. */
+export type InvoicePatientDisclosure = { patientMrn: string; patientName: string; caseId: string; clientId: string };
+
+/** An invoice naming patients e-mailed to the client (`invoice-sent`): one row per patient, to every recipient. */
+export async function recordInvoiceDisclosures(
+  db: Db,
+  patients: readonly InvoicePatientDisclosure[],
+  to: { recipient: string; bySub: string | null; byUsername: string; byName: string | null },
+): Promise<void> {
+  for (const patient of patients) await insertDisclosure(db, { kind: "invoice-sent", ...patient, ...to });
+}
+
 /** `GET /api/audit/disclosures`: one page, newest first. */
 export async function listDisclosures(
   db: Db,
