@@ -46,6 +46,9 @@ import {
 } from "./cases-repository.js";
 import { assertPeriodKeepsBillableLogs } from "./recording-period.js";
 
+/** A case as stored, for modules that take a case this service returned. */
+export type { CaseRow };
+
 type CreateCaseInput = z.output<typeof createCaseRequestSchema>;
 type UpdateCaseInput = z.output<typeof updateCaseRequestSchema>;
 

@@ -1,7 +1,7 @@
 import type { CasePriority, FhirServiceRequestInput } from "@vigil/contract";
 import { FhirError } from "../../fhir/fhir-errors.js";
 import type { InterfacePatient } from "../cases/interface-cases-service.js";
-import { priorityOf, recognisedStudyType, studyTypeOf } from "../interfaces/order-study-types.js";
+import { priorityOf, recognisedStudyType, studyTypeOf } from "../interfaces/order-service.js";
 import { identifierTypes } from "./fhir-resource-common.js";
 
 /**

@@ -12,8 +12,12 @@ import {
   type InterfaceActor,
   type InterfacePatient,
 } from "../cases/interface-cases-service.js";
-import { findOrderByPlacer, insertInboundMessage } from "../interfaces/inbound-repository.js";
-import { cancelReceivedOrder, takeNewOrder } from "../interfaces/order-service.js";
+import {
+  cancelReceivedOrder,
+  findReceivedOrder,
+  logInterfaceMessage,
+  takeNewOrder,
+} from "../interfaces/order-service.js";
 import {
   casePriorityOf,
   orderPatientOf,
@@ -88,7 +92,7 @@ type LogEntry = {
  * answer's status as the acknowledgement. The sender is the hospital system's client id.
  */
 async function logReceived(db: Db, orderer: FhirOrderer, entry: LogEntry): Promise<string> {
-  const row = await insertInboundMessage(db, {
+  const row = await logInterfaceMessage(db, {
     direction: "inbound",
     clientId: orderer.clientId,
     messageType: `FHIR ${entry.resourceType}`,
@@ -251,7 +255,7 @@ export async function createServiceRequest(
       await lockOn(tx, `vigil:order:${clientId}:${placer}`);
       if (condition && matchesCondition(condition.system)) {
         if (condition.value !== placer) await lockOn(tx, `vigil:order:${clientId}:${condition.value}`);
-        const existing = await findOrderByPlacer(tx, clientId, condition.value);
+        const existing = await findReceivedOrder(tx, clientId, condition.value);
         if (existing) {
           const messageId = await logReceived(tx, orderer, {
             resourceType: "ServiceRequest",

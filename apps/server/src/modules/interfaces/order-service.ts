@@ -1,6 +1,6 @@
 import type { CasePriority, StudyType } from "@vigil/contract";
 import type { Db } from "../../db/client.js";
-import type { CaseRow } from "../cases/cases-repository.js";
+import type { CaseRow } from "../cases/cases-service.js";
 import {
   cancelCaseFromInterface,
   differingPatientFields,
@@ -16,10 +16,35 @@ import {
 } from "../cases/interface-cases-service.js";
 import { InboundProblem, type InboundProfile, type InboundReader, problemAt } from "./inbound-fields.js";
 import { locationText, readPatient, readVisitNumber } from "./inbound-patient.js";
-import { type CaseOrderRow, findOrderByPlacer, insertCaseOrder, updateCaseOrder } from "./inbound-repository.js";
+import {
+  type CaseOrderRow,
+  findOrderByPlacer,
+  type Hl7MessageRow,
+  type Hl7MessageValues,
+  insertCaseOrder,
+  insertInboundMessage,
+  updateCaseOrder,
+} from "./inbound-repository.js";
 import { priorityOf, recognisedStudyType, studyTypeOf } from "./order-study-types.js";
 
 /** What one message did, for its row in the message log and the ACK's text. */
+/** The study-type and priority rules the v2 order path reads ORC/OBR with, for the FHIR order path too. */
+export { priorityOf, recognisedStudyType, studyTypeOf };
+
+/** The order a client's placer number was received as, on either channel (undefined if none). */
+export async function findReceivedOrder(
+  tx: Db,
+  clientId: string,
+  placerOrderNumber: string,
+): Promise<CaseOrderRow | undefined> {
+  return findOrderByPlacer(tx, clientId, placerOrderNumber);
+}
+
+/** A message received on another channel (a FHIR order), kept in the client's log beside the v2 messages. */
+export async function logInterfaceMessage(db: Db, values: Hl7MessageValues): Promise<Hl7MessageRow | undefined> {
+  return insertInboundMessage(db, values);
+}
+
 export type InboundEffect = {
   caseId: string | null;
   patientMrn: string | null;
