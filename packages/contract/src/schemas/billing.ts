@@ -102,6 +102,20 @@ export const billingMonthRowSchema = z.object({
 });
 export type BillingMonthRow = z.infer<typeof billingMonthRowSchema>;
 
+/**
+ * A client's receivables today (UTC) by the ledger's one status rule: the aging report's balance and oldest overdue
+ * invoice, for each client on the overview's page.
+ */
+export const clientReceivableSummarySchema = z.object({
+  clientId: idSchema,
+  /** What the client owes (negative: a credit). */
+  balance: moneySchema,
+  oldestOverdue: z
+    .object({ invoiceId: idSchema, number: z.string(), dueDate: calendarDateSchema, daysPastDue: z.number().int() })
+    .nullable(),
+});
+export type ClientReceivableSummary = z.infer<typeof clientReceivableSummarySchema>;
+
 export const billingOverviewSchema = pageOf(billingMonthRowSchema).extend({
   /** The currency of every amount and rate (ISO 4217). */
   currency: currencyCodeSchema,
@@ -109,6 +123,8 @@ export const billingOverviewSchema = pageOf(billingMonthRowSchema).extend({
   to: monthSchema,
   /** Over every row the filters match, not just this page: sums of the rows' (already rounded) figures. */
   totals: z.object({ hours: hoursSchema, amount: moneySchema, monthsWithoutRate: z.number().int().min(0) }),
+  /** One per client on this page, in no particular order. */
+  receivables: z.array(clientReceivableSummarySchema),
 });
 export type BillingOverview = z.infer<typeof billingOverviewSchema>;
 

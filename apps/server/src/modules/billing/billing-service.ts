@@ -4,9 +4,11 @@ import {
   type BillingOverview,
   type billingOverviewQuerySchema,
   type ClientMonthRate,
+  type ClientReceivableSummary,
   rangeMessages,
   supportedCalendar,
 } from "@vigil/contract";
+import { Temporal } from "temporal-polyfill";
 import type { z } from "zod";
 import type { Actor } from "../../audit/audited-write.js";
 import type { Config } from "../../config.js";
@@ -19,6 +21,7 @@ import {
   centsOf,
   formatHundredths,
   hundredthsFromSeconds,
+  moneyOfCents,
   rateForMonth,
   sumDecimals,
 } from "./billing-money.js";
@@ -33,6 +36,7 @@ import {
 } from "./billing-repository.js";
 import { findStatementNumbers } from "./billing-statements-repository.js";
 import { type CptRulesConfig, defaultCptRulesConfig } from "./cpt-rules.js";
+import { findAgingRows } from "./receivables-repository.js";
 
 /**
  * Billing (PRODUCT.md §5): billable hours per client month, the rate that applies (own or inherited), amounts,
@@ -164,6 +168,33 @@ const day = 86_400_000;
  * statement rounds it; rows are filtered, sorted (month descending, then client name) and paged here, and the
  * totals cover every matching row.
  */
+/**
+ * The balance and oldest overdue invoice today (UTC) of each client named: the aging report's own statement
+ * (`findAgingRows`), so the overview and aging cannot disagree. A client without ledger entries owes nothing.
+ */
+async function findClientReceivables(db: Db, clientIds: string[], now: Date): Promise<ClientReceivableSummary[]> {
+  if (clientIds.length === 0) return [];
+  const asOf = now.toISOString().slice(0, 10);
+  const { rows } = await findAgingRows(db, { asOf, clientIds }, { limit: clientIds.length, offset: 0 });
+  const rowOf = new Map(rows.map((row) => [row.clientId, row]));
+  return clientIds.map((clientId) => {
+    const row = rowOf.get(clientId);
+    return {
+      clientId,
+      balance: moneyOfCents(row?.balanceCents ?? 0),
+      oldestOverdue:
+        row?.oldestId && row.oldestNumber && row.oldestDueDate
+          ? {
+              invoiceId: row.oldestId,
+              number: row.oldestNumber,
+              dueDate: row.oldestDueDate,
+              daysPastDue: Temporal.PlainDate.from(row.oldestDueDate).until(asOf).days,
+            }
+          : null,
+    };
+  });
+}
+
 export async function listBillingMonths(
   db: Db,
   query: OverviewQuery,
@@ -249,8 +280,10 @@ export async function listBillingMonths(
     (left, right) =>
       right.month.localeCompare(left.month) || (order.get(left.clientId) ?? 0) - (order.get(right.clientId) ?? 0),
   );
+  const items = rows.slice(query.offset, query.offset + query.limit);
   return {
-    items: rows.slice(query.offset, query.offset + query.limit),
+    items,
+    receivables: await findClientReceivables(db, [...new Set(items.map((row) => row.clientId))], now),
     total: rows.length,
     limit: query.limit,
     offset: query.offset,

@@ -1,4 +1,4 @@
-import type { AgingReport, Invoice, Payment, StatementOfAccount } from "@vigil/contract";
+import type { AgingReport, BillingOverview, Invoice, Payment, StatementOfAccount } from "@vigil/contract";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentAllocations, payments } from "../../db/schema.js";
@@ -236,6 +236,22 @@ describe("aging and the statement of account", () => {
     expect(may.totals.balance).toBe("675.00");
     // Before the later invoices were issued, only the first counts.
     expect((await read("2026-02-15")).items[0]).toMatchObject({ days1to30: "75.00", open: "75.00", balance: "75.00" });
+  });
+
+  it("gives the billing overview each client's balance and oldest overdue invoice, as aging has them today", async () => {
+    const client = await clientIn(team, "UTC", "Overview Receivables Client");
+    const old = await invoiceFor(client.id, 30_000, "2026-01-01", "2026-01-31");
+    await invoiceFor(client.id, 5_000, "2026-02-01", "2026-03-03");
+    await record({ clientId: client.id, amount: "20.00", allocations: [{ invoiceId: old.id, amount: "20" }] });
+    const overview = await team.billing("GET", `/api/billing/continuous-monitoring?clientId=${client.id}`);
+    expect(overview.statusCode, overview.body).toBe(200);
+    const receivables: BillingOverview["receivables"] = overview.json().data.receivables;
+    const aging = await team.billing("GET", `/api/billing/receivables/aging?clientId=${client.id}`);
+    const row: AgingReport["items"][number] = aging.json().data.items[0];
+    expect(receivables).toEqual([
+      { clientId: client.id, balance: "330.00", oldestOverdue: { ...row.oldestOverdue, invoiceId: old.id } },
+    ]);
+    expect(row.balance).toBe("330.00");
   });
 
   it("lists every entry of a period with the running balance, as JSON, CSV and PDF", async () => {

@@ -56,11 +56,14 @@ const bucketColumns = ["current", "d1", "d31", "d61", "d91", "open", "balance"] 
  */
 export async function findAgingRows(
   db: Db,
-  filter: { asOf: string; clientId?: string | undefined },
+  filter: { asOf: string; clientId?: string | undefined; clientIds?: readonly string[] },
   page: { limit: number; offset: number },
 ): Promise<{ rows: AgingRowData[]; total: number; totals: Record<(typeof bucketColumns)[number], number> }> {
   const { asOf } = filter;
   const clientFilter = filter.clientId ? sql`and c.id = ${filter.clientId}` : sql``;
+  const clientsFilter = filter.clientIds
+    ? sql`and c.id in (${sql.join([sql`null`, ...filter.clientIds.map((id) => sql`${id}::uuid`)], sql`, `)})`
+    : sql``;
   const raw = await rowsOf<RawAgingRow>(
     db,
     sql`
@@ -103,7 +106,7 @@ export async function findAgingRows(
     left join per_client p on p.client_id = c.id
     left join balances b on b.client_id = c.id
     left join oldest o on o.client_id = c.id
-    where (p.client_id is not null or b.client_id is not null) ${clientFilter}
+    where (p.client_id is not null or b.client_id is not null) ${clientFilter} ${clientsFilter}
     order by c.name, c.id
     limit ${page.limit} offset ${page.offset}`,
   );

@@ -103,6 +103,48 @@ describe("billing overview", { timeout: 20_000 }, () => {
     expect((screen.getByLabelText("From month") as HTMLInputElement).value).toBe("2025-12");
   });
 
+  it("shows each client's balance and oldest overdue invoice, linked, beside its months", async () => {
+    const overdueId = "0b9b9a0e-3f7d-4f7e-9a51-8f6c1d2e3a4b";
+    renderBillingScreen("/billing/continuous-monitoring", {
+      routes: {
+        [`GET ${billingApi}`]: () =>
+          envelope(
+            testOverview([own, missing], {
+              receivables: [
+                {
+                  clientId,
+                  balance: "2450.75",
+                  oldestOverdue: {
+                    invoiceId: overdueId,
+                    number: "INV-2026-00012",
+                    dueDate: "2026-09-30",
+                    daysPastDue: 60,
+                  },
+                },
+                { clientId: otherClientId, balance: "-50.00", oldestOverdue: null },
+              ],
+            }),
+          ),
+        "GET /api/continuous-monitoring/clients/ids": () => envelope(clientIds),
+      },
+    });
+    const table = await screen.findByRole("table", { name: "Billing by client and month" });
+    await within(table).findByRole("link", { name: "October 2026 statement for St. Mary's Regional Medical Center" });
+    expect(within(table).getByRole("columnheader", { name: "Client balance (USD)" })).toBeTruthy();
+    expect(within(table).getByRole("columnheader", { name: "Oldest overdue invoice" })).toBeTruthy();
+
+    const owing = rowOf(table, "October 2026 statement for St. Mary's Regional Medical Center");
+    expect(within(owing).getByText("$2,450.75")).toBeTruthy();
+    expect(within(owing).getByRole("link", { name: "INV-2026-00012" }).getAttribute("href")).toBe(
+      `/billing/invoices/${overdueId}`,
+    );
+    expect(within(owing).getByText(/60 days/)).toBeTruthy();
+
+    const inCredit = rowOf(table, "November 2026 statement for Lakeside Children's Hospital");
+    expect(within(inCredit).getByText("-$50.00")).toBeTruthy();
+    expect(within(inCredit).getByText("None")).toBeTruthy();
+  });
+
   it("reads the filters from the URL, sends them to the server and keeps changes in the URL", async () => {
     const user = userEvent.setup();
     const { calls, location } = renderBillingScreen(

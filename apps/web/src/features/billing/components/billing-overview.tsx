@@ -4,7 +4,7 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type BillingMonthRow, idSchema, pages } from "@vigil/contract";
+import { type BillingMonthRow, type ClientReceivableSummary, idSchema, pages } from "@vigil/contract";
 import { Link as RouterLink } from "react-router";
 import { ClientFilterField } from "../../../components/forms/filter-fields";
 import { PageHeading } from "../../../components/layouts/page-heading";
@@ -30,7 +30,25 @@ function StatementLink({ row }: { row: BillingMonthRow }) {
   );
 }
 
-const columnsFor = (currency: string): ServerTableColumn<BillingMonthRow>[] => [
+/** The client's oldest overdue invoice (as aging has it today), linked, with its days past due. */
+function OldestOverdue({ receivable }: { receivable: ClientReceivableSummary | undefined }) {
+  const oldest = receivable?.oldestOverdue;
+  if (!receivable) return <>—</>;
+  if (!oldest) return <>None</>;
+  return (
+    <>
+      <Link component={RouterLink} to={pages["billing-invoice"].href({ invoiceId: oldest.invoiceId })}>
+        {oldest.number}
+      </Link>{" "}
+      ({oldest.daysPastDue} {oldest.daysPastDue === 1 ? "day" : "days"})
+    </>
+  );
+}
+
+const columnsFor = (
+  currency: string,
+  receivableOf: (clientId: string) => ClientReceivableSummary | undefined,
+): ServerTableColumn<BillingMonthRow>[] => [
   {
     id: "client",
     header: "Client",
@@ -46,10 +64,22 @@ const columnsFor = (currency: string): ServerTableColumn<BillingMonthRow>[] => [
   { id: "amount", header: `Amount (${currency})`, align: "right", cell: (row) => formatMoney(row.amount, currency) },
   { id: "cases", header: "Cases", align: "right", cell: (row) => row.caseCount },
   { id: "status", header: "Status", cell: (row) => <MonthStatus row={row} /> },
+  {
+    id: "balance",
+    header: `Client balance (${currency})`,
+    align: "right",
+    cell: (row) => formatMoney(receivableOf(row.clientId)?.balance ?? null, currency),
+  },
+  {
+    id: "oldest-overdue",
+    header: "Oldest overdue invoice",
+    cell: (row) => <OldestOverdue receivable={receivableOf(row.clientId)} />,
+  },
 ];
 
 /**
- * `/billing/continuous-monitoring`: every client's months with hours, rate, amount and cases, server-paged.
+ * `/billing/continuous-monitoring`: every client's months with hours, rate, amount and cases, server-paged, with
+ * the client's balance and oldest overdue invoice today (the aging report's figures).
  * Period, client and "only months without a rate" live in the URL; totals cover every matching row; the CSV
  * walks every page of the same filter.
  */
@@ -66,6 +96,7 @@ export function BillingOverviewPage() {
   const months = useBillingMonths({ ...filters, ...table.range }, { enabled: rangeProblem === null });
   const anyFilter = Boolean(filters.from || filters.to || filters.clientId || filters.missingRate);
   const currency = months.data?.currency ?? "";
+  const receivables = new Map((months.data?.receivables ?? []).map((receivable) => [receivable.clientId, receivable]));
 
   return (
     <>
@@ -116,7 +147,7 @@ export function BillingOverviewPage() {
         <>
           <ServerTable
             label="Billing by client and month"
-            columns={columnsFor(currency)}
+            columns={columnsFor(currency, (clientId) => receivables.get(clientId))}
             rowKey={(row) => `${row.clientId}:${row.month}`}
             {...table.pager}
             {...tableQueryProps(months)}

@@ -79,6 +79,12 @@ export function testOverview(
     from: "2025-12",
     to: "2026-11",
     totals: { hours: "1300.75", amount: "148140.00", monthsWithoutRate: 1 },
+    // Every client on the page, owing nothing (tests of the receivables columns name their own).
+    receivables: [...new Set(items.map((item) => item.clientId))].map((id) => ({
+      clientId: id,
+      balance: "0.00",
+      oldestOverdue: null,
+    })),
     ...overrides,
   };
 }
