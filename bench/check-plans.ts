@@ -1,4 +1,5 @@
 import {
+  agingQuerySchema,
   assignmentsQuerySchema,
   auditQuerySchema,
   billableHoursQuerySchema,
@@ -9,6 +10,7 @@ import {
   permissionsOf,
   type RecordKind,
   recordListQuerySchema,
+  statementOfAccountQuerySchema,
   watchBoardQuerySchema,
 } from "@vigil/contract";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -22,6 +24,7 @@ import { listAllUsers } from "../apps/server/src/identity/user-directory.js";
 import { listAuditEvents } from "../apps/server/src/modules/audit/audit-service.js";
 import { billingSettingsOf, listBillingMonths } from "../apps/server/src/modules/billing/billing-service.js";
 import { getBillingStatement } from "../apps/server/src/modules/billing/billing-statements-service.js";
+import { getAgingReport, getStatementOfAccount } from "../apps/server/src/modules/billing/receivables-service.js";
 import { getBillableHoursReport } from "../apps/server/src/modules/billing/reporting-service.js";
 import {
   getCaseTimeline,
@@ -236,7 +239,9 @@ async function fixtures(client: pg.Client) {
 function months(now: Date) {
   const month = (date: Date) => date.toISOString().slice(0, 7);
   const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const yearBack = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), 1));
   return {
+    yearAgo: yearBack.toISOString().slice(0, 10),
     previousMonth: month(previous),
     monthStart: `${month(now)}-01`,
     today: now.toISOString().slice(0, 10),
@@ -254,7 +259,7 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
     const caseDependencies = caseDependenciesOf(config);
     const ctx = { db, caps: config.technologistCaps };
     const f = await fixtures(admin);
-    const { previousMonth, monthStart, today } = months(new Date());
+    const { previousMonth, monthStart, today, yearAgo } = months(new Date());
     const permissions = permissionsOf(["admin"]);
     const reader = { username: benchUser.username, permissions };
     const user = { sub: f.bench.sub, username: benchUser.username, permissions };
@@ -388,6 +393,19 @@ export async function checkPlans(url = fullDatabaseUrl): Promise<PlanCheck[]> {
               groupBy: "month",
               clientId: f.bigClient.id,
             }),
+          ),
+      ],
+      // Three years of every client's invoices and payments (generate-receivables.ts): query-plans.test.ts holds
+      // both reads to the ledger's client and invoice indexes.
+      ["receivables aging", () => getAgingReport(db, agingQuerySchema.parse({ asOf: today }), settings)],
+      [
+        "statement of account",
+        () =>
+          getStatementOfAccount(
+            db,
+            f.bigClient.id,
+            statementOfAccountQuerySchema.parse({ from: yearAgo, to: today }),
+            settings,
           ),
       ],
       ["audit log", () => listAuditEvents(db, auditQuerySchema.parse({}))],

@@ -139,6 +139,29 @@ export const endpoints: Endpoint[] = [
     p50TargetMs: targets.heavyReadP50Ms.billingOverview,
     covers: (f) => [{ from: monthStart(f.today.slice(0, 7), -11), to: monthStart(f.today.slice(0, 7), 1) }],
   },
+  {
+    // Receivables (issue 31): every client's open amounts by days past due today, over three years of monthly
+    // invoices and payments (generate-receivables.ts); the first page, with the totals over every client.
+    id: "aging",
+    label: "receivables aging (every client, today)",
+    group: "heavy",
+    scenarios: ["receivables aging"],
+    paths: (f) => [`/api/billing/receivables/aging?asOf=${f.today}&limit=50`],
+    p50TargetMs: targets.heavyReadP50Ms.aging,
+  },
+  {
+    // A year of one client's ledger with the balance brought forward over the two years before it.
+    id: "statement-of-account",
+    label: "statement of account (a client's year)",
+    group: "heavy",
+    scenarios: ["statement of account"],
+    paths: (f) =>
+      f.largestClients.map(
+        (id) =>
+          `/api/billing/clients/${id}/statement-of-account?from=${monthStart(f.today.slice(0, 7), -12)}&to=${f.today}`,
+      ),
+    p50TargetMs: targets.heavyReadP50Ms.statementOfAccount,
+  },
 ];
 
 /** The endpoints measured in this run: all of them, or BENCH_ONLY's (config.ts). */

@@ -23,6 +23,7 @@ import {
   smallDatabaseUrl,
 } from "./config.js";
 import { type DatasetSummary, generateDataset } from "./dataset/generate-dataset.js";
+import { generateReceivables, receivablesMonths } from "./dataset/generate-receivables.js";
 import { bulkTables, type Sink, type TableSpec } from "./dataset/table-specs.js";
 
 /**
@@ -197,6 +198,8 @@ async function postgresTarget(label: string, name: string, url: string, adminUrl
       // And each log's concurrent-patient peak, counted per technologist as a restore would.
       log(`${label}: concurrent-patient peaks of ${await recomputeConcurrentPeaks(services.db)} time logs counted`);
       await services.close();
+      await generateReceivables((text, params) => client.query(text, params), new Date());
+      log(`${label}: ${receivablesMonths} months of invoices, payments and allocations per client`);
       log(`${label}: vacuum analyze`);
       await client.query("vacuum analyze");
       await client.end();
@@ -258,6 +261,8 @@ async function pgliteTarget(label: string, dataDir: string): Promise<Target> {
       await recomputeBillableFigures(database.db);
       log(`${label}: billable figures recomputed from the time logs`);
       log(`${label}: concurrent-patient peaks of ${await recomputeConcurrentPeaks(database.db)} time logs counted`);
+      await generateReceivables((text, params) => client.query(text, params), new Date());
+      log(`${label}: ${receivablesMonths} months of invoices, payments and allocations per client`);
       log(`${label}: vacuum analyze`);
       await client.exec("vacuum analyze");
       await database.close();

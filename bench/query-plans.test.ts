@@ -52,6 +52,8 @@ describe.skipIf(!databaseUrl)("query plans at 100,000 cases (PostgreSQL; set DAT
       "audit log, client filter",
       "users list",
       "watch board",
+      "receivables aging",
+      "statement of account",
     ]) {
       expect(scenarios).toContain(expected);
     }
@@ -65,6 +67,23 @@ describe.skipIf(!databaseUrl)("query plans at 100,000 cases (PostgreSQL; set DAT
         check.seqScans.map((scan) => `${check.scenario}: Seq Scan on ${scan.relation} — ${scan.why}\n  ${check.sql}`),
       );
     expect(scans).toEqual([]);
+  });
+
+  it("reads the statement of account and each invoice's allocations in aging through their indexes", () => {
+    // The ledger grows with clients × months, not with cases, so a full read of it is no defect by itself (aging
+    // sums every open invoice); what must hold is that one client's entries and one invoice's allocations are
+    // found by index, so a dropped index fails here.
+    const indexesOf = (scenario: string) =>
+      checks.filter((check) => check.scenario === scenario).flatMap((check) => check.indexes);
+    const statement = indexesOf("statement of account");
+    for (const index of [
+      "invoices_client_issue_idx",
+      "payments_client_received_idx",
+      "payment_allocations_client_idx",
+    ]) {
+      expect(statement).toContain(index);
+    }
+    expect(indexesOf("receivables aging")).toContain("payment_allocations_invoice_idx");
   });
 
   it("reads the board through the kept clocks' due-order index and each row's case by its key", () => {

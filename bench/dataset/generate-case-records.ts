@@ -131,6 +131,7 @@ export function writeClinicalRecords(
       findings: [],
       seizures: { classification: "none", count: null, description: "" },
       impression: stageIndex >= 3 ? "Normal continuous EEG. No epileptiform discharges; no seizures." : "",
+      impressionCode: null,
       clinicalCorrelation: stageIndex >= 3 ? "A normal study does not exclude epilepsy." : "",
     };
     const drafted = ended + random.between(1, 4) * hour;
