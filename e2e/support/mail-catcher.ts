@@ -1,8 +1,11 @@
 import { SMTPServer } from "smtp-server";
 import { findFreePort } from "./global-setup.js";
 
-/** One message the catcher accepted: its envelope recipients, subject and decoded text. */
-export type CaughtMail = { to: string[]; subject: string; text: string };
+/**
+ * One message the catcher accepted: its envelope recipients, subject and decoded text (of a single-part message),
+ * and the message as received, for a journey that reads a multipart one (an attachment) with mailparser.
+ */
+export type CaughtMail = { to: string[]; subject: string; text: string; raw?: Buffer };
 
 export type MailCatcher = {
   /** `smtp://127.0.0.1:<port>`, for the server's SMTP_URL. */
@@ -60,10 +63,14 @@ export async function startMailCatcher(): Promise<MailCatcher> {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        const mail = parseMail(
-          Buffer.concat(chunks).toString("utf8"),
-          session.envelope.rcptTo.map((recipient) => recipient.address),
-        );
+        const raw = Buffer.concat(chunks);
+        const mail = {
+          ...parseMail(
+            raw.toString("utf8"),
+            session.envelope.rcptTo.map((recipient) => recipient.address),
+          ),
+          raw,
+        };
         mails.push(mail);
         for (const waiter of [...waiting]) {
           if (!waiter.match(mail)) continue;
