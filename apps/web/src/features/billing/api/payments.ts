@@ -8,6 +8,7 @@ import {
   paymentSchema,
   type RecordPayment,
   type ReversePayment,
+  type WriteOffInvoice,
 } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
 import { apiPath } from "../../../lib/api-paths";
@@ -43,8 +44,16 @@ export function reversePayment({ id, ...body }: ReversePayment & { id: string })
   return requestData("POST", apiPath(paymentRoutes.reversePayment, { id }), paymentSchema, { body, expectedStatuses });
 }
 
-/** A payment write; invoices' open amounts and statuses, aging and the payments list all change. */
-function usePaymentWrite<V>(write: (variables: V) => Promise<Payment>) {
+/** `POST /billing/invoices/{id}/write-off`: forgives what is open on the invoice, with a reason. */
+export function writeOffInvoice({ id, ...body }: WriteOffInvoice & { id: string }): Promise<{ amount: string }> {
+  return requestData("POST", apiPath(paymentRoutes.writeOffInvoice, { id }), paymentRoutes.writeOffInvoice.response, {
+    body,
+    expectedStatuses,
+  });
+}
+
+/** A ledger write; invoices' open amounts and statuses, aging and the payments list all change. */
+function usePaymentWrite<V, R>(write: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
@@ -55,3 +64,4 @@ function usePaymentWrite<V>(write: (variables: V) => Promise<Payment>) {
 export const useRecordPayment = () => usePaymentWrite(recordPayment);
 export const useAllocatePayment = () => usePaymentWrite(allocatePayment);
 export const useReversePayment = () => usePaymentWrite(reversePayment);
+export const useWriteOffInvoice = () => usePaymentWrite(writeOffInvoice);

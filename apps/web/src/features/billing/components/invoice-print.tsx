@@ -26,6 +26,7 @@ import { fetchInvoicePdf, useInvoice } from "../api/invoices";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
 import { invoiceKindLabels, invoiceStatusLabels } from "../invoice-labels";
 import { InvoiceSendings } from "./invoice-sendings";
+import { InvoiceWriteOff } from "./invoice-write-off";
 import { StatementPrintStyles, statementClasses } from "./statement-print-styles";
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
@@ -182,6 +183,7 @@ function InvoiceDocument({ invoice }: { invoice: Invoice }) {
         {invoice.reason ? <Detail term="Reason">{invoice.reason}</Detail> : null}
         <Detail term="Status">{invoiceStatusLabels[invoice.status]}</Detail>
       </Box>
+      <InvoiceWriteOff invoice={invoice} />
       <Typography variant="subtitle2" component="h2">
         Bill to
       </Typography>
