@@ -1,9 +1,8 @@
 import { defineProject } from "vitest/config";
 
 // API tests build the real app on a real database: an in-memory PGlite each, or, with DATABASE_URL set, a fresh
-// PostgreSQL database per test file. Start-up (migrations, argon2) takes seconds, hence the longer timeouts. A file's
-// last hook drops its PostgreSQL database, which waits for a checkpoint: on a slow machine, while another file was
-// bulk-loading 100,000 cases (bench/query-plans.test.ts), the route fuzzer's took over a minute.
+// PostgreSQL database per test file, all dropped together when the run ends (src/testing/pglite-template.ts).
+// Start-up (migrations, argon2) takes seconds, hence the longer timeouts.
 export default defineProject({
   test: {
     name: "server",
