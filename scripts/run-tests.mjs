@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every Vitest project (contract, server API on PGlite, web components), then the Playwright user
-// journeys, even when the first suite failed. Prints the counts per suite and, as the very last line,
-// `N passed, N failed` (plus `, N skipped` when some were skipped). Exits non-zero if anything failed or nothing ran.
+// journeys, even when the first suite failed. With VIGIL_TEST_POSTGRES_URL set (CI sets it), the server's API tests
+// also run against that PostgreSQL server, beside the Vitest run (scripts/postgres-pass.mjs). Prints the counts per
+// suite and, as the very last line, `N passed, N failed` (plus `, N skipped` when some were skipped). Exits non-zero
+// if anything failed or nothing ran.
 //
 //   node scripts/run-tests.mjs [--unit-only | --e2e-only]
 //
@@ -11,12 +13,15 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startPostgresPass } from "./postgres-pass.mjs";
 import { countPlaywright, countVitest, report, totalOf } from "./test-results.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = path.join(repoRoot, ".test-results");
 const vitestReport = path.join(resultsDir, "vitest.json");
 const playwrightReport = path.join(resultsDir, "playwright.json");
+const postgresReport = path.join(resultsDir, "vitest-postgres.json");
+const postgresLog = path.join(resultsDir, "vitest-postgres.log");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const args = new Set(process.argv.slice(2));
@@ -74,6 +79,12 @@ const suites = [];
 if (runUnit) {
   banner("Unit, component and API tests (Vitest)");
   rmSync(vitestReport, { force: true });
+  const postgresUrl = process.env.VIGIL_TEST_POSTGRES_URL;
+  let postgresPass;
+  if (postgresUrl) {
+    rmSync(postgresReport, { force: true });
+    postgresPass = startPostgresPass({ repoRoot, url: postgresUrl, report: postgresReport, log: postgresLog });
+  }
   const status = run("npx", [
     "vitest",
     "run",
@@ -82,6 +93,9 @@ if (runUnit) {
     `--outputFile.json=${vitestReport}`,
   ]);
   suites.push(countVitest("unit, component and API (vitest)", vitestReport, status));
+  if (postgresPass) {
+    suites.push(countVitest("API against PostgreSQL (vitest)", postgresReport, await postgresPass));
+  }
 }
 
 if (runE2e) {

@@ -1,0 +1,90 @@
+// The server's API tests (and the bench's query-plan check) run again against a PostgreSQL server, for
+// scripts/run-tests.mjs when VIGIL_TEST_POSTGRES_URL names one (CI sets it). The pass runs beside the PGlite pass:
+// it mostly waits on the database server (measured: ~0.4 of a core over its run), so on two cores the two together
+// take little longer than the PGlite pass alone. Its output goes to a log file, printed when it ends, so the two
+// runs' lines never interleave.
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * Server test files that never open a database (pure rules and configuration parsing): they ran on PGlite and would
+ * only repeat themselves here. Paths are relative to apps/server. A listed file that comes to use a database
+ * (imports a testing/ helper, the database client, pg or PGlite) is kept in the pass, with a warning to take it off
+ * this list, so nothing that touches the engine is ever skipped by mistake.
+ */
+const engineFreeTests = [
+  "src/config.test.ts",
+  "src/config-federation.test.ts",
+  "src/db/backup.test.ts",
+  "src/hl7/hl7-ack.test.ts",
+  "src/hl7/hl7-text.test.ts",
+  "src/hl7/mllp-client.test.ts",
+  "src/hl7/mllp-framing.test.ts",
+  "src/hl7/mllp-listener.test.ts",
+  "src/hl7/mllp-listener-fuzz.test.ts",
+  "src/hl7/mllp-python-peer.test.ts",
+  "src/hl7/mllp-tls.test.ts",
+  "src/modules/billing/billing-calendar.test.ts",
+  "src/modules/billing/billing-money.test.ts",
+  "src/modules/billing/cpt-rules.test.ts",
+  "src/modules/records/impedance-rules.test.ts",
+  "src/modules/records/interpretation-rules.test.ts",
+  "src/modules/records/time-log-rules.test.ts",
+  "src/modules/watch/clock-rules.test.ts",
+  "src/modules/watch/service-level-rules.test.ts",
+];
+
+function excludes(repoRoot) {
+  const args = [];
+  for (const file of engineFreeTests) {
+    const full = path.join(repoRoot, "apps", "server", file);
+    if (!existsSync(full)) continue;
+    if (/testing\/|db\/client|from "pg"|@electric-sql\/pglite|inject\(/.test(readFileSync(full, "utf8"))) {
+      console.warn(
+        `Warning: apps/server/${file} now uses a database; it runs on PostgreSQL too (take it off the list).`,
+      );
+    } else {
+      args.push("--exclude", file);
+    }
+  }
+  return args;
+}
+
+/**
+ * Starts the pass; resolves with its exit code once it ends (after printing its log). `report` is Vitest's JSON
+ * report, `log` its console output.
+ */
+export function startPostgresPass({ repoRoot, url, report, log }) {
+  const args = [
+    "vitest",
+    "run",
+    "--project",
+    "server",
+    "--project",
+    "bench",
+    ...excludes(repoRoot),
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ];
+  console.log(`\n$ DATABASE_URL=${url} npx ${args.join(" ")} > ${path.relative(repoRoot, log)} (in the background)`);
+  const logFd = openSync(log, "w");
+  const child = spawn("npx", args, {
+    cwd: repoRoot,
+    stdio: ["ignore", logFd, logFd],
+    env: { ...process.env, DATABASE_URL: url },
+  });
+  closeSync(logFd);
+  return new Promise((resolve) => {
+    child.once("error", (error) => {
+      console.error(`Could not run the PostgreSQL pass: ${error.message}`);
+      resolve(127);
+    });
+    child.once("exit", (code, signal) => {
+      console.log(`\nAPI tests against PostgreSQL (${url}), from ${path.relative(repoRoot, log)}:`);
+      console.log(readFileSync(log, "utf8"));
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
