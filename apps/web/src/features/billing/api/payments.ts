@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type AllocatePayment,
+  type ApplyCredit,
   type Payment,
   type PaymentPage,
   paymentPageSchema,
@@ -52,6 +53,19 @@ export function writeOffInvoice({ id, ...body }: WriteOffInvoice & { id: string 
   });
 }
 
+/** `POST /billing/clients/{client}/credit/apply`: the client's unallocated payments, oldest first, onto an invoice. */
+export function applyClientCredit({
+  clientId,
+  ...body
+}: ApplyCredit & { clientId: string }): Promise<{ allocated: string; payments: string[] }> {
+  return requestData(
+    "POST",
+    apiPath(paymentRoutes.applyClientCredit, { client: clientId }),
+    paymentRoutes.applyClientCredit.response,
+    { body, expectedStatuses },
+  );
+}
+
 /** A ledger write; invoices' open amounts and statuses, aging and the payments list all change. */
 function usePaymentWrite<V, R>(write: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
@@ -65,3 +79,4 @@ export const useRecordPayment = () => usePaymentWrite(recordPayment);
 export const useAllocatePayment = () => usePaymentWrite(allocatePayment);
 export const useReversePayment = () => usePaymentWrite(reversePayment);
 export const useWriteOffInvoice = () => usePaymentWrite(writeOffInvoice);
+export const useApplyClientCredit = () => usePaymentWrite(applyClientCredit);

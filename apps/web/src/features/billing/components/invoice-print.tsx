@@ -25,6 +25,7 @@ import { saveFile } from "../../../lib/save-file";
 import { fetchInvoicePdf, useInvoice } from "../api/invoices";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
 import { invoiceKindLabels, invoiceStatusLabels } from "../invoice-labels";
+import { InvoiceApplyCredit } from "./invoice-apply-credit";
 import { InvoiceSendings } from "./invoice-sendings";
 import { InvoiceWriteOff } from "./invoice-write-off";
 import { StatementPrintStyles, statementClasses } from "./statement-print-styles";
@@ -183,7 +184,10 @@ function InvoiceDocument({ invoice }: { invoice: Invoice }) {
         {invoice.reason ? <Detail term="Reason">{invoice.reason}</Detail> : null}
         <Detail term="Status">{invoiceStatusLabels[invoice.status]}</Detail>
       </Box>
-      <InvoiceWriteOff invoice={invoice} />
+      <Stack direction="row" className="vigil-no-print" sx={{ gap: 2, mb: 2, alignItems: "center", flexWrap: "wrap" }}>
+        <InvoiceApplyCredit invoice={invoice} />
+        <InvoiceWriteOff invoice={invoice} />
+      </Stack>
       <Typography variant="subtitle2" component="h2">
         Bill to
       </Typography>

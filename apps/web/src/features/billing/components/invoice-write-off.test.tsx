@@ -3,41 +3,11 @@ import userEvent from "@testing-library/user-event";
 import type { Invoice } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { envelope } from "../../../test/fake-server";
-import { clientId, renderBillingScreen } from "../testing/render-billing-screen";
+import { renderBillingScreen, testInvoice } from "../testing/render-billing-screen";
 
 const invoiceId = "5d4c3b2a-1111-4a2b-9c3d-00000000001b";
+const invoiceWith = (overrides: Partial<Invoice>) => testInvoice({ id: invoiceId, ...overrides });
 const invoicePath = `/api/billing/invoices/${invoiceId}`;
-
-function invoiceWith(overrides: Partial<Invoice>): Invoice {
-  return {
-    id: invoiceId,
-    kind: "invoice",
-    number: "INV-2026-00019",
-    client: { id: clientId, name: "St. Mary's Regional Medical Center" },
-    month: "2026-08",
-    issueDate: "2026-09-01",
-    dueDate: "2026-10-01",
-    currency: "USD",
-    subtotal: "400.00",
-    tax: "0.00",
-    total: "400.00",
-    status: "overdue",
-    open: "250.00",
-    corrects: null,
-    statementId: "5d4c3b2a-1111-4a2b-9c3d-000000000019",
-    reason: null,
-    paymentTermsDays: 30,
-    billTo: { name: "St. Mary's", address: [], poNumber: null },
-    hourlyRate: "100.00",
-    taxRatePercent: null,
-    lines: [],
-    pdfSha256: "ab".repeat(32),
-    issuedAt: "2026-09-01T14:00:00.000Z",
-    issuedBy: { sub: null, username: "bailey", name: "Bailey Biller" },
-    issuer: { name: "Vigil Neurodiagnostics", details: "" },
-    ...overrides,
-  } as unknown as Invoice;
-}
 
 describe("writing off an invoice", { timeout: 20_000 }, () => {
   it("asks first, requires the day and a reason, and sends them", async () => {

@@ -3,6 +3,7 @@ import type {
   BillingOverview,
   BillingStatement,
   ClientMonthRate,
+  Invoice,
   IssuedStatement,
   StatementCase,
 } from "@vigil/contract";
@@ -170,4 +171,36 @@ export function testIssuedStatement(overrides: Partial<IssuedStatement> = {}): I
     invoice: { id: "5d4c3b2a-1111-4a2b-9c3d-00000000000a", number: "INV-2026-00004" },
     ...overrides,
   };
+}
+
+/** An overdue invoice with 250.00 of 400.00 open (credit-note, paid and written-off ones by overrides). */
+export function testInvoice(overrides: Partial<Invoice>): Invoice {
+  return {
+    id: "5d4c3b2a-1111-4a2b-9c3d-00000000001b",
+    kind: "invoice",
+    number: "INV-2026-00019",
+    client: { id: clientId, name: "St. Mary's Regional Medical Center" },
+    month: "2026-08",
+    issueDate: "2026-09-01",
+    dueDate: "2026-10-01",
+    currency: "USD",
+    subtotal: "400.00",
+    tax: "0.00",
+    total: "400.00",
+    status: "overdue",
+    open: "250.00",
+    corrects: null,
+    statementId: "5d4c3b2a-1111-4a2b-9c3d-000000000019",
+    reason: null,
+    paymentTermsDays: 30,
+    billTo: { name: "St. Mary's", address: [], poNumber: null },
+    hourlyRate: "100.00",
+    taxRatePercent: null,
+    lines: [],
+    pdfSha256: "ab".repeat(32),
+    issuedAt: "2026-09-01T14:00:00.000Z",
+    issuedBy: { sub: null, username: "bailey", name: "Bailey Biller" },
+    issuer: { name: "Vigil Neurodiagnostics", details: "" },
+    ...overrides,
+  } as unknown as Invoice;
 }
