@@ -1,8 +1,8 @@
 // The server's API tests (and the bench's query-plan check) run again against a PostgreSQL server, for
 // scripts/run-tests.mjs when VIGIL_TEST_POSTGRES_URL names one (CI sets it). The pass runs beside the PGlite pass:
-// it mostly waits on the database server (measured: ~0.4 of a core over its run), so on two cores the two together
-// take little longer than the PGlite pass alone. Its output goes to a log file, printed when it ends, so the two
-// runs' lines never interleave.
+// it mostly waits on the database server (measured: ~0.4 of a core over its run), so on two cores it costs the
+// other suites little. Its output goes to a log file, printed by run-tests.mjs once it has ended, so no two runs'
+// lines interleave.
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -51,10 +51,7 @@ function excludes(repoRoot) {
   return args;
 }
 
-/**
- * Starts the pass; resolves with its exit code once it ends (after printing its log). `report` is Vitest's JSON
- * report, `log` its console output.
- */
+/** Starts the pass; resolves with its exit code once it ends. `report` is Vitest's JSON report, `log` its output. */
 export function startPostgresPass({ repoRoot, url, report, log }) {
   const args = [
     "vitest",
@@ -81,10 +78,6 @@ export function startPostgresPass({ repoRoot, url, report, log }) {
       console.error(`Could not run the PostgreSQL pass: ${error.message}`);
       resolve(127);
     });
-    child.once("exit", (code, signal) => {
-      console.log(`\nAPI tests against PostgreSQL (${url}), from ${path.relative(repoRoot, log)}:`);
-      console.log(readFileSync(log, "utf8"));
-      resolve(code ?? (signal ? 1 : 0));
-    });
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every Vitest project (contract, server API on PGlite, web components), then the Playwright user
 // journeys, even when the first suite failed. With VIGIL_TEST_POSTGRES_URL set (CI sets it), the server's API tests
-// also run against that PostgreSQL server, beside the Vitest run (scripts/postgres-pass.mjs). Prints the counts per
+// also run against that PostgreSQL server, beside the other suites (scripts/postgres-pass.mjs). Prints the counts per
 // suite and, as the very last line, `N passed, N failed` (plus `, N skipped` when some were skipped). Exits non-zero
 // if anything failed or nothing ran.
 //
@@ -10,7 +10,7 @@
 // Reports land in .test-results/ (vitest.json, playwright.json, summary.json, e2e-server.log), and the catalogue of
 // every test with its result (test-catalogue.json, scripts/test-catalogue.mjs) that the server shows developers.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPostgresPass } from "./postgres-pass.mjs";
@@ -75,12 +75,13 @@ function ensureChromium() {
 }
 
 const suites = [];
+const postgresUrl = runUnit ? process.env.VIGIL_TEST_POSTGRES_URL : undefined;
+/** The PostgreSQL pass, when asked for: it goes on beside the journeys too and is awaited after them. */
+let postgresPass;
 
 if (runUnit) {
   banner("Unit, component and API tests (Vitest)");
   rmSync(vitestReport, { force: true });
-  const postgresUrl = process.env.VIGIL_TEST_POSTGRES_URL;
-  let postgresPass;
   if (postgresUrl) {
     rmSync(postgresReport, { force: true });
     postgresPass = startPostgresPass({ repoRoot, url: postgresUrl, report: postgresReport, log: postgresLog });
@@ -93,9 +94,6 @@ if (runUnit) {
     `--outputFile.json=${vitestReport}`,
   ]);
   suites.push(countVitest("unit, component and API (vitest)", vitestReport, status));
-  if (postgresPass) {
-    suites.push(countVitest("API against PostgreSQL (vitest)", postgresReport, await postgresPass));
-  }
 }
 
 if (runE2e) {
@@ -109,6 +107,13 @@ if (runE2e) {
     const status = run("npm", ["test", "-w", "@vigil/e2e"], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport });
     suites.push(countPlaywright("end-to-end (playwright)", playwrightReport, status));
   }
+}
+
+if (postgresPass) {
+  const status = await postgresPass;
+  banner(`API tests against PostgreSQL (${postgresUrl}), from ${path.relative(repoRoot, postgresLog)}`);
+  console.log(readFileSync(postgresLog, "utf8"));
+  suites.push(countVitest("API against PostgreSQL (vitest)", postgresReport, status));
 }
 
 /**
