@@ -8,6 +8,7 @@ import {
   paymentRoutes,
   paymentSchema,
   type RecordPayment,
+  type RefundPayment,
   type ReversePayment,
   type WriteOffInvoice,
 } from "@vigil/contract";
@@ -45,6 +46,11 @@ export function reversePayment({ id, ...body }: ReversePayment & { id: string })
   return requestData("POST", apiPath(paymentRoutes.reversePayment, { id }), paymentSchema, { body, expectedStatuses });
 }
 
+/** `POST /billing/payments/{id}/refunds`: pays money back from what is left of a payment (the client's credit). */
+export function refundPayment({ id, ...body }: RefundPayment & { id: string }): Promise<Payment> {
+  return requestData("POST", apiPath(paymentRoutes.refundPayment, { id }), paymentSchema, { body, expectedStatuses });
+}
+
 /** `POST /billing/invoices/{id}/write-off`: forgives what is open on the invoice, with a reason. */
 export function writeOffInvoice({ id, ...body }: WriteOffInvoice & { id: string }): Promise<{ amount: string }> {
   return requestData("POST", apiPath(paymentRoutes.writeOffInvoice, { id }), paymentRoutes.writeOffInvoice.response, {
@@ -80,3 +86,4 @@ export const useAllocatePayment = () => usePaymentWrite(allocatePayment);
 export const useReversePayment = () => usePaymentWrite(reversePayment);
 export const useWriteOffInvoice = () => usePaymentWrite(writeOffInvoice);
 export const useApplyClientCredit = () => usePaymentWrite(applyClientCredit);
+export const useRefundPayment = () => usePaymentWrite(refundPayment);

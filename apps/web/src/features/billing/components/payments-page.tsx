@@ -17,8 +17,9 @@ import {
   RecordPaymentDialog,
   ReversePaymentDialog,
 } from "./payment-dialogs";
+import { RefundPaymentDialog } from "./refund-payment-dialog";
 
-type Acting = { kind: "allocate" | "reverse"; payment: PaymentSummary } | null;
+type Acting = { kind: "allocate" | "reverse" | "refund"; payment: PaymentSummary } | null;
 
 function columnsFor(canWrite: boolean, act: (acting: Acting) => void): ServerTableColumn<PaymentSummary>[] {
   const columns: ServerTableColumn<PaymentSummary>[] = [
@@ -56,6 +57,11 @@ function columnsFor(canWrite: boolean, act: (acting: Acting) => void): ServerTab
             {Number(row.unallocated) > 0 ? (
               <Button size="small" onClick={() => act({ kind: "allocate", payment: row })}>
                 Apply
+              </Button>
+            ) : null}
+            {Number(row.unallocated) > 0 ? (
+              <Button size="small" onClick={() => act({ kind: "refund", payment: row })}>
+                Refund
               </Button>
             ) : null}
             <Button size="small" color="error" onClick={() => act({ kind: "reverse", payment: row })}>
@@ -103,6 +109,10 @@ export function BillingPaymentsPage() {
       {recording ? <RecordPaymentDialog open onClose={() => setRecording(false)} /> : null}
       <AllocatePaymentDialog
         payment={acting?.kind === "allocate" ? acting.payment : null}
+        onClose={() => setActing(null)}
+      />
+      <RefundPaymentDialog
+        payment={acting?.kind === "refund" ? acting.payment : null}
         onClose={() => setActing(null)}
       />
       <ReversePaymentDialog
