@@ -60,10 +60,13 @@ export async function findAgingRows(
   page: { limit: number; offset: number },
 ): Promise<{ rows: AgingRowData[]; total: number; totals: Record<(typeof bucketColumns)[number], number> }> {
   const { asOf } = filter;
-  const clientFilter = filter.clientId ? sql`and c.id = ${filter.clientId}` : sql``;
-  const clientsFilter = filter.clientIds
-    ? sql`and c.id in (${sql.join([sql`null`, ...filter.clientIds.map((id) => sql`${id}::uuid`)], sql`, `)})`
-    : sql``;
+  // The client filter applies inside each aggregate too, so one client's figures never sum everyone's invoices.
+  const onClients = (column: SQL) =>
+    sql`${filter.clientId ? sql`and ${column} = ${filter.clientId}` : sql``} ${
+      filter.clientIds
+        ? sql`and ${column} in (${sql.join([sql`null`, ...filter.clientIds.map((id) => sql`${id}::uuid`)], sql`, `)})`
+        : sql``
+    }`;
   const raw = await rowsOf<RawAgingRow>(
     db,
     sql`
@@ -71,7 +74,7 @@ export async function findAgingRows(
       select ${invoices.clientId} as client_id, ${invoices.id} as id, ${invoices.number} as number,
         ${invoices.dueDate} as due_date, ${openCentsSql(asOf)} as open_cents
       from ${invoices}
-      where ${invoices.kind} <> 'credit-note' and ${invoices.issueDate} <= ${asOf}
+      where ${invoices.kind} <> 'credit-note' and ${invoices.issueDate} <= ${asOf} ${onClients(sql`${invoices.clientId}`)}
     ),
     per_client as (
       select client_id,
@@ -90,7 +93,7 @@ export async function findAgingRows(
     ),
     balances as (
       select client_id, sum(cents) as balance from (${balanceEntriesSql()}) entries
-      where on_date <= ${asOf}::date group by client_id
+      where on_date <= ${asOf}::date ${onClients(sql`client_id`)} group by client_id
     )
     select c.id as client_id, c.name as client_name,
       coalesce(p.current, 0) as current, coalesce(p.d1, 0) as d1, coalesce(p.d31, 0) as d31,
@@ -106,7 +109,7 @@ export async function findAgingRows(
     left join per_client p on p.client_id = c.id
     left join balances b on b.client_id = c.id
     left join oldest o on o.client_id = c.id
-    where (p.client_id is not null or b.client_id is not null) ${clientFilter} ${clientsFilter}
+    where (p.client_id is not null or b.client_id is not null) ${onClients(sql`c.id`)}
     order by c.name, c.id
     limit ${page.limit} offset ${page.offset}`,
   );
