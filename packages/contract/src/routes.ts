@@ -50,9 +50,9 @@ export const routes = {
   ...smartClientRoutes,
   ...fhirPushRoutes,
   ...invoiceRoutes,
-  ...paymentRoutes,
   ...invoiceSendingRoutes,
   ...billingExportRoutes,
+  ...paymentRoutes,
 } as const;
 
 export type Routes = typeof routes;
