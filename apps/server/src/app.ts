@@ -268,7 +268,10 @@ export async function buildApp({
     company: { name: config.reports.companyName, details: config.reports.companyDetails },
     caps: config.technologistCaps,
     // The fhir module sits above reports: the staff route's DiagnosticReport is the hospitals' FHIR API's own mapping.
-    fhirReport: reportFhirBuilder({ publicUrl: config.publicUrl, company: { name: config.reports.companyName } }),
+    fhirReport: reportFhirBuilder({
+      publicUrl: config.publicUrl,
+      company: { name: config.reports.companyName, npi: config.reports.companyNpi },
+    }),
     // Interfaces and fhir sit above reports: each issued version's HL7 result and FHIR push are queued in its
     // signing transaction.
     outbound: withFhirPush(resultOutbound({ sendingFacility: config.hl7.sendingFacility }), config.hl7.sendingFacility),
@@ -287,7 +290,7 @@ export async function buildApp({
   await registerFhirEndpoint(app, database.db, {
     publicUrl: config.publicUrl,
     softwareVersion: enoch,
-    company: { name: config.reports.companyName },
+    company: { name: config.reports.companyName, npi: config.reports.companyNpi },
   });
   // The job kinds: one line each (docs/design/JOBS.md).
   const findings = await createFindingsContext(database.db, config, messages);
@@ -302,7 +305,7 @@ export async function buildApp({
     hl7LogRetentionJob({ logDays: config.hl7.logDays }),
     fhirPushJob({
       publicUrl: config.publicUrl,
-      company: { name: config.reports.companyName },
+      company: { name: config.reports.companyName, npi: config.reports.companyNpi },
       sendingFacility: config.hl7.sendingFacility,
       requestTimeoutMs: 30_000,
     }),

@@ -124,6 +124,10 @@ describe("configuration", () => {
     expect(() => loadConfig({ HL7_SENDING_FACILITY: "A^B" })).toThrow(/HL7_SENDING_FACILITY/);
     expect(() => loadConfig({ HL7_MLLP_PORT: "2575", HL7_MLLP_TLS_CERT: "a.crt" })).toThrow(/HL7_MLLP_TLS_KEY/);
     expect(() => loadConfig({ HL7_MLLP_TLS_CA: "ca.pem" })).toThrow(ConfigError);
+    // The company's NPI is checked as a user's is: ten digits whose last is the check digit.
+    expect(loadConfig({ REPORT_COMPANY_NPI: "1234567893" }).reports.companyNpi).toBe("1234567893");
+    expect(loadConfig({}).reports.companyNpi).toBeNull();
+    expect(() => loadConfig({ REPORT_COMPANY_NPI: "1234567890" })).toThrow(ConfigError);
     expect(() => loadConfig({ HL7_MLLP_PORT: "70000" })).toThrow(/HL7_MLLP_PORT/);
     expect(() => loadConfig({ HL7_MLLP_MAX_BYTES: "1000" })).toThrow(/HL7_MLLP_MAX_BYTES/);
     expect(() => loadConfig({ HL7_LOG_DAYS: "0" })).toThrow(/HL7_LOG_DAYS/);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { npiSchema } from "@vigil/contract";
 import { z } from "zod";
 import {
   checkFederationEnv,
@@ -195,6 +196,11 @@ const configSchema = z.object({
   /** A line under the company's name on reports: address, phone (optional). */
   REPORT_COMPANY_DETAILS: z.string().trim().max(500).default(""),
   /**
+   * The company's own NPI (an organisation's, type 2), optional: the identifier of the performer and custodian in
+   * the FHIR resources hospitals read and are sent. Checked like a user's NPI.
+   */
+  REPORT_COMPANY_NPI: z.union([z.literal(""), npiSchema]).default(""),
+  /**
    * How long the audit log keeps an event, in days (default 2190: six years, what HIPAA §164.316(b)(2) asks of
    * documentation). Older events are written to AUDIT_ARCHIVE_DIR first and only then deleted, once a day by one
    * instance (audit/audit-retention.ts), or by `npm run audit:archive`.
@@ -302,6 +308,8 @@ export type Config = {
     linkHours: number;
     companyName: string;
     companyDetails: string;
+    /** The company's NPI (REPORT_COMPANY_NPI), null when not set. */
+    companyNpi: string | null;
     delivery: { graceMs: number; attempts: number; retryMs: number };
   };
   /** The audit log's retention (AUDIT_RETENTION_DAYS) and where what it prunes is archived first. */
@@ -423,6 +431,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkHours: value.REPORT_LINK_HOURS,
       companyName: value.REPORT_COMPANY_NAME,
       companyDetails: value.REPORT_COMPANY_DETAILS,
+      companyNpi: value.REPORT_COMPANY_NPI || null,
       delivery: {
         graceMs: Math.round(value.REPORT_DELIVERY_GRACE_SECONDS * 1000),
         attempts: value.REPORT_DELIVERY_ATTEMPTS,

@@ -187,7 +187,7 @@ export const fhirConformance = {
       resource: "Organization",
       requirement: "a served US Core Organization",
       met: false,
-      why: "The company and the hospital appear as display names",
+      why: "The company and the hospital appear as display names (the company with its NPI as identifier when one is configured)",
     },
   ] satisfies readonly UsCoreRequirement[],
 } as const;

@@ -13,7 +13,11 @@ export type FhirIdentifier = { use?: string; type?: FhirCodeableConcept; system:
 export type FhirReference = { reference?: string; identifier?: FhirIdentifier; display?: string };
 
 /** Where Vigil's own identifier systems live: under the deployment's public URL, which a hospital already trusts. */
-export type FhirSettings = { publicUrl: string; company: { name: string } };
+export type FhirSettings = {
+  publicUrl: string;
+  /** The monitoring company; its NPI (an organisation's), when configured, identifies it as performer and custodian. */
+  company: { name: string; npi?: string | null };
+};
 
 export const usCoreProfiles = {
   patient: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient",

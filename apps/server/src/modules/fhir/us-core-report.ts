@@ -13,7 +13,7 @@ import {
   usCoreProfiles,
   uuidIdentifier,
 } from "./fhir-resource-common.js";
-import { type PatientFacts, patientReference, practitionerReference } from "./us-core-patient.js";
+import { npiSystem, type PatientFacts, patientReference, practitionerReference } from "./us-core-patient.js";
 
 /**
  * A signed report as a hospital files it: one `DiagnosticReport` per report (id and identifier from the
@@ -163,7 +163,7 @@ export function diagnosticReportResource(
     encounter: facts.encounter,
     effectivePeriod: period,
     issued: version.issuedAt,
-    performer: [interpreter, { display: inputs.company.name }],
+    performer: [interpreter, companyReference(settings, inputs.company.name)],
     resultsInterpreter: [interpreter],
     result: options.results && options.results.length > 0 ? options.results : undefined,
     conclusion: conclusion || undefined,
@@ -219,7 +219,7 @@ export function documentReferenceResource(
     date: version.issuedAt,
     author: [author],
     authenticator: author,
-    custodian: { display: inputs.company.name },
+    custodian: companyReference(settings, inputs.company.name),
     relatesTo: version.previousVersionId
       ? [{ code: "replaces", target: { reference: `DocumentReference/${version.previousVersionId}` } }]
       : undefined,
@@ -250,6 +250,15 @@ export function documentReferenceResource(
 }
 
 /** The stored PDF of one version, byte for byte; readable by whoever may read its DocumentReference. */
+/**
+ * The company as a display-only reference (no Organization is served), named as printed on the report, with its
+ * NPI when one is configured so a receiver can look it up in NPPES.
+ */
+function companyReference(settings: FhirSettings, printedName: string): FhirReference {
+  const npi = settings.company.npi;
+  return npi ? { display: printedName, identifier: { system: npiSystem, value: npi } } : { display: printedName };
+}
+
 export function binaryResource(version: Pick<ReportVersionFacts, "id" | "pdf" | "issuedAt">): FhirResource {
   return {
     resourceType: "Binary",

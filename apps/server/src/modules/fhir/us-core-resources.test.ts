@@ -310,6 +310,19 @@ describe("the resources a hospital's system reads", () => {
     expect(div).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co");
   });
 
+  it("identifies the company as performer and custodian by its NPI when one is configured, and not otherwise", () => {
+    // 1234567893: CMS's worked example of the NPI check digit.
+    const withNpi: FhirSettings = { ...settings, company: { ...settings.company, npi: "1234567893" } };
+    const report = diagnosticReportResource(withNpi, versionOf(signedInputs()), reportCase);
+    const document = documentReferenceResource(withNpi, versionOf(signedInputs()), reportCase);
+    for (const resource of [report, document]) expect(fhirValidationErrors(resource)).toEqual(noFhirErrors);
+    const company = { identifier: { system: "http://hl7.org/fhir/sid/us-npi", value: "1234567893" } };
+    expect(report.performer).toContainEqual(expect.objectContaining(company));
+    expect(document.custodian).toMatchObject(company);
+    const without = diagnosticReportResource(settings, versionOf(signedInputs()), reportCase);
+    expect(without.performer).toContainEqual({ display: settings.company.name });
+  });
+
   it("serves each version as a US Core DocumentReference; an addendum's replaces the one before", () => {
     const first = documentReferenceResource(settings, versionOf(signedInputs(), { latest: false }), reportCase);
     const second = documentReferenceResource(
