@@ -55,6 +55,10 @@ export type FuzzWorld = {
   hl7MessageIds: string[];
   /** An invoice issued with a month's statement. */
   invoiceIds: string[];
+  /** The client that invoice was issued to, which the receivables routes read. */
+  billingClientId: string;
+  /** A payment of that client's, not yet allocated. */
+  paymentIds: string[];
 };
 
 const base = "/api/continuous-monitoring";
@@ -177,12 +181,18 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
     reportContactIds: [contactId],
     targetUsernames,
     hl7MessageIds: await loggedHl7Messages(harness),
-    invoiceIds: await issuedInvoices(harness, team),
+    ...(await issuedInvoices(harness, team)),
   };
 }
 
-/** A month with a rate and logged time, its statement issued: the invoice the invoice routes read. */
-async function issuedInvoices(harness: TestApp, team: Team): Promise<string[]> {
+/**
+ * A month with a rate and logged time, its statement issued: the invoice the invoice routes read; and a payment
+ * received from that client, left unallocated, for the payment routes.
+ */
+async function issuedInvoices(
+  harness: TestApp,
+  team: Team,
+): Promise<Pick<FuzzWorld, "invoiceIds" | "billingClientId" | "paymentIds">> {
   const client = await clientIn(team, "UTC", "Fuzz Billing Client");
   // A billing contact, so sending the invoice can succeed.
   const contact = await team.coordinator("POST", `/clients/${client.id}/contacts`, {
@@ -205,7 +215,17 @@ async function issuedInvoices(harness: TestApp, team: Team): Promise<string[]> {
   expect((await setRate(team.billing, client.id, "2026-06", "150")).statusCode).toBe(200);
   const issued = await issueStatement(team.billing, client.id, "2026-06");
   expect(issued.statusCode, issued.body).toBe(201);
-  return [issued.json().data.invoice.id];
+  // Several, since a reversal leaves a payment with nothing to allocate or refund (the path parameters keep two
+  // for reversals); small, so that the invoice stays open for a write-off after credit is applied to it.
+  const paymentIds: string[] = [];
+  for (const reference of ["FZ-1", "FZ-2", "FZ-3", "FZ-4"]) {
+    const payment = await team.billing("POST", "/api/billing/payments", {
+      body: { clientId: client.id, receivedOn: "2026-07-01", amount: "10.00", method: "check", reference },
+    });
+    expect(payment.statusCode, payment.body).toBe(201);
+    paymentIds.push(payment.json().data.id);
+  }
+  return { invoiceIds: [issued.json().data.invoice.id], billingClientId: client.id, paymentIds };
 }
 
 async function loggedHl7Messages(harness: TestApp): Promise<string[]> {
@@ -264,7 +284,10 @@ function sharedHints(world: FuzzWorld): Hints {
   const caseIds = Object.values(world.cases);
   const team = world.team;
   return {
-    clientId: mostly(world.clientIds),
+    clientId: mostly([...world.clientIds, world.billingClientId]),
+    invoiceId: mostly(world.invoiceIds),
+    // A user's professional details: CMS's worked example of a valid NPI.
+    npi: mostly(["1234567893", null]),
     client: mostly(world.clientIds),
     caseId: mostly(caseIds),
     technologistId: mostly([team.technologist.sub, team.technologist2.sub]),
@@ -338,11 +361,19 @@ export function realParamSets(definition: RouteDefinition, world: FuzzWorld): Re
   if (path.includes(":client/:month")) {
     return world.clientIds.flatMap((client) => monthsAround(new Date()).map((month) => ({ client, month })));
   }
+  if (path.includes(":client/")) {
+    return [world.billingClientId, ...world.clientIds].map((client) => ({ client }));
+  }
   if (path.startsWith(`${base}/clients/:id`)) return world.clientIds.map((id) => ({ id }));
   if (path.startsWith(`${base}/cases/`) && path.includes(":id")) return caseIds.map((id) => ({ id }));
   if (path.startsWith("/api/bugs/reports/:id")) return world.bugIds.map((id) => ({ id }));
   if (path.startsWith("/api/interfaces/hl7/messages/:id")) return world.hl7MessageIds.map((id) => ({ id }));
   if (path.startsWith("/api/billing/invoices/:id")) return world.invoiceIds.map((id) => ({ id }));
+  if (path.startsWith("/api/billing/payments/:id")) {
+    const [first, second, ...rest] = world.paymentIds;
+    const reversible = path.endsWith("/reversal") ? [first, second] : rest;
+    return reversible.filter((id): id is string => id !== undefined).map((id) => ({ id }));
+  }
   return [];
 }
 

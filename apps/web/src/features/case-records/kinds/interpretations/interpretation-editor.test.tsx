@@ -122,6 +122,8 @@ describe("interpretation editor", { timeout: 60_000 }, () => {
       periodFrom: "2026-11-21T15:00:00.000Z",
       periodTo: "2026-11-22T14:00:00.000Z",
       history: "Cardiac arrest, day 2.",
+      // Not chosen in this editor: the coded impression is picked in the sign dialog.
+      impressionCode: null,
       technicalDescription: "",
       background: {
         continuity: "discontinuous",
