@@ -30,6 +30,13 @@ describe.skipIf(!databaseUrl)("query plans at 100,000 cases (PostgreSQL; set DAT
   afterAll(async () => {
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
+    // The generator's and the plan check's pools may still be closing their connections: a forced drop would end
+    // them mid-close, an error no test awaits. Give them a few seconds to leave first.
+    for (let waited = 0; waited < 10_000; waited += 200) {
+      const open = await admin.query("select 1 from pg_stat_activity where datname = $1", [name]);
+      if (open.rowCount === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     await admin.query(`drop database if exists "${name}" with (force)`);
     await admin.end();
   });
