@@ -1,35 +1,13 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { Client, FhirPushSettings } from "@vigil/contract";
+import type { FhirPushSettings } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { ClientDetailRoutePage } from "../../../app/routes/client-detail-route";
 import { envelope, errorEnvelope, type Handler } from "../../../test/fake-server";
 import { renderPageScreens } from "../../../test/render-page-screens";
+import { api, client, clientId } from "../testing/interfaces-client";
 
-const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";
-const api = `/api/continuous-monitoring/clients/${clientId}`;
 const jwksUrl = "https://vigil.example/fhir/.well-known/jwks.json";
-
-const client: Client = {
-  id: clientId,
-  name: "St. Mary's Regional Medical Center",
-  code: "SMRMC",
-  status: "active",
-  timezone: "America/New_York",
-  phone: null,
-  addressLine1: null,
-  addressLine2: null,
-  city: null,
-  region: null,
-  postalCode: null,
-  country: null,
-  notes: null,
-  archivedAt: null,
-  openCaseCount: 0,
-  version: 1,
-  createdAt: "2026-01-05T14:00:00.000Z",
-  updatedAt: "2026-11-22T14:14:00.000Z",
-};
 
 const saved: FhirPushSettings = {
   clientId,

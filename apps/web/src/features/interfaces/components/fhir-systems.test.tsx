@@ -1,35 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { Client, SmartClient } from "@vigil/contract";
+import type { SmartClient } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { ClientDetailRoutePage } from "../../../app/routes/client-detail-route";
 import { envelope, errorEnvelope, type Handler } from "../../../test/fake-server";
 import { renderPageScreens } from "../../../test/render-page-screens";
-
-const clientId = "0b6c1f7e-8a52-4f43-9a4e-3f1d2c5b7a10";
-const api = `/api/continuous-monitoring/clients/${clientId}`;
-const tabPath = `/continuous-monitoring/clients/${clientId}/interfaces`;
-
-const client: Client = {
-  id: clientId,
-  name: "St. Mary's Regional Medical Center",
-  code: "SMRMC",
-  status: "active",
-  timezone: "America/New_York",
-  phone: null,
-  addressLine1: null,
-  addressLine2: null,
-  city: null,
-  region: null,
-  postalCode: null,
-  country: null,
-  notes: null,
-  archivedAt: null,
-  openCaseCount: 0,
-  version: 1,
-  createdAt: "2026-01-05T14:00:00.000Z",
-  updatedAt: "2026-11-22T14:14:00.000Z",
-};
+import { api, client, clientId, tabPath } from "../testing/interfaces-client";
 
 // A P-384 public key as a hospital would paste it (generated once with jose), and the same key with its private "d".
 const publicKey = {
