@@ -1,9 +1,12 @@
 // The server's API tests run again against a PostgreSQL server, for scripts/run-tests.mjs when
-// VIGIL_TEST_POSTGRES_URL names one (CI sets it). The query-plan check at 100,000 cases is not part of it: its bulk
-// load, beside the other suites, took over 15 minutes and starved the crash tests' hooks, so CI runs it alone after. The pass runs beside the PGlite pass:
-// it mostly waits on the database server (measured: ~0.4 of a core over its run), so on two cores it costs the
-// other suites little. Its output goes to a log file, printed by run-tests.mjs once it has ended, so no two runs'
-// lines interleave.
+// VIGIL_TEST_POSTGRES_URL names one (CI sets it). The pass runs beside the PGlite pass: it mostly waits on the
+// database server (measured: ~0.4 of a core over its run), so on two cores it costs the other suites little. Its
+// output goes to a log file, printed by run-tests.mjs once it has ended, so no two runs' lines interleave.
+//
+// With VIGIL_TEST_QUERY_PLANS=1 (CI sets it) the query-plan check at 100,000 cases (bench/query-plans.test.ts)
+// follows the API tests in the same background chain, never beside them: its bulk load's checkpoints starved the
+// crash tests' 180 s hooks when both ran at once. After them it overlaps the journeys, which run on PGlite and
+// leave part of the two cores idle while browsers wait; run after npm test, it added ~3.5 min to CI.
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -52,31 +55,43 @@ function excludes(repoRoot) {
   return args;
 }
 
-/** Starts the pass; resolves with its exit code once it ends. `report` is Vitest's JSON report, `log` its output. */
-export function startPostgresPass({ repoRoot, url, report, log }) {
-  const args = [
-    "vitest",
-    "run",
-    "--project",
-    "server",
-    ...excludes(repoRoot),
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${report}`,
-  ];
-  console.log(`\n$ DATABASE_URL=${url} npx ${args.join(" ")} > ${path.relative(repoRoot, log)} (in the background)`);
+function runLogged({ repoRoot, args, env, log, what }) {
+  console.log(`\n$ npx ${args.join(" ")} > ${path.relative(repoRoot, log)} (${what}, in the background)`);
   const logFd = openSync(log, "w");
-  const child = spawn("npx", args, {
-    cwd: repoRoot,
-    stdio: ["ignore", logFd, logFd],
-    env: { ...process.env, DATABASE_URL: url },
-  });
+  const child = spawn("npx", args, { cwd: repoRoot, stdio: ["ignore", logFd, logFd], env: { ...process.env, ...env } });
   closeSync(logFd);
   return new Promise((resolve) => {
     child.once("error", (error) => {
-      console.error(`Could not run the PostgreSQL pass: ${error.message}`);
+      console.error(`Could not run ${what}: ${error.message}`);
       resolve(127);
     });
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+const vitestReporters = (report) => ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+
+/**
+ * Starts the pass (`report` is Vitest's JSON report, `log` its output) and, when `plans` names a report and log, the
+ * query-plan check after it. Resolves once both have ended, with each one's exit code (`plans` undefined when not
+ * asked for).
+ */
+export async function startPostgresPass({ repoRoot, url, report, log, plans }) {
+  const env = { DATABASE_URL: url };
+  const status = await runLogged({
+    repoRoot,
+    args: ["vitest", "run", "--project", "server", ...excludes(repoRoot), ...vitestReporters(report)],
+    env,
+    log,
+    what: `the API tests against ${url}`,
+  });
+  if (!plans) return { status, plans: undefined };
+  const plansStatus = await runLogged({
+    repoRoot,
+    args: ["vitest", "run", "--project", "bench", ...vitestReporters(plans.report)],
+    env,
+    log: plans.log,
+    what: "the query plans at 100,000 cases",
+  });
+  return { status, plans: plansStatus };
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every Vitest project (contract, server API on PGlite, web components), then the Playwright user
 // journeys, even when the first suite failed. With VIGIL_TEST_POSTGRES_URL set (CI sets it), the server's API tests
-// also run against that PostgreSQL server, beside the other suites (scripts/postgres-pass.mjs). Prints the counts per
+// also run against that PostgreSQL server, beside the other suites (scripts/postgres-pass.mjs), followed there by the
+// query plans at 100,000 cases when VIGIL_TEST_QUERY_PLANS=1 (CI sets both). Prints the counts per
 // suite and, as the very last line, `N passed, N failed` (plus `, N skipped` when some were skipped). Exits non-zero
 // if anything failed or nothing ran.
 //
@@ -22,6 +23,8 @@ const vitestReport = path.join(resultsDir, "vitest.json");
 const playwrightReport = path.join(resultsDir, "playwright.json");
 const postgresReport = path.join(resultsDir, "vitest-postgres.json");
 const postgresLog = path.join(resultsDir, "vitest-postgres.log");
+const plansReport = path.join(resultsDir, "vitest-query-plans.json");
+const plansLog = path.join(resultsDir, "vitest-query-plans.log");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const args = new Set(process.argv.slice(2));
@@ -76,6 +79,7 @@ function ensureChromium() {
 
 const suites = [];
 const postgresUrl = runUnit ? process.env.VIGIL_TEST_POSTGRES_URL : undefined;
+const withPlans = Boolean(postgresUrl) && process.env.VIGIL_TEST_QUERY_PLANS === "1";
 /** The PostgreSQL pass, when asked for: it goes on beside the journeys too and is awaited after them. */
 let postgresPass;
 
@@ -84,7 +88,14 @@ if (runUnit) {
   rmSync(vitestReport, { force: true });
   if (postgresUrl) {
     rmSync(postgresReport, { force: true });
-    postgresPass = startPostgresPass({ repoRoot, url: postgresUrl, report: postgresReport, log: postgresLog });
+    rmSync(plansReport, { force: true });
+    postgresPass = startPostgresPass({
+      repoRoot,
+      url: postgresUrl,
+      report: postgresReport,
+      log: postgresLog,
+      plans: withPlans ? { report: plansReport, log: plansLog } : undefined,
+    });
   }
   const status = run("npx", [
     "vitest",
@@ -110,10 +121,15 @@ if (runE2e) {
 }
 
 if (postgresPass) {
-  const status = await postgresPass;
+  const { status, plans } = await postgresPass;
   banner(`API tests against PostgreSQL (${postgresUrl}), from ${path.relative(repoRoot, postgresLog)}`);
   console.log(readFileSync(postgresLog, "utf8"));
   suites.push(countVitest("API against PostgreSQL (vitest)", postgresReport, status));
+  if (plans !== undefined) {
+    banner(`Query plans at 100,000 cases (PostgreSQL), from ${path.relative(repoRoot, plansLog)}`);
+    console.log(readFileSync(plansLog, "utf8"));
+    suites.push(countVitest("query plans at 100,000 cases (PostgreSQL)", plansReport, plans));
+  }
 }
 
 /**
