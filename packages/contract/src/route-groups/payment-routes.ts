@@ -7,6 +7,7 @@ import {
   agingReportSchema,
   allocatePaymentSchema,
   applyCreditSchema,
+  invoiceAllocationsSchema,
   paymentListQuerySchema,
   paymentPageSchema,
   paymentParamsSchema,
@@ -106,6 +107,15 @@ export const paymentRoutes = {
     params: idParamsSchema,
     body: writeOffInvoiceSchema,
     response: z.object({ invoiceId: z.string(), amount: z.string() }),
+  }),
+  listInvoiceAllocations: route({
+    method: "GET",
+    path: "/api/billing/invoices/:id/allocations",
+    summary: "What was applied to an invoice, in date order: payments, their reversals, credit notes, a write-off",
+    tags,
+    access: "billing:read",
+    params: idParamsSchema,
+    response: invoiceAllocationsSchema,
   }),
   getAgingReport: route({
     method: "GET",

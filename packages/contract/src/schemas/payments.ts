@@ -132,6 +132,16 @@ export const paymentSchema = paymentSummarySchema.extend({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
+/**
+ * Why a payment can no longer be reversed, or null when it can: the one rule the server's reversal checks and the
+ * payments page follows (a refunded payment's money went back already, so it cannot bounce as well).
+ */
+export function reversalRefusalOf(payment: Pick<PaymentSummary, "reversal" | "refunded">): string | null {
+  if (payment.reversal) return "The payment was reversed already.";
+  if (Number(payment.refunded) > 0) return "Part of the payment was refunded: it cannot be reversed as well.";
+  return null;
+}
+
 export const paymentParamsSchema = z.object({ id: idSchema });
 export const paymentListQuerySchema = orderedRange(
   pageQuerySchema.extend({
@@ -164,6 +174,50 @@ export const invoiceReceivableSchema = z.object({
     .nullable(),
 });
 export type InvoiceReceivable = z.infer<typeof invoiceReceivableSchema>;
+
+/**
+ * What was applied to one invoice, in date order: allocations of payments (negative when a reversal takes one
+ * back), credit notes correcting it and its write-off, each with the amount due after it.
+ */
+export const invoiceAllocationEntryKinds = ["allocation", "allocation-reversal", "credit-note", "write-off"] as const;
+export const invoiceAllocationEntryKindSchema = z.enum(invoiceAllocationEntryKinds);
+export type InvoiceAllocationEntryKind = z.infer<typeof invoiceAllocationEntryKindSchema>;
+
+export const invoiceAllocationEntrySchema = z.object({
+  kind: invoiceAllocationEntryKindSchema,
+  /** The day it applies from: allocated, credited or written off (the client's calendar day). */
+  date: calendarDateSchema,
+  /** The payment an allocation (or its reversal) draws on; null for credit notes and write-offs. */
+  payment: z
+    .object({
+      id: idSchema,
+      receivedOn: calendarDateSchema,
+      payer: z.string().nullable(),
+      method: paymentMethodSchema,
+      reference: z.string().nullable(),
+    })
+    .nullable(),
+  /** The credit note's number; null otherwise. */
+  document: z.string().nullable(),
+  /** What it takes off the amount due; negative when it adds back (a reversed allocation). */
+  amount: moneySchema,
+  reason: z.string().nullable(),
+  /** The invoice's amount due after this entry. */
+  amountDue: moneySchema,
+  recordedAt: isoDateTimeSchema,
+});
+export type InvoiceAllocationEntry = z.infer<typeof invoiceAllocationEntrySchema>;
+
+export const invoiceAllocationsSchema = z.object({
+  invoiceId: idSchema,
+  number: z.string(),
+  currency: currencyCodeSchema,
+  total: moneySchema,
+  entries: z.array(invoiceAllocationEntrySchema),
+  /** total less every entry: what is due now (negative when credits exceed it). */
+  amountDue: moneySchema,
+});
+export type InvoiceAllocations = z.infer<typeof invoiceAllocationsSchema>;
 
 export const agingBuckets = ["current", "days1to30", "days31to60", "days61to90", "over90"] as const;
 const agingFiguresShape = {

@@ -237,3 +237,42 @@ export async function findReversal(tx: Db, paymentId: string): Promise<ReversalR
   const [row] = await tx.select().from(paymentReversals).where(eq(paymentReversals.paymentId, paymentId)).limit(1);
   return row;
 }
+
+/** What was applied to one invoice: its allocations (with their payment), credit notes correcting it, a write-off. */
+export async function findInvoiceApplications(db: Db, invoiceId: string) {
+  const [allocations, creditNotes, writeOffs] = await Promise.all([
+    db
+      .select({ allocation: paymentAllocations, payment: payments })
+      .from(paymentAllocations)
+      .innerJoin(payments, eq(payments.id, paymentAllocations.paymentId))
+      .where(eq(paymentAllocations.invoiceId, invoiceId)),
+    db
+      .select({
+        number: invoices.number,
+        issueDate: invoices.issueDate,
+        totalCents: sql<number>`(round(${invoices.total} * 100))::bigint`.mapWith(Number),
+        reason: invoices.reason,
+        issuedAt: invoices.issuedAt,
+      })
+      .from(invoices)
+      .where(and(eq(invoices.correctsInvoiceId, invoiceId), eq(invoices.kind, "credit-note"))),
+    db.select().from(invoiceWriteOffs).where(eq(invoiceWriteOffs.invoiceId, invoiceId)),
+  ]);
+  return { allocations, creditNotes, writeOffs };
+}
+
+/** The invoice an applications list is about; undefined when there is none. */
+export async function findInvoiceHeading(db: Db, invoiceId: string) {
+  const [row] = await db
+    .select({
+      id: invoices.id,
+      number: invoices.number,
+      kind: invoices.kind,
+      currency: invoices.currency,
+      totalCents: sql<number>`(round(${invoices.total} * 100))::bigint`.mapWith(Number),
+    })
+    .from(invoices)
+    .where(eq(invoices.id, invoiceId))
+    .limit(1);
+  return row;
+}

@@ -6,6 +6,7 @@ import type { Principal } from "../../http/principal.js";
 import { registerRoute } from "../../http/register-route.js";
 import { findUserById } from "../../identity/user-directory.js";
 import type { BillingSettings } from "./billing-service.js";
+import { listInvoiceAllocations } from "./invoice-allocations-service.js";
 import {
   allocatePayment,
   applyCredit,
@@ -47,6 +48,9 @@ export function registerPaymentRoutes(app: FastifyInstance, db: Db, settings: Bi
   );
   registerRoute(app, "writeOffInvoice", routes.writeOffInvoice, async ({ params, body, principal, request }) =>
     writeOffInvoice(db, params.id, body, await actorFor(principal, request)),
+  );
+  registerRoute(app, "listInvoiceAllocations", routes.listInvoiceAllocations, ({ params }) =>
+    listInvoiceAllocations(db, params.id),
   );
   registerRoute(app, "getAgingReport", routes.getAgingReport, ({ query }) => getAgingReport(db, query, settings));
   registerRoute(app, "getStatementOfAccount", routes.getStatementOfAccount, ({ params, query }) =>

@@ -16,6 +16,7 @@ import type {
   WriteOffInvoice,
   writeOffInvoiceSchema,
 } from "@vigil/contract";
+import { reversalRefusalOf } from "@vigil/contract";
 import { auditedWrite } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
@@ -96,6 +97,18 @@ function toSummary(found: PaymentWithFigures): PaymentSummary {
 async function requirePayment(db: Db, id: string): Promise<PaymentWithFigures> {
   const found = await findPayment(db, id);
   if (!found) throw new AppError("not_found", `No payment with id ${id}.`);
+  return found;
+}
+
+/**
+ * The start of every write that draws on one payment: its row locked, then its figures read under that lock (so a
+ * second writer sees what the first took); a reversed payment refused with `whenReversed`.
+ */
+async function lockPayment(tx: Db, paymentId: string, whenReversed: string): Promise<PaymentWithFigures> {
+  const [payment] = await lockPayments(tx, [paymentId]);
+  if (!payment) throw new AppError("not_found", `No payment with id ${paymentId}.`);
+  const found = await requirePayment(tx, paymentId);
+  if (found.reversal) throw conflict(whenReversed);
   return found;
 }
 
@@ -254,10 +267,8 @@ export async function allocatePayment(
   now = new Date(),
 ): Promise<Payment> {
   await db.transaction(async (tx) => {
-    const [payment] = await lockPayments(tx, [paymentId]);
-    if (!payment) throw new AppError("not_found", `No payment with id ${paymentId}.`);
-    const found = await requirePayment(tx, paymentId);
-    if (found.reversal) throw conflict("The payment was reversed: nothing of it can be allocated.");
+    const found = await lockPayment(tx, paymentId, "The payment was reversed: nothing of it can be allocated.");
+    const { payment } = found;
     const client = await requireBillingClient(tx, payment.clientId);
     await allocateFrom(tx, payment, remainingOf(found), linesOf(input), actor, todayIn(client.timezone, now));
     await recordAudit(
@@ -280,11 +291,11 @@ export async function reversePayment(
   actor: BillingActor,
 ): Promise<Payment> {
   await db.transaction(async (tx) => {
-    const [payment] = await lockPayments(tx, [paymentId]);
-    if (!payment) throw new AppError("not_found", `No payment with id ${paymentId}.`);
-    const found = await requirePayment(tx, paymentId);
-    if (found.reversal) throw conflict("The payment was reversed already.");
-    if (found.refundedCents > 0) throw conflict("Part of the payment was refunded: it cannot be reversed as well.");
+    const found = await lockPayment(tx, paymentId, "The payment was reversed already.");
+    const { payment } = found;
+    // The rule the payments page shows (`reversalRefusalOf`): a refunded payment cannot bounce as well.
+    const refusal = reversalRefusalOf(toSummary(found));
+    if (refusal) throw conflict(refusal);
     if (input.reversedOn < payment.receivedOn) throw conflict("A payment cannot be reversed before it was received.");
     const open = await findOpenAllocations(tx, paymentId);
     const invoiceIds = [...new Set(open.map((row) => row.invoiceId))];
@@ -323,10 +334,8 @@ export async function refundPayment(
   actor: BillingActor,
 ): Promise<Payment> {
   await db.transaction(async (tx) => {
-    const [payment] = await lockPayments(tx, [paymentId]);
-    if (!payment) throw new AppError("not_found", `No payment with id ${paymentId}.`);
-    const found = await requirePayment(tx, paymentId);
-    if (found.reversal) throw conflict("The payment was reversed: nothing of it can be refunded.");
+    const found = await lockPayment(tx, paymentId, "The payment was reversed: nothing of it can be refunded.");
+    const { payment } = found;
     const amountCents = centsOfMoney(input.amount);
     const remaining = remainingOf(found);
     if (amountCents > remaining) {
