@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pageOf, pageQuerySchema } from "../envelope.js";
 import { currencyCodeSchema, hoursDifferenceSchema, moneySchema } from "./billing.js";
 import { authorSchema, calendarDateSchema, idSchema, isoDateTimeSchema, monthSchema, orderedRange } from "./common.js";
+import { invoiceDeliveryModeSchema } from "./invoice-sending.js";
 
 /**
  * Invoices (PRODUCT.md §5, BILLING.md "Invoices"): the document a hospital's accounts payable receives when a
@@ -46,6 +47,8 @@ export const clientBillingProfileSchema = z.object({
   billingContactIds: z.array(idSchema),
   /** Send each new invoice and correction to them when it is issued. */
   sendOnIssue: z.boolean(),
+  /** The PDF attached to the e-mails, or a one-time link to it instead. */
+  invoiceDelivery: invoiceDeliveryModeSchema,
   /** Reminders of overdue invoices; on unless the client opts out. */
   remindersEnabled: z.boolean(),
   /** Days past the due date a reminder goes out at (7 and 30 by default). */
@@ -63,6 +66,7 @@ export const setClientBillingProfileSchema = z.object({
   showPatientNames: z.boolean(),
   billingContactIds: z.array(idSchema).max(20).default([]),
   sendOnIssue: z.boolean().default(false),
+  invoiceDelivery: invoiceDeliveryModeSchema.default("attachment"),
   remindersEnabled: z.boolean().default(true),
   reminderDays: z
     .array(z.number().int().min(1, "must be 1 day or more").max(365, "must be 365 days or fewer"))

@@ -1,4 +1,9 @@
-import type { InvoiceSendingPurpose, InvoiceSendingStatus, InvoiceSendingTrigger } from "@vigil/contract";
+import type {
+  InvoiceDeliveryMode,
+  InvoiceSendingPurpose,
+  InvoiceSendingStatus,
+  InvoiceSendingTrigger,
+} from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { invoices } from "./invoice-tables.js";
@@ -25,8 +30,16 @@ export const invoiceSendings = pgTable(
     recipients: jsonb("recipients").notNull().$type<SendingRecipient[]>(),
     status: text("status").notNull().default("pending").$type<InvoiceSendingStatus>(),
     lastError: text("last_error"),
-    /** The SHA-256 of the PDF attached (the invoice's, byte for byte). */
+    /** The SHA-256 of the PDF attached or behind the link (the invoice's, byte for byte). */
     attachmentSha256: text("attachment_sha256"),
+    /** Attached, or a one-time link: the client's setting when the sending was asked for. */
+    delivery: text("delivery").notNull().default("attachment").$type<InvoiceDeliveryMode>(),
+    /**
+     * A link's expiry, set once when it is first e-mailed (a retried e-mail carries the same link). The link is the
+     * sending's id signed with this expiry (links/signed-links.ts), never stored; `link_opened_at` spends it.
+     */
+    linkExpiresAt: timestamp("link_expires_at", { withTimezone: true }),
+    linkOpenedAt: timestamp("link_opened_at", { withTimezone: true }),
     requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
     requestedByUsername: text("requested_by_username").notNull(),
     requestedByName: text("requested_by_name"),

@@ -1,4 +1,4 @@
-import type { InvoiceKind } from "@vigil/contract";
+import type { InvoiceDeliveryMode, InvoiceKind } from "@vigil/contract";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -43,6 +43,8 @@ export const clientBillingProfiles = pgTable("client_billing_profiles", {
   billingContactIds: jsonb("billing_contact_ids").notNull().$type<string[]>().default([]),
   /** Send each new invoice (and correction) to them as soon as it is issued. */
   sendOnIssue: boolean("send_on_issue").notNull().default(false),
+  /** The PDF attached to the e-mails, or a one-time link to it instead (BILLING.md "Sending invoices and reminders"). */
+  invoiceDelivery: text("invoice_delivery").notNull().default("attachment").$type<InvoiceDeliveryMode>(),
   /** Overdue reminders are on unless the client opts out; sent at these days past the due date. */
   remindersEnabled: boolean("reminders_enabled").notNull().default(true),
   reminderDays: jsonb("reminder_days").notNull().$type<number[]>().default([7, 30]),

@@ -36,6 +36,7 @@ function profile(overrides: Partial<ClientBillingProfile> = {}): ClientBillingPr
     showPatientNames: false,
     billingContactIds: [],
     sendOnIssue: false,
+    invoiceDelivery: "attachment",
     remindersEnabled: true,
     reminderDays: [7, 30],
     version: null,
