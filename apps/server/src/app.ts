@@ -31,7 +31,7 @@ import { billingCheckFailure, checkCaseBilling } from "./modules/billing/billing
 import { registerBillingExportRoutes } from "./modules/billing/billing-exports-routes.js";
 import { registerBillingRoutes } from "./modules/billing/billing-routes.js";
 import { billingSettingsOf } from "./modules/billing/billing-service.js";
-import { invoiceRemindersJob } from "./modules/billing/invoice-reminders.js";
+import { invoiceRemindersJob, recheckingReminders } from "./modules/billing/invoice-reminders.js";
 import { invoiceSendingJob } from "./modules/billing/invoice-sending-job.js";
 import { registerInvoiceSendingRoutes } from "./modules/billing/invoice-sending-routes.js";
 import { registerBugRoutes } from "./modules/bugs/bugs-routes.js";
@@ -299,7 +299,7 @@ export async function buildApp({
     ...findingJobs(findings),
     auditRetentionJob(config.audit),
     reportDeliveryJob(reports),
-    invoiceSendingJob({ messages }),
+    recheckingReminders(invoiceSendingJob({ messages })),
     invoiceRemindersJob(),
     resultJob({ ...defaultOutboundTimeouts, sendingFacility: config.hl7.sendingFacility }),
     hl7LogRetentionJob({ logDays: config.hl7.logDays }),

@@ -1,7 +1,7 @@
 import type { ClientBillingProfile, Invoice, InvoicePage, InvoiceSending } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientIn, issueStatement, logTime, monitoredCase, setRate } from "../../testing/kits/billing-kit.js";
-import { type Team, teamFor } from "../../testing/kits/cases-kit.js";
+import { auditRows, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { appOnSameDatabase, type MailServer, startMailServer } from "../../testing/kits/findings-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { sweepInvoiceReminders } from "./invoice-reminders.js";
@@ -114,5 +114,68 @@ describe("overdue invoice reminders", () => {
     ).toHaveLength(2);
     expect(reminders.every((message) => message.data.includes(`${owing.invoice.number}.pdf`))).toBe(true);
     expect(mail.received.some((message) => message.to.includes(optedOut.email))).toBe(false);
+  }, 90_000);
+});
+
+describe("a reminder settled between the sweep and its sending", () => {
+  it("sends nothing for an invoice paid or written off after it was queued, and says why on the invoice", async () => {
+    const paidLater = await invoicedClient({});
+    const writtenOffLater = await invoicedClient({});
+    const stillOwing = await invoicedClient({});
+    const sweepDay = daysAfter(paidLater.invoice.dueDate, 8);
+    // The sweep queues the three while they are overdue; this app runs no jobs, so none has left yet.
+    expect(await sweepInvoiceReminders(harness.database.db, sweepDay)).toBeGreaterThanOrEqual(3);
+    for (const { invoice } of [paidLater, writtenOffLater, stillOwing]) {
+      expect((await remindersOf(invoice.id)).map((sending) => sending.status)).toEqual(["pending"]);
+    }
+
+    const payment = await team.billing("POST", "/api/billing/payments", {
+      body: {
+        clientId: paidLater.invoice.client.id,
+        receivedOn: paidLater.invoice.issueDate,
+        amount: paidLater.invoice.total,
+        method: "ach",
+        allocations: [{ invoiceId: paidLater.invoice.id, amount: paidLater.invoice.total }],
+      },
+    });
+    expect(payment.statusCode, payment.body).toBe(201);
+    const writeOff = await team.billing("POST", `/api/billing/invoices/${writtenOffLater.invoice.id}/write-off`, {
+      body: { writtenOffOn: writtenOffLater.invoice.issueDate, reason: "Hospital closed" },
+    });
+    expect(writeOff.statusCode, writeOff.body).toBe(200);
+
+    const runner = await appOnSameDatabase(harness, { runJobs: true });
+    try {
+      const started = Date.now();
+      const ids = [paidLater, writtenOffLater, stillOwing].map(({ invoice }) => invoice.id);
+      while (
+        !(await Promise.all(ids.map(remindersOf))).every((list) =>
+          list.every((sending) => sending.status !== "pending"),
+        )
+      ) {
+        if (Date.now() - started > 20_000) throw new Error("the reminders were not settled within 20 s");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await runner.close();
+    }
+
+    const [paidReminder] = await remindersOf(paidLater.invoice.id);
+    expect(paidReminder).toMatchObject({
+      status: "failed",
+      lastError: `Not sent: ${paidLater.invoice.number} was paid before the reminder left.`,
+      attachmentSha256: null,
+    });
+    const [writtenOffReminder] = await remindersOf(writtenOffLater.invoice.id);
+    expect(writtenOffReminder?.lastError).toBe(
+      `Not sent: ${writtenOffLater.invoice.number} was written off before the reminder left.`,
+    );
+    expect((await remindersOf(stillOwing.invoice.id))[0]?.status).toBe("sent");
+    expect(mail.received.some((message) => message.to.includes(paidLater.email))).toBe(false);
+    expect(mail.received.some((message) => message.to.includes(writtenOffLater.email))).toBe(false);
+    expect(mail.received.some((message) => message.to.includes(stillOwing.email))).toBe(true);
+    const [audit] = await auditRows(harness, "billing.invoice.reminder-withdrawn", paidLater.invoice.id);
+    expect(audit?.details).toMatchObject({ reminderDays: 7, reason: expect.stringContaining("was paid") });
+    expect(await auditRows(harness, "billing.invoice.reminded", paidLater.invoice.id)).toEqual([]);
   }, 90_000);
 });

@@ -1,9 +1,12 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { recordAudit } from "../../audit/record-audit.js";
 import { type Db, queryRows } from "../../db/client.js";
-import { defineJob } from "../../jobs/job-definition.js";
+import { invoices } from "../../db/schema.js";
+import { defineJob, type JobDefinition } from "../../jobs/job-definition.js";
+import { findSending, settleSending } from "./invoice-sending-repository.js";
 import { queueReminder } from "./invoice-sending-service.js";
-import { invoiceStatusSql } from "./invoice-status.js";
+import { invoiceFiguresSql, invoiceStatusSql, totalCentsSql } from "./invoice-status.js";
 
 const hourMs = 60 * 60_000;
 
@@ -64,4 +67,80 @@ export function invoiceRemindersJob() {
       if (queued > 0) log.info({ queued }, "overdue invoice reminders queued");
     },
   });
+}
+
+/** Every ledger entry recorded so far, whatever the day it is dated: what the invoice owes at the moment of sending. */
+const everythingRecorded = "9999-12-31";
+
+/** Why a reminder of this invoice should not leave now, or undefined when it is still owed (status `overdue`). */
+async function reasonNotToRemind(db: Db, invoiceId: string): Promise<string | undefined> {
+  const [invoice] = await db
+    .select({
+      number: invoices.number,
+      status: invoiceStatusSql(everythingRecorded),
+      creditedCents: invoiceFiguresSql(everythingRecorded).creditedCents.mapWith(Number),
+      totalCents: totalCentsSql.mapWith(Number),
+    })
+    .from(invoices)
+    .where(eq(invoices.id, invoiceId))
+    .limit(1);
+  if (!invoice) return "the invoice no longer exists";
+  switch (invoice.status) {
+    case "overdue":
+      return undefined;
+    case "written-off":
+      return `${invoice.number} was written off before the reminder left`;
+    case "paid":
+      return invoice.creditedCents >= invoice.totalCents
+        ? `${invoice.number} was credited in full before the reminder left`
+        : `${invoice.number} was paid before the reminder left`;
+    default:
+      return `${invoice.number} is not overdue (${invoice.status})`;
+  }
+}
+
+/**
+ * Re-reads a reminder's invoice just before the e-mail would leave (BILLING.md "Sending invoices and reminders"):
+ * the sweep queued it while the invoice was overdue, but a payment, a write-off or a credit note may have settled it
+ * since. Then the sending is settled without an e-mail (`failed`, the reason as its error, so the invoice's page says
+ * why nothing went) and audited. Anything else, and a reminder already settled, is left to the delivery.
+ * Returns the reason when it withdrew the reminder.
+ */
+export async function withdrawReminderNoLongerOwed(db: Db, sendingId: string): Promise<string | undefined> {
+  const sending = await findSending(db, sendingId);
+  if (!sending || sending.purpose !== "reminder" || sending.status !== "pending") return undefined;
+  const reason = await reasonNotToRemind(db, sending.invoiceId);
+  if (reason === undefined) return undefined;
+  const withdrawn = await db.transaction(async (tx) => {
+    const settled = await settleSending(tx, sending.id, {
+      status: "failed",
+      lastError: `Not sent: ${reason}.`,
+      attachmentSha256: null,
+      finishedAt: new Date(),
+    });
+    if (!settled) return false;
+    await recordAudit(tx, {
+      action: "billing.invoice.reminder-withdrawn",
+      outcome: "success",
+      actor: { sub: null, username: sending.requestedByUsername },
+      target: { type: "invoice", id: sending.invoiceId },
+      details: { sendingId: sending.id, reminderDays: sending.reminderDays, reason },
+    });
+    return true;
+  });
+  return withdrawn ? reason : undefined;
+}
+
+/**
+ * The invoice-sending job with the reminders' last check before it: a reminder whose invoice was settled since the
+ * sweep is withdrawn first, and the delivery, finding it settled, sends nothing.
+ */
+export function recheckingReminders(job: JobDefinition<{ sendingId: string }>): JobDefinition<{ sendingId: string }> {
+  return {
+    ...job,
+    handle: async (payload, context) => {
+      await withdrawReminderNoLongerOwed(context.db, payload.sendingId);
+      await job.handle(payload, context);
+    },
+  };
 }
