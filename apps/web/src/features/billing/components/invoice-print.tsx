@@ -25,6 +25,7 @@ import { saveFile } from "../../../lib/save-file";
 import { fetchInvoicePdf, useInvoice } from "../api/invoices";
 import { formatHours, formatMoney, formatMonth } from "../billing-format";
 import { invoiceKindLabels, invoiceStatusLabels } from "../invoice-labels";
+import { InvoiceAllocations } from "./invoice-allocations";
 import { InvoiceApplyCredit } from "./invoice-apply-credit";
 import { InvoiceSendings } from "./invoice-sendings";
 import { InvoiceWriteOff } from "./invoice-write-off";
@@ -226,6 +227,7 @@ function InvoiceDocument({ invoice }: { invoice: Invoice }) {
       <Typography variant="caption" color="text.secondary" component="p" className="vigil-no-print" sx={{ mt: 2 }}>
         PDF SHA-256: <span style={{ wordBreak: "break-all" }}>{invoice.pdfSha256}</span>
       </Typography>
+      {invoice.kind === "credit-note" ? null : <InvoiceAllocations invoice={invoice} />}
       <InvoiceSendings invoiceId={invoice.id} />
     </Box>
   );

@@ -100,4 +100,30 @@ describe("payments", { timeout: 30_000 }, () => {
       body: { reason: "Returned: insufficient funds", reversedOn: "2026-02-20" },
     });
   });
+
+  it("does not offer Reverse on a refunded payment, and says why", async () => {
+    const refunded = payment({ refunded: "400.00", unallocated: "0.00", reference: "CHK-3003" });
+    const other = payment({ id: "7a000000-1111-4a2b-9c3d-000000000009", reference: "CHK-4004" });
+    renderPageScreens(
+      "/billing/payments",
+      { "billing-payments": BillingPaymentsPage },
+      {
+        groups: ["billing"],
+        routes: {
+          "GET /api/billing/payments": () => envelope({ items: [refunded, other], total: 2, limit: 25, offset: 0 }),
+        },
+      },
+    );
+    const table = await screen.findByRole("table", { name: "Payments" });
+    const rowOf = async (reference: string) =>
+      (await within(table).findByText(reference, { selector: "td" })).closest("tr") as HTMLElement;
+    const refundedRow = await rowOf("CHK-3003");
+    const button = within(refundedRow).getByRole("button", { name: "Reverse" }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute("aria-describedby")).toBeTruthy();
+    const why = document.getElementById(button.getAttribute("aria-describedby") as string);
+    expect(why?.textContent).toBe("Part of the payment was refunded: it cannot be reversed as well.");
+    const otherButton = within(await rowOf("CHK-4004")).getByRole("button", { name: "Reverse" }) as HTMLButtonElement;
+    expect(otherButton.disabled).toBe(false);
+  });
 });

@@ -3,7 +3,7 @@ import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import type { PaymentSummary } from "@vigil/contract";
+import { type PaymentSummary, reversalRefusalOf } from "@vigil/contract";
 import { useState } from "react";
 import { useAccess } from "../../../components/access/access-context";
 import { PageHeading } from "../../../components/layouts/page-heading";
@@ -20,6 +20,32 @@ import {
 import { RefundPaymentDialog } from "./refund-payment-dialog";
 
 type Acting = { kind: "allocate" | "reverse" | "refund"; payment: PaymentSummary } | null;
+
+/**
+ * "Reverse" as the server's rule allows it (`reversalRefusalOf`, the contract's): a refunded payment cannot bounce
+ * as well, so its button is disabled and says why instead of leading to a refusal.
+ */
+function ReverseAction({ payment, onReverse }: { payment: PaymentSummary; onReverse: () => void }) {
+  const refusal = reversalRefusalOf(payment);
+  const whyId = `reverse-refused-${payment.id}`;
+  if (!refusal) {
+    return (
+      <Button size="small" color="error" onClick={onReverse}>
+        Reverse
+      </Button>
+    );
+  }
+  return (
+    <Stack sx={{ alignItems: "flex-start" }}>
+      <Button size="small" color="error" disabled aria-describedby={whyId}>
+        Reverse
+      </Button>
+      <Typography id={whyId} variant="caption" color="text.secondary" sx={{ maxWidth: "22ch" }}>
+        {refusal}
+      </Typography>
+    </Stack>
+  );
+}
 
 function columnsFor(canWrite: boolean, act: (acting: Acting) => void): ServerTableColumn<PaymentSummary>[] {
   const columns: ServerTableColumn<PaymentSummary>[] = [
@@ -64,9 +90,7 @@ function columnsFor(canWrite: boolean, act: (acting: Acting) => void): ServerTab
                 Refund
               </Button>
             ) : null}
-            <Button size="small" color="error" onClick={() => act({ kind: "reverse", payment: row })}>
-              Reverse
-            </Button>
+            <ReverseAction payment={row} onReverse={() => act({ kind: "reverse", payment: row })} />
           </Stack>
         ),
     },
