@@ -53,17 +53,33 @@ const scaleFactor = Number(process.env.BENCH_SCALE ?? 1);
 export const scaleFull = 1 * scaleFactor;
 export const scaleTenth = 0.1 * scaleFactor;
 
+const rounds = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 5)));
+const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
+const heavyRequests = Number(process.env.BENCH_HEAVY_REQUESTS ?? 8);
+
 export const runSettings = {
-  /** Seconds measured per endpoint and server, after the warm-up. */
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+  /**
+   * Rounds of the interleaved runs (interleave.ts): every server takes its turn at an endpoint, in an order that
+   * rotates each round, and a target is judged on the median of its per-round figures. 1 is the single run of
+   * before (the one-off run at 1,000,000 cases may use it).
+   */
+  rounds,
+  /** Seconds measured per endpoint and server in all, after the warm-up: split evenly over the rounds. */
+  durationSeconds,
+  roundSeconds: durationSeconds / rounds,
+  /** The first round's warm-up per endpoint and server… */
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
+  /** …and every later round's (the code is hot by then; this only refills the connections and the caches). */
+  roundWarmupSeconds: Number(process.env.BENCH_ROUND_WARMUP ?? 0.5),
   /** Concurrent connections of the throughput runs (no pipelining). */
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   /**
    * The heavy reads (statement, report, billing overview) can take seconds each on the full data: they are measured
    * on one connection with a fixed number of requests (their own latency), not flat out for a fixed time.
    */
-  heavyRequests: Number(process.env.BENCH_HEAVY_REQUESTS ?? 8),
+  heavyRequests,
+  /** …of which each round sends this many (at least 3, so a round's p50 is a middle request, not an edge). */
+  heavyRequestsPerRound: rounds === 1 ? heavyRequests : Math.max(3, Math.ceil(heavyRequests / rounds)),
   /** Requests per second of the fixed-rate run (PostgreSQL, full data; an endpoint may name its own). */
   fixedRate: Number(process.env.BENCH_RATE ?? 200),
   /** The pg pool size the server uses (db/client.ts default); the baseline uses the same. */

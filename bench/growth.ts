@@ -2,6 +2,7 @@ import pg from "pg";
 import { targets } from "./config.js";
 import { type Fixtures, type Group, type LogWindow, measuredEndpoints, type ServerRun } from "./endpoints.js";
 import { type LoadResult, round } from "./load.js";
+import { median, type Spread, spreadOf } from "./rounds.js";
 
 /**
  * How each read grows with the data: its p50 on the full data set ÷ its p50 on the tenth, both on PostgreSQL (the
@@ -17,8 +18,10 @@ export type Growth = {
   basis: "p50" | "mean" | "n/a";
   tenthMs: number;
   fullMs: number;
-  /** fullMs ÷ tenthMs, null for "n/a". */
+  /** fullMs ÷ tenthMs, null for "n/a"; over several rounds, the median of the rounds' ratios. */
   ratio: number | null;
+  /** Over several rounds: the ratio's median and spread (rounds with no ratio left out). */
+  spread?: Spread;
   /** Heavy reads: the time logs one request covers on each data set, and their ratio. */
   coveredTimeLogs?: { tenth: number; full: number; ratio: number | null };
 };
@@ -61,6 +64,32 @@ export function growthOf(full: ServerRun, tenth: ServerRun): Growth[] {
           : {}),
       },
     ];
+  });
+}
+
+/**
+ * The growth over interleaved rounds: each round's ratio of the full data's server to the tenth's, measured in the
+ * same round, then their median and spread; the compared figures are the rounds' medians, the basis the one most
+ * rounds used, the time logs covered those counted on the first round.
+ */
+export function growthAcrossRounds(full: readonly ServerRun[], tenth: readonly ServerRun[]): Growth[] {
+  const perRound = full.map((run, index) => (tenth[index] ? growthOf(run, tenth[index] as ServerRun) : []));
+  const first = perRound[0] ?? [];
+  return first.map((grown) => {
+    const rounds = perRound.flatMap((growths) => growths.filter((candidate) => candidate.endpoint === grown.endpoint));
+    const spread = spreadOf(rounds.map((candidate) => candidate.ratio));
+    const bases = rounds.filter((candidate) => candidate.ratio !== null).map((candidate) => candidate.basis);
+    const basis = [...bases].sort(
+      (left, right) => bases.filter((b) => b === right).length - bases.filter((b) => b === left).length,
+    )[0] as Growth["basis"];
+    return {
+      ...grown,
+      basis: spread && basis ? basis : "n/a",
+      tenthMs: round(median(rounds.map((candidate) => candidate.tenthMs)), 2),
+      fullMs: round(median(rounds.map((candidate) => candidate.fullMs)), 2),
+      ratio: spread ? round(spread.median, 2) : null,
+      ...(spread ? { spread } : {}),
+    };
   });
 }
 

@@ -21,7 +21,14 @@ async function startVigil(
   database: { url?: string; dataDir?: string },
   nodeFlags: readonly string[] = [],
 ) {
-  const env: NodeJS.ProcessEnv = { ...process.env, SEED: "none", LOG_LEVEL: "warn", RELEASE_ID: "bench" };
+  // The servers stay up for the whole interleaved run: the ID token must outlast it (the default is an hour).
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SEED: "none",
+    LOG_LEVEL: "warn",
+    RELEASE_ID: "bench",
+    ID_TOKEN_MINUTES: "600",
+  };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   if (database.url) env.DATABASE_URL = database.url;
@@ -39,6 +46,17 @@ async function startVigil(
 /** The start command with V8/Node flags before its own (e.g. `--trace-gc` for gc-stalls.ts). */
 function withNodeFlags(start: { command: string; args: string[] }, flags: readonly string[]) {
   return { command: start.command, args: [...flags, ...start.args] };
+}
+
+/** The bare baseline, started, given to `body`, and stopped whatever `body` does. */
+export async function withBaseline<T>(body: (server: BenchProcess) => Promise<T>): Promise<T> {
+  log("starting the bare baseline");
+  const server = await startBaseline();
+  try {
+    return await body(server);
+  } finally {
+    await server.stop();
+  }
 }
 
 export async function startBaseline() {
