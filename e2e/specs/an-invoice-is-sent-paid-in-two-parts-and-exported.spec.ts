@@ -264,6 +264,19 @@ test.describe("billing: invoices to paid", () => {
         await expect(
           billing.getByRole("article", { name: `Invoice ${invoice.number}` }).locator("dt:text-is('Status') + dd"),
         ).toHaveText("Paid");
+        // The invoice page lists both payments as applied, with what was left due after each.
+        const applied = billing
+          .getByRole("table", { name: `Payments and credits applied to ${invoice.number}` })
+          .getByRole("row");
+        await expect(applied).toHaveCount(3);
+        const first = applied.nth(1).getByRole("cell");
+        await expect(first.nth(4)).toHaveText(firstReference);
+        await expect(first.nth(5)).toHaveText(dollars(firstPart));
+        await expect(first.nth(6)).toHaveText(dollars(rest));
+        const second = applied.nth(2).getByRole("cell");
+        await expect(second.nth(4)).toHaveText(secondReference);
+        await expect(second.nth(5)).toHaveText(dollars(rest));
+        await expect(second.nth(6)).toHaveText("$0.00");
       });
 
       await test.step("the statement of account shows the invoice, both payments and nothing owed", async () => {
