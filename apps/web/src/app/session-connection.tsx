@@ -1,10 +1,14 @@
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import Snackbar from "@mui/material/Snackbar";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { getIdToken } from "../lib/auth";
 import { useIdentityConnection } from "../lib/auth-connection";
+
+// The notice is MUI's Snackbar (with its transition and click-away listener): its own chunk, not part of the signed-in
+// shell's first load, requested as the notice first renders when the app starts, so it is in memory well before the
+// identity service could go missing.
+const ConnectionLostSnackbar = lazy(() =>
+  import("./session-connection-snackbar").then((module) => ({ default: module.ConnectionLostSnackbar })),
+);
 
 /** How often an unreachable identity service is tried again while nothing else asks for a token. */
 export const reconnectIntervalMs = 10_000;
@@ -47,18 +51,8 @@ export function IdentityConnectionNotice() {
   }, [connection, queryClient]);
 
   return (
-    <Snackbar open={connection === "unreachable"} anchorOrigin={{ vertical: "bottom", horizontal: "center" }}>
-      <Alert
-        severity="warning"
-        variant="filled"
-        action={
-          <Button color="inherit" size="small" onClick={tryToReconnect}>
-            Try now
-          </Button>
-        }
-      >
-        The sign-in service cannot be reached. You are still signed in; Vigil keeps trying to reconnect.
-      </Alert>
-    </Snackbar>
+    <Suspense fallback={null}>
+      <ConnectionLostSnackbar open={connection === "unreachable"} onTryNow={tryToReconnect} />
+    </Suspense>
   );
 }

@@ -1,4 +1,4 @@
-import { type RouteDefinition, versionEtag } from "@vigil/contract";
+import type { RouteDefinition } from "@vigil/contract";
 
 /**
  * The API path of a contract route, relative to `/api` as `apiRequest` wants it, with its `:params` filled in:
@@ -11,9 +11,4 @@ export function apiPath(route: Pick<RouteDefinition, "path">, params: Record<str
     return encodeURIComponent(value);
   });
   return filled.replace(/^\/api(?=\/)/, "");
-}
-
-/** `If-Match` carries the version read, as the strong ETag the server sends with `GET` (`"3"`). */
-export function ifMatch(version: number): Record<string, string> {
-  return { "If-Match": versionEtag(version) };
 }

@@ -43,4 +43,25 @@ describe("the app chrome", { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "Report a bug" })).toBeNull());
     expect(window.location.href).toBe(where);
   });
+
+  it("puts the clock-alerts bell with its unread count before the account button, once the session is ready", async () => {
+    storeSignedInTokens("alice", ["coordinator"]);
+    window.location.hash = "#/unauthorized";
+    installFetch({
+      "GET /api/config": () => envelope(testConfig),
+      "GET /api/chrome": () => envelope({ items: coordinatorMenu }),
+      "GET /api/users/alice": () => envelope(testUser()),
+      "GET /api/chrome/breadcrumbs": ({ url }) =>
+        envelope({ items: [{ title: "Here", url: null }], path: url.searchParams.get("path") }),
+      "GET /api/notifications/clock-alerts": () => envelope({ items: [], total: 0, limit: 20, offset: 0, unread: 3 }),
+    });
+    render(<App router={createAppRouter()} queryClient={createQueryClient()} />);
+
+    const account = await screen.findByRole("button", { name: "AS Alice Smith, account" });
+    // The bell is its own chunk, loaded beside the page rather than before it.
+    const bell = await screen.findByRole("button", { name: "Clock alerts, 3 unread" });
+    const banner = screen.getByRole("banner");
+    const buttons = within(banner).getAllByRole("button");
+    expect(buttons.indexOf(bell)).toBe(buttons.indexOf(account) - 1);
+  });
 });

@@ -1,12 +1,12 @@
 import BugReport from "@mui/icons-material/BugReport";
 import ManageAccounts from "@mui/icons-material/ManageAccounts";
+import Box from "@mui/material/Box";
 import { pages } from "@vigil/contract";
 import { lazy, Suspense, useState } from "react";
 import { Outlet, useLocation, useNavigation } from "react-router";
 import { useLiveCaseEvents } from "../../api/live-case-events";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
 import { AppShell } from "../../components/layouts/app-shell";
-import { ClockAlertsBell } from "../../components/notifications/clock-alerts-bell";
 import { BreadcrumbsTrail } from "../../features/chrome/components/breadcrumbs-trail";
 import { NavMenu } from "../../features/chrome/components/nav-menu";
 import { homeUrlOf } from "../../features/chrome/menu-entries";
@@ -19,6 +19,16 @@ import { PageGate } from "./page-gate";
 const BugReportDialog = lazy(() =>
   import("../../features/bugs/components/bug-report-dialog").then((module) => ({ default: module.BugReportDialog })),
 );
+
+// The bell (its alert reads and mutations, the badge) loads after the first screen, in its own chunk: no screen
+// waits for it. Until it is there, an empty space of its size keeps the account button from moving.
+const ClockAlertsBell = lazy(() =>
+  import("../../components/notifications/clock-alerts-bell").then((module) => ({ default: module.ClockAlertsBell })),
+);
+
+function BellPlaceholder() {
+  return <Box aria-hidden="true" sx={{ width: 40, height: 40, mr: 1, flexShrink: 0 }} />;
+}
 
 /** The `default` (home) and `app` layouts: app bar, menu drawer, breadcrumbs and user menu around the page. */
 export function ChromeLayout() {
@@ -52,7 +62,11 @@ export function ChromeLayout() {
       userMenu={
         signedIn ? (
           <>
-            {session.status === "ready" ? <ClockAlertsBell /> : null}
+            {session.status === "ready" ? (
+              <Suspense fallback={<BellPlaceholder />}>
+                <ClockAlertsBell />
+              </Suspense>
+            ) : null}
             <UserMenu
               name={session.user.name || session.user.username}
               email={session.user.email}

@@ -2,7 +2,6 @@ import MenuIcon from "@mui/icons-material/Menu";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
-import LinearProgress from "@mui/material/LinearProgress";
 import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import { useTheme } from "@mui/material/styles";
@@ -24,6 +23,11 @@ const navigationId = "main-navigation";
 // its own chunk, loaded only where the screen is narrow (right after the first render, before anyone taps).
 const loadDrawer = () => import("@mui/material/Drawer");
 const TemporaryDrawer = lazy(loadDrawer);
+
+// The busy bar shows only while a later navigation loads its screen, never on the first one: its own chunk, fetched
+// right after the first render.
+const loadProgressBar = () => import("@mui/material/LinearProgress");
+const LinearProgress = lazy(loadProgressBar);
 
 /**
  * The permanent navigation of wide screens, drawn the way MUI's `Drawer variant="permanent"` draws it (a docked
@@ -90,6 +94,9 @@ export function AppShell({
   useEffect(() => {
     if (!wide) void loadDrawer().catch(() => {});
   }, [wide]);
+  useEffect(() => {
+    void loadProgressBar().catch(() => {});
+  }, []);
   const main = useRef<HTMLElement>(null);
   // Right after sign-in, until the page's heading renders and takes it (arrival-focus.ts).
   useEffect(() => {
@@ -135,11 +142,13 @@ export function AppShell({
           {userMenu}
         </Toolbar>
         {busy ? (
-          <LinearProgress
-            color="secondary"
-            aria-label="Loading page"
-            sx={{ position: "absolute", bottom: 0, left: 0, right: 0 }}
-          />
+          <Suspense fallback={null}>
+            <LinearProgress
+              color="secondary"
+              aria-label="Loading page"
+              sx={{ position: "absolute", bottom: 0, left: 0, right: 0 }}
+            />
+          </Suspense>
         ) : null}
       </AppBar>
       {/* The temporary drawer renders in a portal, so the nav landmark sits inside each drawer, not around them. */}

@@ -1,8 +1,14 @@
 import { pages } from "@vigil/contract";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { type BlockerFunction, useBlocker } from "react-router";
 import { hasUnsavedChanges, useHasUnsavedChanges } from "../../lib/unsaved-changes";
-import { ConfirmDialog } from "../feedback/confirm-dialog";
+
+// The question is MUI's Dialog (with Modal, the focus trap and the backdrop): its own chunk, requested as the guard
+// first renders, so it is never part of the signed-in shell's first load yet is there long before anyone has typed
+// anything a navigation could throw away.
+const ConfirmDialog = lazy(() =>
+  import("../feedback/confirm-dialog").then((module) => ({ default: module.ConfirmDialog })),
+);
 
 /**
  * Leaving the page (a menu entry, a link, a tab of the page, Back) while a form holds unsaved edits. Changes of the
@@ -35,16 +41,18 @@ export function UnsavedChangesGuard() {
   }, [blocker, dirty]);
 
   return (
-    <ConfirmDialog
-      open={asking && blocker.state === "blocked"}
-      title="Leave this page?"
-      confirmLabel="Leave and discard"
-      cancelLabel="Stay on this page"
-      destructive
-      onConfirm={() => blocker.proceed?.()}
-      onClose={() => blocker.reset?.()}
-    >
-      You have changes that are not saved yet. Leaving this page throws them away.
-    </ConfirmDialog>
+    <Suspense fallback={null}>
+      <ConfirmDialog
+        open={asking && blocker.state === "blocked"}
+        title="Leave this page?"
+        confirmLabel="Leave and discard"
+        cancelLabel="Stay on this page"
+        destructive
+        onConfirm={() => blocker.proceed?.()}
+        onClose={() => blocker.reset?.()}
+      >
+        You have changes that are not saved yet. Leaving this page throws them away.
+      </ConfirmDialog>
+    </Suspense>
   );
 }

@@ -2,7 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type BugReport, bugReportSchema, bugRoutes, type ChangeBugStatusRequest } from "@vigil/contract";
 import { useCallback } from "react";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "../../../lib/api-paths";
+import { apiPath } from "../../../lib/api-paths";
+import { ifMatch } from "../../../lib/if-match";
 import { bugReportKeys } from "./bug-report-keys";
 
 export type ChangeBugStatusVariables = { id: string; version: number; input: ChangeBugStatusRequest };

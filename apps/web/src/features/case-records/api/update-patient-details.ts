@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type PatientDetailsRevision, recordRoutesTable, type UpdatePatientDetailsRequest } from "@vigil/contract";
 import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "../../../lib/api-paths";
+import { apiPath } from "../../../lib/api-paths";
+import { ifMatch } from "../../../lib/if-match";
 import { recordKeys } from "./query-keys";
 
 export type UpdatePatientDetailsVariables = {

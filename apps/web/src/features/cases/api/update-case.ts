@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Case, caseRoutes, caseSchema, type UpdateCaseRequest } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "../../../lib/api-paths";
+import { apiPath } from "../../../lib/api-paths";
+import { ifMatch } from "../../../lib/if-match";
 import { applyCaseChange } from "./case-cache";
 
 export type UpdateCaseVariables = { caseId: string; version: number; input: UpdateCaseRequest };

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Client, type ClientInput, clientRoutes, clientSchema } from "@vigil/contract";
 import { sharedKeys } from "../../../api/query-keys";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "../../../lib/api-paths";
+import { apiPath } from "../../../lib/api-paths";
+import { ifMatch } from "../../../lib/if-match";
 import { clientKeys } from "./query-keys";
 
 export type UpdateClientVariables = { clientId: string; version: number; input: ClientInput };

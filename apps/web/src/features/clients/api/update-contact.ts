@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Contact, type ContactInput, clientRoutes, contactSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "../../../lib/api-paths";
+import { apiPath } from "../../../lib/api-paths";
+import { ifMatch } from "../../../lib/if-match";
 import { clientKeys } from "./query-keys";
 
 export type UpdateContactVariables = { clientId: string; contactId: string; version: number; input: ContactInput };

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { clientRoutes, type UsefulLink, type UsefulLinkInput, usefulLinkSchema } from "@vigil/contract";
 import { requestData } from "../../../lib/api-client";
-import { apiPath, ifMatch } from "../../../lib/api-paths";
+import { apiPath } from "../../../lib/api-paths";
+import { ifMatch } from "../../../lib/if-match";
 import { clientKeys } from "./query-keys";
 
 export type UpdateUsefulLinkVariables = { clientId: string; linkId: string; version: number; input: UsefulLinkInput };
