@@ -29,8 +29,8 @@ type AssignmentsQuery = z.output<typeof assignmentsQuerySchema>;
 /* The case lists: the stage queues, the assignments page, a client's cases, and one case's timeline. */
 
 function patientName(first: string | null, last: string | null): string | null {
-  const name = [first, last].filter(Boolean).join(" ");
-  return name || null;
+  if (first && last) return `${first} ${last}`;
+  return first || last || null;
 }
 
 /**
@@ -44,8 +44,17 @@ export async function listCaseQueue(db: Db, stage: CaseStage, query: QueueQuery)
     createdFrom: query.createdFrom ? new Date(query.createdFrom) : undefined,
     createdTo: query.createdTo ? new Date(query.createdTo) : undefined,
   });
+  // One object per row, built field by field (no summary spread into it): a queue page is the hottest read.
   const items: CaseListItem[] = rows.map((row) => ({
-    ...toCaseSummary(row),
+    id: row.id,
+    caseNumber: row.caseNumber,
+    clientId: row.clientId,
+    studyType: row.studyType,
+    hasVideo: row.hasVideo,
+    priority: row.priority,
+    stage: row.stage,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
     clientName: row.clientName,
     clientCode: row.clientCode,
     clientTimezone: row.clientTimezone,

@@ -1,6 +1,7 @@
 import type { CasePriority, CaseStage } from "@vigil/contract";
-import { and, asc, desc, eq, exists, gte, isNull, lte, type SQL, sql } from "drizzle-orm";
-import { type CappedTotal, countCapped } from "../../db/capped-count.js";
+import { and, asc, desc, eq, exists, gte, isNull, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { type CappedTotal, exactCountCap } from "../../db/capped-count.js";
 import type { Db } from "../../db/client.js";
 import { caseAssignments, cases, caseTransitions, clients, searchableText } from "../../db/schema.js";
 
@@ -25,28 +26,65 @@ export type QueueFilter = {
  * `searchableText`, so accents, case and punctuation do not matter ("o'brien" is the words "o brien"). Shorter
  * digit runs match at a word start only: fewer than three characters make no trigram, so "anywhere" would read
  * every case. `searchableText` turns `%`, `_` and `\` into spaces, so nothing typed is a LIKE wildcard.
+ *
+ * `value` is the word's placeholder: a digit run's is `%digits%`, any other word's the word itself (`searchValues`).
  */
-function searchWordCondition(word: string): SQL {
-  if (/^\p{Nd}{3,}$/u.test(word)) return sql`${cases.searchText} like ${`%${word}%`}`;
-  return sql`${cases.searchText} like '% ' || btrim(${searchableText(sql`${word}::text`)}) || '%'`;
+function searchWordCondition(kind: SearchWordKind, value: Placeholder): SQL {
+  if (kind === "digits") return sql`${cases.searchText} like ${value}`;
+  return sql`${cases.searchText} like '% ' || btrim(${searchableText(sql`${value}::text`)}) || '%'`;
 }
 
+type SearchWordKind = "digits" | "word";
+
 /** The words of a search: split at white space; a word without a letter or digit (a lone "-") matches anything. */
-function searchConditions(search: string): SQL[] {
+function searchWords(search: string | undefined): { kind: SearchWordKind; value: string }[] {
+  if (!search) return [];
   return search
     .split(/\s+/u)
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
-    .map(searchWordCondition);
+    .map((word) =>
+      /^\p{Nd}{3,}$/u.test(word) ? { kind: "digits", value: `%${word}%` } : { kind: "word", value: word },
+    );
 }
 
-function queueConditions(db: Db, filter: QueueFilter): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [eq(cases.stage, filter.stage), isNull(cases.archivedAt)];
-  if (filter.clientId) conditions.push(eq(cases.clientId, filter.clientId));
-  if (filter.priority) conditions.push(eq(cases.priority, filter.priority));
-  if (filter.reviewerId) conditions.push(eq(cases.reviewerSub, filter.reviewerId));
-  if (filter.createdFrom) conditions.push(gte(cases.createdAt, filter.createdFrom));
-  if (filter.createdTo) conditions.push(lte(cases.createdAt, filter.createdTo));
-  if (filter.technologistId) {
+/**
+ * Which filters a queue request uses, and its order: what its statement's text depends on. The values go in as
+ * placeholders, so one statement per shape serves every client, stage, page and search of that shape.
+ */
+type QueueShape = {
+  clientId: boolean;
+  priority: boolean;
+  reviewerId: boolean;
+  createdFrom: boolean;
+  createdTo: boolean;
+  technologistId: boolean;
+  searchWords: SearchWordKind[];
+  sort: QueueFilter["sort"];
+  order: QueueFilter["order"];
+};
+
+function shapeOf(filter: QueueFilter, words: { kind: SearchWordKind }[]): QueueShape {
+  return {
+    clientId: Boolean(filter.clientId),
+    priority: Boolean(filter.priority),
+    reviewerId: Boolean(filter.reviewerId),
+    createdFrom: Boolean(filter.createdFrom),
+    createdTo: Boolean(filter.createdTo),
+    technologistId: Boolean(filter.technologistId),
+    searchWords: words.map((word) => word.kind),
+    sort: filter.sort,
+    order: filter.order,
+  };
+}
+
+function queueConditions(db: Db, shape: QueueShape): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(cases.stage, sql.placeholder("stage")), isNull(cases.archivedAt)];
+  if (shape.clientId) conditions.push(eq(cases.clientId, sql.placeholder("clientId")));
+  if (shape.priority) conditions.push(eq(cases.priority, sql.placeholder("priority")));
+  if (shape.reviewerId) conditions.push(eq(cases.reviewerSub, sql.placeholder("reviewerId")));
+  if (shape.createdFrom) conditions.push(gte(cases.createdAt, sql.placeholder("createdFrom")));
+  if (shape.createdTo) conditions.push(lte(cases.createdAt, sql.placeholder("createdTo")));
+  if (shape.technologistId) {
     conditions.push(
       exists(
         db
@@ -55,7 +93,7 @@ function queueConditions(db: Db, filter: QueueFilter): SQL | undefined {
           .where(
             and(
               eq(caseAssignments.caseId, cases.id),
-              eq(caseAssignments.technologistSub, filter.technologistId),
+              eq(caseAssignments.technologistSub, sql.placeholder("technologistId")),
               isNull(caseAssignments.endedAt),
             ),
           ),
@@ -63,7 +101,9 @@ function queueConditions(db: Db, filter: QueueFilter): SQL | undefined {
     );
   }
   // Every word typed must match, in any order: "Łukasz O'Brien", "obrien 0001" and "CM-2026-000008" all narrow.
-  if (filter.search) conditions.push(...searchConditions(filter.search));
+  conditions.push(
+    ...shape.searchWords.map((kind, index) => searchWordCondition(kind, sql.placeholder(`word${index}`))),
+  );
   return and(...conditions);
 }
 
@@ -98,6 +138,96 @@ export type QueueRow = {
   hasPendingTransition: boolean;
 };
 
+/** The statements of one queue shape, built once per database (a transaction gets its own). */
+const preparedQueues = new WeakMap<Db, Map<string, ReturnType<typeof prepareQueue>>>();
+
+/**
+ * Unnamed statements (`prepare("")`): drizzle builds their text once and then only fills in the values, while
+ * PostgreSQL still plans each execution with its values, exactly as the statements built per request were planned.
+ */
+function prepareQueue(db: Db, shape: QueueShape) {
+  const where = queueConditions(db, shape);
+  const direction = shape.order === "desc" ? desc : asc;
+  const order: SQL[] =
+    shape.sort === "priority"
+      ? [
+          // STAT first whatever the order; then oldest first (or newest first with order=desc).
+          sql`${cases.priority} desc nulls last`,
+          direction(cases.createdAt),
+          direction(cases.id),
+        ]
+      : [direction(cases[shape.sort]), direction(cases.id)];
+  const page = db
+    .select({
+      id: cases.id,
+      caseNumber: cases.caseNumber,
+      clientId: cases.clientId,
+      studyType: cases.studyType,
+      hasVideo: cases.hasVideo,
+      priority: cases.priority,
+      stage: cases.stage,
+      createdAt: cases.createdAt,
+      updatedAt: cases.updatedAt,
+      clientName: clients.name,
+      clientCode: clients.code,
+      clientTimezone: clients.timezone,
+      patientFirstName: cases.patientFirstName,
+      patientLastName: cases.patientLastName,
+      patientMrn: cases.patientMrn,
+      reviewerSub: cases.reviewerSub,
+      reviewerUsername: cases.reviewerUsername,
+      reviewerName: cases.reviewerName,
+      acknowledgedAt: cases.acknowledgedAt,
+      recordingStartedAt: cases.recordingStartedAt,
+      recordingEndedAt: cases.recordingEndedAt,
+      version: cases.version,
+      technologists: sql<QueueTechnologist[] | string>`coalesce((
+        select json_agg(json_build_object('sub', a.technologist_sub, 'username', a.technologist_username,
+          'name', a.technologist_name) order by a.started_at, a.id)
+        from ${caseAssignments} a where a.case_id = ${cases.id} and a.ended_at is null), '[]'::json)`,
+      hasPendingTransition: sql<boolean>`exists (select 1 from ${caseTransitions} t
+        where t.case_id = ${cases.id} and t.status = 'pending')`,
+    })
+    .from(cases)
+    .innerJoin(clients, eq(clients.id, cases.clientId))
+    .where(where)
+    .orderBy(...order)
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare("");
+  // The capped total of db/capped-count.ts, the same two statements.
+  const counted = db.select({ one: sql`1` }).from(cases).where(where);
+  const count = prepareRaw<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (${counted} limit ${exactCountCap + 1}) capped`,
+  );
+  const estimate = prepareRaw<{ "QUERY PLAN": unknown }>(db, sql`explain (format json) ${sql`${counted}`}`);
+  return { page, count, estimate };
+}
+
+/** A raw statement built once: its rows for the values of its placeholders. */
+function prepareRaw<T>(db: Db, query: SQL): (values: Record<string, unknown>) => Promise<T[]> {
+  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, "", false);
+  return async (values) => ((await prepared.execute(values)) as { rows: T[] }).rows;
+}
+
+const dialect = new PgDialect();
+
+function queueStatements(db: Db, shape: QueueShape) {
+  let statements = preparedQueues.get(db);
+  if (!statements) {
+    statements = new Map();
+    preparedQueues.set(db, statements);
+  }
+  const key = JSON.stringify(shape);
+  let prepared = statements.get(key);
+  if (!prepared) {
+    prepared = prepareQueue(db, shape);
+    statements.set(key, prepared);
+  }
+  return prepared;
+}
+
 /**
  * One page of a stage queue, in one statement: the page's cases with their client, their active technologists
  * and whether a move awaits approval (correlated subqueries over the page's rows only), then the total, exact up
@@ -106,62 +236,31 @@ export type QueueRow = {
  * on `search_text` (`cases_search_idx`).
  */
 export async function findCaseQueuePage(db: Db, filter: QueueFilter): Promise<{ rows: QueueRow[] } & CappedTotal> {
-  const where = queueConditions(db, filter);
-  const direction = filter.order === "desc" ? desc : asc;
-  const order: SQL[] =
-    filter.sort === "priority"
-      ? [
-          // STAT first whatever the order; then oldest first (or newest first with order=desc).
-          sql`${cases.priority} desc nulls last`,
-          direction(cases.createdAt),
-          direction(cases.id),
-        ]
-      : [direction(cases[filter.sort]), direction(cases.id)];
-  const [rows, counted] = await Promise.all([
-    db
-      .select({
-        id: cases.id,
-        caseNumber: cases.caseNumber,
-        clientId: cases.clientId,
-        studyType: cases.studyType,
-        hasVideo: cases.hasVideo,
-        priority: cases.priority,
-        stage: cases.stage,
-        createdAt: cases.createdAt,
-        updatedAt: cases.updatedAt,
-        clientName: clients.name,
-        clientCode: clients.code,
-        clientTimezone: clients.timezone,
-        patientFirstName: cases.patientFirstName,
-        patientLastName: cases.patientLastName,
-        patientMrn: cases.patientMrn,
-        reviewerSub: cases.reviewerSub,
-        reviewerUsername: cases.reviewerUsername,
-        reviewerName: cases.reviewerName,
-        acknowledgedAt: cases.acknowledgedAt,
-        recordingStartedAt: cases.recordingStartedAt,
-        recordingEndedAt: cases.recordingEndedAt,
-        version: cases.version,
-        technologists: sql<QueueTechnologist[]>`coalesce((
-          select json_agg(json_build_object('sub', a.technologist_sub, 'username', a.technologist_username,
-            'name', a.technologist_name) order by a.started_at, a.id)
-          from ${caseAssignments} a where a.case_id = ${cases.id} and a.ended_at is null), '[]'::json)`,
-        hasPendingTransition: sql<boolean>`exists (select 1 from ${caseTransitions} t
-          where t.case_id = ${cases.id} and t.status = 'pending')`,
-      })
-      .from(cases)
-      .innerJoin(clients, eq(clients.id, cases.clientId))
-      .where(where)
-      .orderBy(...order)
-      .limit(filter.limit)
-      .offset(filter.offset),
-    countCapped(db, db.select({ one: sql`1` }).from(cases).where(where)),
-  ]);
-  return {
-    rows: rows.map((row) => ({
-      ...row,
-      technologists: typeof row.technologists === "string" ? JSON.parse(row.technologists) : row.technologists,
-    })),
-    ...counted,
+  const words = searchWords(filter.search);
+  const { page, count, estimate } = queueStatements(db, shapeOf(filter, words));
+  const values: Record<string, unknown> = {
+    stage: filter.stage,
+    clientId: filter.clientId,
+    priority: filter.priority,
+    reviewerId: filter.reviewerId,
+    // As the column would write them (drizzle maps a placeholder's value only inside a column's own Param).
+    createdFrom: filter.createdFrom?.toISOString(),
+    createdTo: filter.createdTo?.toISOString(),
+    technologistId: filter.technologistId,
+    limit: filter.limit,
+    offset: filter.offset,
   };
+  for (const [index, word] of words.entries()) values[`word${index}`] = word.value;
+  const [rows, [counted]] = await Promise.all([page.execute(values), count(values)]);
+  // PGlite hands json back parsed, node-postgres as text; the rows are ours, so they are completed in place.
+  for (const row of rows) {
+    if (typeof row.technologists === "string") row.technologists = JSON.parse(row.technologists);
+  }
+  const exact = Number(counted?.n ?? 0);
+  if (exact <= exactCountCap) return { rows: rows as QueueRow[], total: exact, totalIsEstimate: false };
+  const [planned] = await estimate(values);
+  const plan = planned?.["QUERY PLAN"];
+  const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as { Plan?: { "Plan Rows"?: number } }[];
+  const estimated = Math.round(Number(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0));
+  return { rows: rows as QueueRow[], total: Math.max(exactCountCap + 1, estimated), totalIsEstimate: true };
 }

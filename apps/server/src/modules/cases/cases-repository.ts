@@ -1,5 +1,18 @@
 import type { CaseStage } from "@vigil/contract";
-import { and, asc, count, countDistinct, desc, eq, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  inArray,
+  isNull,
+  ne,
+  type Placeholder,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import {
   caseActions,
@@ -59,9 +72,36 @@ export async function insertCase(db: Db, values: CaseValues): Promise<CaseRow> {
   return row as CaseRow;
 }
 
+/**
+ * The case screen's reads, built once per database (a transaction gets its own) and shape; drizzle then only fills in
+ * the values. Unnamed (`prepare("")`): PostgreSQL still plans each execution with its values, as before.
+ */
+const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
+
+function preparedOnce<T>(db: Db, key: string, build: () => T): T {
+  let statements = preparedStatements.get(db);
+  if (!statements) {
+    statements = new Map();
+    preparedStatements.set(db, statements);
+  }
+  let statement = statements.get(key) as T | undefined;
+  if (statement === undefined) {
+    statement = build();
+    statements.set(key, statement);
+  }
+  return statement;
+}
+
 export async function findCase(db: Db, id: string, lock?: RowLock): Promise<CaseRow | undefined> {
-  const query = db.select().from(cases).where(eq(cases.id, id)).limit(1);
-  const [row] = lock ? await query.for(lock) : await query;
+  const query = () =>
+    db
+      .select()
+      .from(cases)
+      .where(eq(cases.id, sql.placeholder("id")))
+      .limit(1);
+  const [row] = lock
+    ? await query().for(lock).execute({ id })
+    : await preparedOnce(db, "case", () => query().prepare("")).execute({ id });
   return row;
 }
 
@@ -84,12 +124,16 @@ export async function insertPatientDetails(
 }
 
 export async function findLatestPatientDetails(db: Db, caseId: string): Promise<PatientDetailsRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(casePatientDetails)
-    .where(eq(casePatientDetails.caseId, caseId))
-    .orderBy(desc(casePatientDetails.revision))
-    .limit(1);
+  const statement = preparedOnce(db, "latest-patient-details", () =>
+    db
+      .select()
+      .from(casePatientDetails)
+      .where(eq(casePatientDetails.caseId, sql.placeholder("caseId")))
+      .orderBy(desc(casePatientDetails.revision))
+      .limit(1)
+      .prepare(""),
+  );
+  const [row] = await statement.execute({ caseId });
   return row;
 }
 
@@ -104,11 +148,17 @@ export async function findPatientDetailsHistory(db: Db, caseId: string): Promise
 
 export async function findActiveAssignments(db: Db, caseIds: readonly string[]): Promise<AssignmentRow[]> {
   if (caseIds.length === 0) return [];
-  return db
-    .select()
-    .from(caseAssignments)
-    .where(and(inArray(caseAssignments.caseId, [...caseIds]), isNull(caseAssignments.endedAt)))
-    .orderBy(asc(caseAssignments.startedAt), asc(caseAssignments.id));
+  const query = (ids: (string | Placeholder)[]) =>
+    db
+      .select()
+      .from(caseAssignments)
+      .where(and(inArray(caseAssignments.caseId, ids), isNull(caseAssignments.endedAt)))
+      .orderBy(asc(caseAssignments.startedAt), asc(caseAssignments.id));
+  // One case (the case screen, every check) is the hot shape; a list of them is built as it comes.
+  if (caseIds.length > 1) return query([...caseIds]);
+  return preparedOnce(db, "active-assignments", () => query([sql.placeholder("caseId")]).prepare("")).execute({
+    caseId: caseIds[0],
+  });
 }
 
 export async function insertAssignment(db: Db, values: typeof caseAssignments.$inferInsert): Promise<AssignmentRow> {
@@ -153,10 +203,15 @@ export async function findTransition(db: Db, id: string): Promise<TransitionRow 
 
 export async function findPendingTransitions(db: Db, caseIds: readonly string[]): Promise<TransitionRow[]> {
   if (caseIds.length === 0) return [];
-  return db
-    .select()
-    .from(caseTransitions)
-    .where(and(inArray(caseTransitions.caseId, [...caseIds]), eq(caseTransitions.status, "pending")));
+  const query = (ids: (string | Placeholder)[]) =>
+    db
+      .select()
+      .from(caseTransitions)
+      .where(and(inArray(caseTransitions.caseId, ids), eq(caseTransitions.status, "pending")));
+  if (caseIds.length > 1) return query([...caseIds]);
+  return preparedOnce(db, "pending-transitions", () => query([sql.placeholder("caseId")]).prepare("")).execute({
+    caseId: caseIds[0],
+  });
 }
 
 export async function insertTransitionAction(

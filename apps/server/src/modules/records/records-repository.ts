@@ -26,27 +26,50 @@ export type CaseState = {
 };
 
 /**
+ * The hot reads' statements, built once per database (a transaction gets its own) and shape; drizzle then only fills
+ * in the values. Unnamed (`prepare("")`): PostgreSQL still plans each execution with its values, as before.
+ */
+const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
+
+function preparedOnce<T>(db: Db, key: string, build: () => T): T {
+  let statements = preparedStatements.get(db);
+  if (!statements) {
+    statements = new Map();
+    preparedStatements.set(db, statements);
+  }
+  let statement = statements.get(key) as T | undefined;
+  if (statement === undefined) {
+    statement = build();
+    statements.set(key, statement);
+  }
+  return statement;
+}
+
+/**
  * The case row, locked FOR UPDATE when `lock` is set. This reads the cases module's table on purpose: a record
  * write must hold the same row lock that stage transitions take, so that "the stage allows this write" is still
  * true when the write commits. Asking the cases service first and writing afterwards would race with a move.
  */
 export async function findCaseState(db: Db, id: string, lock?: "update"): Promise<CaseState | undefined> {
-  const query = db
-    .select({
-      id: cases.id,
-      caseNumber: cases.caseNumber,
-      clientId: cases.clientId,
-      stage: cases.stage,
-      archivedAt: cases.archivedAt,
-      protocolRevisionId: cases.protocolRevisionId,
-      recordingStartedAt: cases.recordingStartedAt,
-      recordingEndedAt: cases.recordingEndedAt,
-      createdAt: cases.createdAt,
-    })
-    .from(cases)
-    .where(eq(cases.id, id))
-    .limit(1);
-  const [row] = lock ? await query.for(lock) : await query;
+  const query = () =>
+    db
+      .select({
+        id: cases.id,
+        caseNumber: cases.caseNumber,
+        clientId: cases.clientId,
+        stage: cases.stage,
+        archivedAt: cases.archivedAt,
+        protocolRevisionId: cases.protocolRevisionId,
+        recordingStartedAt: cases.recordingStartedAt,
+        recordingEndedAt: cases.recordingEndedAt,
+        createdAt: cases.createdAt,
+      })
+      .from(cases)
+      .where(eq(cases.id, sql.placeholder("id")))
+      .limit(1);
+  const [row] = lock
+    ? await query().for(lock).execute({ id })
+    : await preparedOnce(db, "case-state", () => query().prepare("")).execute({ id });
   return row;
 }
 
@@ -80,20 +103,27 @@ export async function findRecordPage(
   db: Db,
   filter: { caseId: string; kind: RecordKind; includeDeleted: boolean; limit: number; offset: number },
 ): Promise<{ rows: RecordRow[]; total: number }> {
-  const conditions: SQL[] = [eq(caseRecords.caseId, filter.caseId), eq(caseRecords.kind, filter.kind)];
-  if (!filter.includeDeleted) conditions.push(eq(caseRecords.deleted, false));
-  const where = and(...conditions);
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(caseRecords)
-      .where(where)
-      .orderBy(listOrder[filter.kind], desc(caseRecords.createdAt), desc(caseRecords.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(caseRecords).where(where),
-  ]);
-  return { rows, total: Number(counted?.total ?? 0) };
+  const { page, counted } = preparedOnce(db, `record-page:${filter.kind}:${filter.includeDeleted}`, () => {
+    const conditions: SQL[] = [
+      eq(caseRecords.caseId, sql.placeholder("caseId")),
+      eq(caseRecords.kind, sql.placeholder("kind")),
+    ];
+    if (!filter.includeDeleted) conditions.push(eq(caseRecords.deleted, false));
+    const where = and(...conditions);
+    return {
+      page: db
+        .select()
+        .from(caseRecords)
+        .where(where)
+        .orderBy(listOrder[filter.kind], desc(caseRecords.createdAt), desc(caseRecords.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(""),
+      counted: db.select({ total: count() }).from(caseRecords).where(where).prepare(""),
+    };
+  });
+  const [rows, [total]] = await Promise.all([page.execute(filter), counted.execute(filter)]);
+  return { rows, total: Number(total?.total ?? 0) };
 }
 
 export async function insertRecord(db: Db, values: RecordValues): Promise<RecordRow> {
@@ -146,11 +176,14 @@ export async function saveTimeLog(db: Db, values: TimeLogValues): Promise<void> 
 
 /** The case's time logs that are not deleted. */
 export async function findTimeLogsOfCase(db: Db, caseId: string): Promise<TimeLogRow[]> {
-  return db
-    .select()
-    .from(caseTimeLogs)
-    .where(and(eq(caseTimeLogs.caseId, caseId), eq(caseTimeLogs.deleted, false)))
-    .orderBy(asc(caseTimeLogs.startedAt));
+  return preparedOnce(db, "time-logs-of-case", () =>
+    db
+      .select()
+      .from(caseTimeLogs)
+      .where(and(eq(caseTimeLogs.caseId, sql.placeholder("caseId")), eq(caseTimeLogs.deleted, false)))
+      .orderBy(asc(caseTimeLogs.startedAt))
+      .prepare(""),
+  ).execute({ caseId });
 }
 
 /**
@@ -232,21 +265,27 @@ export async function findLatestRecordTime(
   db: Db,
   filter: { caseId: string; kind: RecordKind; field: string; eventType?: string },
 ): Promise<Date | undefined> {
-  const conditions: SQL[] = [
-    eq(caseRecords.caseId, filter.caseId),
-    eq(caseRecords.kind, filter.kind),
-    eq(caseRecords.deleted, false),
-  ];
-  if (filter.eventType) conditions.push(sql`${caseRecords.data}->>'type' = ${filter.eventType}`);
-  const [row] = await db
-    .select({
-      // Epoch seconds: both drivers hand a float8 back as a number, whatever the session's time zone.
-      latest: sql<
-        number | string | null
-      >`extract(epoch from max((${caseRecords.data}->>${filter.field})::timestamptz))::float8`,
-    })
-    .from(caseRecords)
-    .where(and(...conditions));
+  const statement = preparedOnce(db, `latest-record-time:${Boolean(filter.eventType)}`, () => {
+    const conditions: SQL[] = [
+      eq(caseRecords.caseId, sql.placeholder("caseId")),
+      eq(caseRecords.kind, sql.placeholder("kind")),
+      eq(caseRecords.deleted, false),
+    ];
+    if (filter.eventType) {
+      conditions.push(sql`${caseRecords.data}->>'type' = ${sql.placeholder("eventType")}`);
+    }
+    return db
+      .select({
+        // Epoch seconds: both drivers hand a float8 back as a number, whatever the session's time zone.
+        latest: sql<
+          number | string | null
+        >`extract(epoch from max((${caseRecords.data}->>${sql.placeholder("field")})::timestamptz))::float8`,
+      })
+      .from(caseRecords)
+      .where(and(...conditions))
+      .prepare("");
+  });
+  const [row] = await statement.execute(filter);
   return row?.latest === null || row?.latest === undefined ? undefined : new Date(Number(row.latest) * 1000);
 }
 
