@@ -281,7 +281,7 @@ export async function buildApp({
   registerUserRoutes(app, database.db, config);
   registerAuditRoutes(app, database.db);
   registerBillingRoutes(app, database.db, config);
-  registerInvoiceSendingRoutes(app, database.db);
+  registerInvoiceSendingRoutes(app, database.db, { linkLimits: config.identityLimits });
   registerBillingExportRoutes(app, database.db);
   registerMessageLogRoutes(app, database.db);
   registerProfileRoutes(app, database.db, { sendingFacility: config.hl7.sendingFacility });
@@ -299,7 +299,9 @@ export async function buildApp({
     ...findingJobs(findings),
     auditRetentionJob(config.audit),
     reportDeliveryJob(reports),
-    recheckingReminders(invoiceSendingJob({ messages })),
+    recheckingReminders(
+      invoiceSendingJob({ messages, publicUrl: config.publicUrl, linkHours: config.reports.linkHours }),
+    ),
     invoiceRemindersJob(),
     resultJob({ ...defaultOutboundTimeouts, sendingFacility: config.hl7.sendingFacility }),
     hl7LogRetentionJob({ logDays: config.hl7.logDays }),

@@ -136,6 +136,14 @@ export const pageList = [
     layout: "base",
     access: "public",
   }),
+  // The link an invoice's billing contact gets when the client takes links, not attachments (no account needed).
+  page({
+    id: "invoice-download",
+    path: "/invoice/:token",
+    title: "Download an invoice",
+    layout: "base",
+    access: "public",
+  }),
   page({ id: "unauthorized", path: "/unauthorized", title: "Unauthorized", layout: "app", access: "public" }),
   page({ id: "bugs", path: "/bugs", title: "Bugs", layout: "app", access: "bugs:triage" }),
   page({

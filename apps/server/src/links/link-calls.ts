@@ -5,8 +5,8 @@ import { AppError } from "../errors/app-error.js";
 import { hitRateLimit } from "../identity/rate-limits-repository.js";
 
 /*
- * The one gate of every public one-time-link call (a report's download link, a critical finding's acknowledgement
- * link): no account, so the address and the token are all there is to go on.
+ * The one gate of every public one-time-link call (a report's or an invoice's download link, a critical finding's
+ * acknowledgement link): no account, so the address and the token are all there is to go on.
  *
  * - A token whose signature fails counts against the caller's address (`link-refusals:<ip>`, shared by both kinds of
  *   link): past the limit in a window the answer is 429 with `Retry-After` instead of 404. Its audit is one row per
@@ -18,7 +18,7 @@ import { hitRateLimit } from "../identity/rate-limits-repository.js";
  * Counters are the shared `rate_limits` rows, so every instance sees the same counts.
  */
 
-export type LinkKind = "report-link" | "finding-link";
+export type LinkKind = "report-link" | "finding-link" | "invoice-link";
 
 /** The caller of a public call as the audit log keeps them: address and user agent, capped like every audit row. */
 export type LinkCaller = { ip: string; userAgent: string | undefined };

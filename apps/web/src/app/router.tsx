@@ -25,6 +25,8 @@ export const pageComponents: Record<PageId, PageComponentLoader> = {
     ),
   "report-download": () =>
     import("../features/reports/components/report-download-page").then((module) => module.ReportDownloadPage),
+  "invoice-download": () =>
+    import("../features/billing/components/invoice-download-page").then((module) => module.InvoiceDownloadPage),
   unauthorized: () => import("./routes/unauthorized").then((module) => module.UnauthorizedPage),
   bugs: () => import("../features/bugs/components/bugs-page").then((module) => module.BugsPage),
   "integration-testing": () =>

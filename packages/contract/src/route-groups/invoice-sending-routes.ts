@@ -1,6 +1,12 @@
 import { route } from "../route-definition.js";
 import { idParamsSchema } from "../schemas/common.js";
-import { invoiceSendingListSchema, invoiceSendingSchema, sendInvoiceInputSchema } from "../schemas/invoice-sending.js";
+import {
+  invoiceLinkInputSchema,
+  invoiceSendingListSchema,
+  invoiceSendingSchema,
+  sendInvoiceInputSchema,
+} from "../schemas/invoice-sending.js";
+import { reportPdfSchema } from "../schemas/reports.js";
 
 const tags = ["billing"];
 
@@ -21,12 +27,23 @@ export const invoiceSendingRoutes = {
   sendInvoice: route({
     method: "POST",
     path: "/api/billing/invoices/:id/sendings",
-    summary: "E-mail the invoice (again) to the client's billing contacts, the PDF as issued attached",
+    summary:
+      "E-mail the invoice (again) to the client's billing contacts: the PDF as issued attached, or a one-time link",
     tags,
     access: "billing:write",
     params: idParamsSchema,
     body: sendInvoiceInputSchema,
     response: invoiceSendingSchema,
     successStatus: 201,
+  }),
+  downloadInvoiceLink: route({
+    method: "POST",
+    path: "/api/invoice-links/download",
+    summary: "The invoice's PDF as issued, once per link (no account needed); 410 once used or expired",
+    tags,
+    access: "public",
+    body: invoiceLinkInputSchema,
+    response: reportPdfSchema,
+    responseKind: "pdf",
   }),
 };

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { cases, clientBillingProfiles, invoiceLines, invoiceSendings, invoices } from "../../db/schema.js";
+import { cases, clientBillingProfiles, clients, invoiceLines, invoiceSendings, invoices } from "../../db/schema.js";
 
 /** E-mails of invoices (and their reminders) as logged on the invoice: insert, read, record the outcome. */
 
@@ -24,8 +24,10 @@ export async function findInvoiceToSend(db: Db, invoiceId: string) {
       billToName: invoices.billToName,
       pdf: invoices.pdf,
       pdfSha256: invoices.pdfSha256,
+      timeZone: clients.timezone,
     })
     .from(invoices)
+    .innerJoin(clients, eq(clients.id, invoices.clientId))
     .where(eq(invoices.id, invoiceId))
     .limit(1);
   return row;
@@ -60,6 +62,7 @@ export async function findBillingContactIds(db: Db, clientId: string) {
     .select({
       billingContactIds: clientBillingProfiles.billingContactIds,
       sendOnIssue: clientBillingProfiles.sendOnIssue,
+      invoiceDelivery: clientBillingProfiles.invoiceDelivery,
     })
     .from(clientBillingProfiles)
     .where(eq(clientBillingProfiles.clientId, clientId))
@@ -106,4 +109,24 @@ export async function setSendingError(db: Db, id: string, lastError: string): Pr
     .update(invoiceSendings)
     .set({ lastError })
     .where(and(eq(invoiceSendings.id, id), eq(invoiceSendings.status, "pending")));
+}
+
+/** Sets a link's expiry unless a first try set it already; the expiry the sending's link carries either way. */
+export async function fixLinkExpiry(db: Db, id: string, expiresAt: Date): Promise<Date> {
+  const [row] = await db
+    .update(invoiceSendings)
+    .set({ linkExpiresAt: sql`coalesce(${invoiceSendings.linkExpiresAt}, ${expiresAt.toISOString()}::timestamptz)` })
+    .where(eq(invoiceSendings.id, id))
+    .returning({ linkExpiresAt: invoiceSendings.linkExpiresAt });
+  return row?.linkExpiresAt ?? expiresAt;
+}
+
+/** Spends a sending's link: true for the one call that opened it, false once it was opened already. */
+export async function spendSendingLink(db: Db, id: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(invoiceSendings)
+    .set({ linkOpenedAt: at })
+    .where(and(eq(invoiceSendings.id, id), isNull(invoiceSendings.linkOpenedAt)))
+    .returning({ id: invoiceSendings.id });
+  return rows.length === 1;
 }

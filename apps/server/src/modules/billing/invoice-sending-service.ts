@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { InvoiceSending } from "@vigil/contract";
+import type { InvoiceDeliveryMode, InvoiceSending } from "@vigil/contract";
 import { z } from "zod";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
@@ -10,6 +10,7 @@ import { type MessageService, maskDestination } from "../../messaging/message-se
 import { listContacts } from "../clients/contacts-service.js";
 import { recordInvoiceDisclosures } from "../reports/disclosures-service.js";
 import { type BillingActor, badRequest } from "./billing-service.js";
+import { type InvoiceLinkSettings, invoiceLinkOf, linkLines } from "./invoice-links-service.js";
 import {
   findBillingContactIds,
   findInvoiceToSend,
@@ -26,7 +27,8 @@ import {
 
 /**
  * Sending invoices (BILLING.md "Sending invoices and reminders"): an e-mail of an invoice or credit note to the
- * client's billing contacts, the PDF as issued attached, through the job room. The sending row is written with its
+ * client's billing contacts, the PDF as issued attached or, when the client's profile says so, a one-time link to it
+ * (invoice-links-service.ts), through the job room. The sending row is written with its
  * job in one transaction; the job sends it once and records the outcome on it.
  */
 
@@ -59,15 +61,17 @@ export function toInvoiceSending(row: SendingRow): InvoiceSending {
 async function recipientsOf(
   db: Db,
   clientId: string,
-): Promise<{ recipients: SendingRecipient[]; sendOnIssue: boolean }> {
+): Promise<{ recipients: SendingRecipient[]; sendOnIssue: boolean; delivery: InvoiceDeliveryMode }> {
   const profile = await findBillingContactIds(db, clientId);
-  if (!profile || profile.billingContactIds.length === 0) return { recipients: [], sendOnIssue: false };
+  if (!profile || profile.billingContactIds.length === 0) {
+    return { recipients: [], sendOnIssue: false, delivery: "attachment" };
+  }
   const contacts = new Map((await listContacts(db, clientId)).map((contact) => [contact._id, contact]));
   const recipients = profile.billingContactIds.flatMap((id) => {
     const contact = contacts.get(id);
     return contact?.email ? [{ contactId: id, name: contact.name, email: contact.email }] : [];
   });
-  return { recipients, sendOnIssue: profile.sendOnIssue };
+  return { recipients, sendOnIssue: profile.sendOnIssue, delivery: profile.invoiceDelivery };
 }
 
 /** A profile names only the client's own contacts (400 otherwise: an id from another client, or a typo). */
@@ -98,9 +102,10 @@ export async function queueSendingOnIssue(
   invoice: { id: string; clientId: string },
   actor: BillingActor,
 ): Promise<void> {
-  const { recipients, sendOnIssue } = await recipientsOf(tx, invoice.clientId);
+  const { recipients, sendOnIssue, delivery } = await recipientsOf(tx, invoice.clientId);
   if (!sendOnIssue || recipients.length === 0) return;
   await queueSending(tx, {
+    delivery,
     invoiceId: invoice.id,
     purpose: "invoice",
     trigger: "on-issue",
@@ -112,9 +117,10 @@ export async function queueSendingOnIssue(
 
 /** A reminder of an overdue invoice at `days`, claimed once per invoice and threshold (the unique row). */
 export async function queueReminder(tx: Db, invoice: { id: string; clientId: string }, days: number) {
-  const { recipients } = await recipientsOf(tx, invoice.clientId);
+  const { recipients, delivery } = await recipientsOf(tx, invoice.clientId);
   if (recipients.length === 0) return undefined;
   return queueSending(tx, {
+    delivery,
     invoiceId: invoice.id,
     purpose: "reminder",
     trigger: "reminder",
@@ -130,7 +136,7 @@ export async function sendInvoice(db: Db, invoiceId: string, actor: BillingActor
   return db.transaction(async (tx) => {
     const invoice = await findInvoiceToSend(tx, invoiceId);
     if (!invoice) throw new AppError("not_found", `No invoice with id ${invoiceId}.`);
-    const { recipients } = await recipientsOf(tx, invoice.clientId);
+    const { recipients, delivery } = await recipientsOf(tx, invoice.clientId);
     if (recipients.length === 0) {
       throw new AppError(
         "conflict",
@@ -138,6 +144,7 @@ export async function sendInvoice(db: Db, invoiceId: string, actor: BillingActor
       );
     }
     const row = (await queueSending(tx, {
+      delivery,
       invoiceId,
       purpose: "invoice",
       trigger: "manual",
@@ -152,7 +159,7 @@ export async function sendInvoice(db: Db, invoiceId: string, actor: BillingActor
       target: { type: "invoice", id: invoiceId },
       ip: actor.ip,
       userAgent: actor.userAgent,
-      details: { number: invoice.number, sendingId: row.id, recipients: recipients.length },
+      details: { number: invoice.number, sendingId: row.id, recipients: recipients.length, delivery },
     });
     return toInvoiceSending(row);
   });
@@ -170,8 +177,17 @@ function daysPast(dueDate: string, today: Date): number {
   return Math.floor((today.getTime() - Date.parse(`${dueDate}T00:00:00Z`)) / 86_400_000);
 }
 
-/** The e-mail: what the document is, its total and due date; no patient names (the PDF has what the client asked). */
-function messageOf(invoice: InvoiceToSend, sending: SendingRow, now: Date) {
+/**
+ * The e-mail: what the document is, its total and due date, and the link when it carries one instead of the PDF; no
+ * patient names (the PDF has what the client asked).
+ */
+function messageOf(
+  invoice: InvoiceToSend,
+  sending: SendingRow,
+  now: Date,
+  link: { url: string; expiresAt: Date } | undefined,
+) {
+  const pdf = link ? linkLines(link, invoice.timeZone) : [];
   const what = `${documentNames[invoice.kind]} ${invoice.number}`;
   const from = invoice.issuerName || "Vigil";
   const amount = `${invoice.total} ${invoice.currency}`;
@@ -181,7 +197,10 @@ function messageOf(invoice: InvoiceToSend, sending: SendingRow, now: Date) {
       body: [
         `${what} from ${from} to ${invoice.billToName}, ${amount}, was due on ${invoice.dueDate} (${daysPast(invoice.dueDate, now)} days ago) and is not settled yet.`,
         "",
-        "The invoice is attached again. If you have paid it already, please disregard this reminder.",
+        link
+          ? "If you have paid it already, please disregard this reminder."
+          : "The invoice is attached again. If you have paid it already, please disregard this reminder.",
+        ...(link ? ["", ...pdf] : []),
       ].join("\n"),
     };
   }
@@ -193,12 +212,13 @@ function messageOf(invoice: InvoiceToSend, sending: SendingRow, now: Date) {
       `${what} from ${from} to ${invoice.billToName}, issued ${invoice.issueDate}.`,
       terms,
       "",
-      "The PDF is attached.",
+      ...(link ? pdf : ["The PDF is attached."]),
     ].join("\n"),
   };
 }
 
-export type InvoiceSendingContext = { messages: MessageService };
+/** How the e-mails leave, and where and for how long an invoice's link works. */
+export type InvoiceSendingContext = { messages: MessageService } & InvoiceLinkSettings;
 
 /**
  * Sends one sending outside any transaction (SMTP must not hold one open), then records its outcome. A sending
@@ -217,15 +237,23 @@ export async function deliverInvoiceSending(
   const invoice = (await findInvoiceToSend(db, sending.invoiceId)) as InvoiceToSend;
   const digest = createHash("sha256").update(invoice.pdf).digest("hex");
   let failure: string | undefined;
+  const now = options.now ?? new Date();
   if (digest !== invoice.pdfSha256) {
     failure = `The stored PDF of ${invoice.number} does not match its SHA-256; nothing was sent.`;
   } else {
     try {
+      const link = sending.delivery === "link" ? await invoiceLinkOf(db, context, sending, now) : undefined;
       await context.messages.send({
         channel: "email",
         to: sending.recipients.map((recipient) => recipient.email).join(", "),
-        ...messageOf(invoice, sending, options.now ?? new Date()),
-        attachments: [{ fileName: `${invoice.number}.pdf`, contentType: "application/pdf", content: invoice.pdf }],
+        ...messageOf(invoice, sending, now, link),
+        ...(link
+          ? {}
+          : {
+              attachments: [
+                { fileName: `${invoice.number}.pdf`, contentType: "application/pdf", content: invoice.pdf },
+              ],
+            }),
       });
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
@@ -243,7 +271,8 @@ export async function deliverInvoiceSending(
       finishedAt: new Date(),
     });
     if (!settled) return;
-    if (failure === undefined) {
+    // A link discloses nothing until it is opened (invoice-links-service.ts records that).
+    if (failure === undefined && sending.delivery === "attachment") {
       // The PDF names the patients its client's profile asked for: each is a disclosure to these recipients.
       await recordInvoiceDisclosures(tx, await findNamedPatients(tx, invoice.id), {
         recipient: sending.recipients.map((recipient) => `${recipient.name} <${recipient.email}>`).join(", "),
@@ -261,6 +290,7 @@ export async function deliverInvoiceSending(
         number: invoice.number,
         sendingId: sending.id,
         recipients: sending.recipients.map((recipient) => maskDestination("email", recipient.email)),
+        delivery: sending.delivery,
         ...(sending.reminderDays === null ? {} : { reminderDays: sending.reminderDays }),
         ...(failure === undefined ? { pdfSha256: digest } : { error: failure }),
       },

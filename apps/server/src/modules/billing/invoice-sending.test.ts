@@ -13,7 +13,9 @@ import { eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cases } from "../../db/schema.js";
+import { cases, invoiceSendings } from "../../db/schema.js";
+import { loadServerSecret } from "../../identity/server-secrets-repository.js";
+import { signLink } from "../../links/signed-links.js";
 import { clientIn, issueStatement, logTime, monitoredCase, setRate } from "../../testing/kits/billing-kit.js";
 import { auditRows, type Team, teamFor } from "../../testing/kits/cases-kit.js";
 import { appOnSameDatabase } from "../../testing/kits/findings-kit.js";
@@ -152,7 +154,13 @@ describe("sending an invoice to the client's billing contacts", () => {
       .digest("hex");
     expect(digest).toBe(invoice.pdfSha256);
     const [sent] = await sendingsOf(invoice.id);
-    expect(sent).toMatchObject({ status: "sent", attachmentSha256: invoice.pdfSha256, lastError: null });
+    expect(sent).toMatchObject({
+      status: "sent",
+      attachmentSha256: invoice.pdfSha256,
+      lastError: null,
+      delivery: "attachment",
+      linkExpiresAt: null,
+    });
     expect(sent?.requestedBy.username).toMatch(/billing/);
     expect(sent?.finishedAt).not.toBeNull();
     expect(await auditRows(harness, "billing.invoice.sent", invoice.id)).toHaveLength(1);
@@ -233,5 +241,105 @@ describe("sending an invoice to the client's billing contacts", () => {
     });
     expect(wrong.statusCode, wrong.body).toBe(400);
     expect(await sendingsOf(invoice.id)).toEqual([]);
+  }, 60_000);
+});
+
+/** The one-time links in the e-mails to `email`, oldest first. */
+async function invoiceTokensIn(email: string): Promise<string[]> {
+  const tokens: string[] = [];
+  for (const message of mail.received.filter((received) => received.to.includes(email))) {
+    const parsed = await simpleParser(message.raw);
+    for (const match of (parsed.text ?? "").matchAll(/#\/invoice\/([A-Za-z0-9._-]+)/g)) tokens.push(match[1] ?? "");
+  }
+  return tokens;
+}
+
+function downloadLink(token: string) {
+  return harness.app.inject({ method: "POST", url: "/api/invoice-links/download", payload: { token } });
+}
+
+describe("sending an invoice as a one-time link", () => {
+  it("e-mails a link instead of the PDF; the link gives the PDF as issued once, then says it was used", async () => {
+    const { client, email } = await billedClient({ sendOnIssue: true, invoiceDelivery: "link" });
+    expect((await team.billing("GET", profilePath(client.id))).json().data.invoiceDelivery).toBe("link");
+    const invoice = await issuedInvoice(client.id);
+    await runJobsUntil(async () => (await sendingsOf(invoice.id))[0]?.status === "sent");
+    const [sent] = await sendingsOf(invoice.id);
+    expect(sent).toMatchObject({ delivery: "link", linkOpenedAt: null, attachmentSha256: invoice.pdfSha256 });
+    expect(Date.parse(sent?.linkExpiresAt ?? "") - Date.parse(sent?.finishedAt ?? "")).toBeGreaterThan(71 * 3_600_000);
+
+    const message = mail.received.find((received) => received.to.includes(email));
+    const parsed = await simpleParser(message?.raw as Buffer);
+    expect(parsed.subject).toContain(invoice.number);
+    expect(parsed.attachments).toEqual([]);
+    expect(parsed.text).toMatch(/the link works once, until/);
+    const [token] = await invoiceTokensIn(email);
+    expect(token).toBeTruthy();
+
+    const download = await downloadLink(token as string);
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.headers["content-type"]).toBe("application/pdf");
+    expect(download.headers["cache-control"]).toBe("no-store");
+    expect(download.headers["content-disposition"]).toMatch(`attachment; filename="${invoice.number}.pdf"`);
+    expect(createHash("sha256").update(download.rawPayload).digest("hex")).toBe(invoice.pdfSha256);
+    const [opened] = await sendingsOf(invoice.id);
+    expect(opened?.linkOpenedAt).not.toBeNull();
+    expect(await auditRows(harness, "billing.invoice-link.download", invoice.id)).toHaveLength(1);
+
+    const again = await downloadLink(token as string);
+    expect(again.statusCode, again.body).toBe(410);
+    expect(again.json().error).toMatchObject({ code: "gone", details: { reason: "used", at: opened?.linkOpenedAt } });
+    expect(again.json().error.message).toMatch(/already used/);
+    const forged = await downloadLink(`${(token as string).slice(0, -2)}AA`);
+    expect(forged.statusCode, forged.body).toBe(404);
+  }, 60_000);
+
+  it("sends again with a new link of its own, while the attachment mode keeps attaching", async () => {
+    const { client, email } = await billedClient({ invoiceDelivery: "link" });
+    const invoice = await issuedInvoice(client.id);
+    for (let time = 0; time < 2; time += 1) {
+      const requested = await team.billing("POST", `/api/billing/invoices/${invoice.id}/sendings`, { body: {} });
+      expect(requested.statusCode, requested.body).toBe(201);
+      expect(requested.json().data.delivery).toBe("link");
+    }
+    await runJobsUntil(async () => (await sendingsOf(invoice.id)).every((sending) => sending.status === "sent"));
+    const tokens = await invoiceTokensIn(email);
+    expect(tokens).toHaveLength(2);
+    expect(new Set(tokens).size).toBe(2);
+    for (const token of tokens) expect((await downloadLink(token)).statusCode).toBe(200);
+    expect((await sendingsOf(invoice.id)).every((sending) => sending.linkOpenedAt !== null)).toBe(true);
+
+    // Back to attachments: the next e-mail attaches the PDF and carries no link.
+    const profile = (await team.billing("GET", profilePath(client.id))).json().data as ClientBillingProfile;
+    const { clientId: _, version, ...rest } = profile;
+    const saved = await team.billing("PUT", profilePath(client.id), {
+      body: { ...rest, invoiceDelivery: "attachment", baseVersion: version },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await team.billing("POST", `/api/billing/invoices/${invoice.id}/sendings`, { body: {} });
+    await runJobsUntil(async () => (await sendingsOf(invoice.id)).every((sending) => sending.status === "sent"));
+    const [latest] = await sendingsOf(invoice.id);
+    expect(latest).toMatchObject({ delivery: "attachment", linkExpiresAt: null });
+    const messages = mail.received.filter((received) => received.to.includes(email));
+    const last = await simpleParser(messages.at(-1)?.raw as Buffer);
+    expect(last.attachments).toHaveLength(1);
+    expect(last.text).not.toContain("#/invoice/");
+  }, 90_000);
+
+  it("refuses an expired link with 410 and leaves it unopened", async () => {
+    const { client } = await billedClient({ invoiceDelivery: "link" });
+    const invoice = await issuedInvoice(client.id);
+    const requested = await team.billing("POST", `/api/billing/invoices/${invoice.id}/sendings`, { body: {} });
+    const sendingId = requested.json().data.id as string;
+    const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    await harness.database.db
+      .update(invoiceSendings)
+      .set({ linkExpiresAt: expiresAt })
+      .where(eq(invoiceSendings.id, sendingId));
+    const token = signLink(await loadServerSecret(harness.database.db, "invoice-links"), { id: sendingId, expiresAt });
+    const expired = await downloadLink(token);
+    expect(expired.statusCode, expired.body).toBe(410);
+    expect(expired.json().error.details).toMatchObject({ reason: "expired", at: expiresAt.toISOString() });
+    expect((await sendingsOf(invoice.id))[0]?.linkOpenedAt).toBeNull();
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { hl7Messages } from "../../db/schema.js";
+import { deliverInvoiceSending } from "../../modules/billing/invoice-sending-service.js";
 import { signLinkToken } from "../../modules/findings/link-tokens.js";
 import { receiveHl7Message } from "../../modules/interfaces/inbound-service.js";
 import { clientIn, issueStatement, logTime, monitoredCase, setRate } from "../kits/billing-kit.js";
@@ -59,6 +60,8 @@ export type FuzzWorld = {
   billingClientId: string;
   /** A payment of that client's, not yet allocated. */
   paymentIds: string[];
+  /** The one-time link of that invoice, e-mailed once its client's profile asked for links. */
+  invoiceTokens: string[];
 };
 
 const base = "/api/continuous-monitoring";
@@ -192,7 +195,7 @@ export async function buildFuzzWorld(harness: TestApp): Promise<FuzzWorld> {
 async function issuedInvoices(
   harness: TestApp,
   team: Team,
-): Promise<Pick<FuzzWorld, "invoiceIds" | "billingClientId" | "paymentIds">> {
+): Promise<Pick<FuzzWorld, "invoiceIds" | "billingClientId" | "paymentIds" | "invoiceTokens">> {
   const client = await clientIn(team, "UTC", "Fuzz Billing Client");
   // A billing contact, so sending the invoice can succeed.
   const contact = await team.coordinator("POST", `/clients/${client.id}/contacts`, {
@@ -225,7 +228,35 @@ async function issuedInvoices(
     expect(payment.statusCode, payment.body).toBe(201);
     paymentIds.push(payment.json().data.id);
   }
-  return { invoiceIds: [issued.json().data.invoice.id], billingClientId: client.id, paymentIds };
+  const invoiceId: string = issued.json().data.invoice.id;
+  return {
+    invoiceIds: [invoiceId],
+    billingClientId: client.id,
+    paymentIds,
+    invoiceTokens: await invoiceLink(harness, team, client.id, invoiceId),
+  };
+}
+
+/** The invoice e-mailed as a one-time link (its client's profile switched to links), so the link's download can succeed. */
+async function invoiceLink(harness: TestApp, team: Team, clientId: string, invoiceId: string): Promise<string[]> {
+  const profilePath = `/api/billing/clients/${clientId}/profile`;
+  const { clientId: _, version, ...profile } = (await team.billing("GET", profilePath)).json().data;
+  const linked = await team.billing("PUT", profilePath, {
+    body: { ...profile, invoiceDelivery: "link", baseVersion: version },
+  });
+  expect(linked.statusCode, linked.body).toBe(200);
+  const sending = await team.billing("POST", `/api/billing/invoices/${invoiceId}/sendings`, { body: {} });
+  expect(sending.statusCode, sending.body).toBe(201);
+  await deliverInvoiceSending(
+    harness.database.db,
+    { messages: harness.app.messages, publicUrl: "http://localhost", linkHours: 72 },
+    sending.json().data.id,
+    { final: true },
+  );
+  const messages = await harness.app.messages.listOutbox({ recipient: "ap@fuzz.example" });
+  return messages.flatMap((message) =>
+    [...message.body.matchAll(/#\/invoice\/([A-Za-z0-9._-]+)/g)].map((match) => match[1] ?? ""),
+  );
 }
 
 async function loggedHl7Messages(harness: TestApp): Promise<string[]> {
@@ -310,8 +341,8 @@ function sharedHints(world: FuzzWorld): Hints {
     enabled: (schemaArbitrary, schema) =>
       schema.type === "string" ? mostly(["true", "false", "yes", "0"])(schemaArbitrary) : schemaArbitrary,
     // A critical finding's link, and a phone acknowledgement's time (after the world's findings were raised).
-    // Either kind of one-time link: a critical finding's, a report's.
-    token: mostly([...world.findingTokens, ...world.reportTokens]),
+    // Any kind of one-time link: a critical finding's, a report's, an invoice's.
+    token: mostly([...world.findingTokens, ...world.reportTokens, ...world.invoiceTokens]),
     // A report re-sent to the client's own contact.
     contactIds: mostly([world.reportContactIds]),
     acknowledgedAt: mostly([new Date().toISOString()]),

@@ -68,7 +68,7 @@ async function openProfile() {
 }
 
 describe("the client's billing profile form", () => {
-  it("saves terms, PO number, billing contacts, sending on issue and reminder days with the version seen", async () => {
+  it("saves terms, PO number, billing contacts, sending on issue, link delivery and reminder days with the version seen", async () => {
     const server = routes((body) => envelope(profile({ ...(body as Partial<ClientBillingProfile>), version: 1 })));
     renderBillingScreen(clientPath, { routes: server.routes });
     const form = await openProfile();
@@ -78,6 +78,9 @@ describe("the client's billing profile form", () => {
     await userEvent.type(within(form).getByRole("textbox", { name: "PO number" }), "PO-7781");
     await userEvent.click(within(form).getByRole("checkbox", { name: /Avery Payable/ }));
     await userEvent.click(within(form).getByRole("checkbox", { name: /when it is issued/ }));
+    const delivery = within(form).getByRole("combobox", { name: "Invoice delivery" });
+    expect((delivery as HTMLSelectElement).value).toBe("attachment");
+    await userEvent.selectOptions(delivery, "A one-time link to the PDF");
     const days = within(form).getByRole("textbox", { name: "Reminder days" });
     await userEvent.clear(days);
     await userEvent.type(days, "30, 10");
@@ -92,6 +95,7 @@ describe("the client's billing profile form", () => {
         showPatientNames: false,
         billingContactIds: [billingContactId],
         sendOnIssue: true,
+        invoiceDelivery: "link",
         remindersEnabled: true,
         reminderDays: [30, 10],
         baseVersion: null,

@@ -8,6 +8,8 @@ import {
   type Contact,
   clientBillingProfileSchema,
   idSchema,
+  invoiceDeliveryModeSchema,
+  invoiceDeliveryModes,
   type SetClientBillingProfile,
   taxRateInputSchema,
 } from "@vigil/contract";
@@ -27,6 +29,7 @@ import {
   serverFieldErrors,
 } from "../../../components/forms/field-messages";
 import { FormTextField } from "../../../components/forms/form-text-field";
+import { FormSelectField, optionsOf } from "../../../components/forms/select-field";
 import { type ContractForm, showServerErrors, useContractForm } from "../../../components/forms/use-contract-form";
 import { useBillingProfile, useSetBillingProfile } from "../api/billing-profile";
 
@@ -50,6 +53,7 @@ const profileFormSchema = z
     showPatientNames: z.boolean(),
     billingContactIds: z.array(idSchema).max(20, "at most 20 contacts"),
     sendOnIssue: z.boolean(),
+    invoiceDelivery: invoiceDeliveryModeSchema,
     remindersEnabled: z.boolean(),
     reminderDays: z
       .string()
@@ -80,6 +84,7 @@ function valuesOf(profile: ClientBillingProfile): ProfileValues {
     showPatientNames: profile.showPatientNames,
     billingContactIds: profile.billingContactIds,
     sendOnIssue: profile.sendOnIssue,
+    invoiceDelivery: profile.invoiceDelivery,
     remindersEnabled: profile.remindersEnabled,
     reminderDays: profile.reminderDays.join(", "),
   };
@@ -94,6 +99,7 @@ function bodyOf(values: z.output<typeof profileFormSchema>, baseVersion: number 
     showPatientNames: values.showPatientNames,
     billingContactIds: values.billingContactIds,
     sendOnIssue: values.sendOnIssue,
+    invoiceDelivery: values.invoiceDelivery,
     remindersEnabled: values.remindersEnabled,
     reminderDays: daysOf(values.reminderDays),
     baseVersion,
@@ -101,6 +107,11 @@ function bodyOf(values: z.output<typeof profileFormSchema>, baseVersion: number 
 }
 
 const yesNo = (value: boolean) => (value ? "Yes" : "No");
+
+const deliveryLabels = {
+  attachment: "The PDF attached to the e-mail",
+  link: "A one-time link to the PDF",
+} as const;
 
 function compareRows(theirs: ClientBillingProfile, mine: ProfileValues) {
   const their = valuesOf(theirs);
@@ -116,6 +127,12 @@ function compareRows(theirs: ClientBillingProfile, mine: ProfileValues) {
       right: yesNo(mine.showPatientNames),
     },
     { key: "sendOnIssue", label: "Send on issue", left: yesNo(their.sendOnIssue), right: yesNo(mine.sendOnIssue) },
+    {
+      key: "invoiceDelivery",
+      label: "Invoice delivery",
+      left: deliveryLabels[their.invoiceDelivery],
+      right: deliveryLabels[mine.invoiceDelivery],
+    },
     { key: "reminders", label: "Reminder days", left: their.reminderDays, right: mine.reminderDays },
   ];
 }
@@ -128,7 +145,7 @@ function BillingContactsField({ form, contacts }: { form: ProfileForm; contacts:
   return (
     <ContactPicker
       legend={contactsLegend}
-      help="Invoices, credit notes and overdue reminders are e-mailed to them, the PDF attached."
+      help="Invoices, credit notes and overdue reminders are e-mailed to them, as the invoice delivery below says."
       contacts={contacts}
       value={field.value}
       onChange={field.onChange}
@@ -250,7 +267,14 @@ function ProfileEditor({
             control={form.control}
             name="sendOnIssue"
             label="E-mail each invoice to the billing contacts when it is issued"
-            help="The PDF as issued is attached. Any invoice can also be sent, or sent again, from its page."
+            help="Any invoice can also be sent, or sent again, from its page."
+          />
+          <FormSelectField
+            control={form.control}
+            name="invoiceDelivery"
+            label="Invoice delivery"
+            options={optionsOf(invoiceDeliveryModes, deliveryLabels)}
+            help="A link, for hospitals whose mail refuses attachments, downloads the PDF as issued once and expires like a report's link; each sending gets a new one."
           />
           <CheckboxField
             control={form.control}

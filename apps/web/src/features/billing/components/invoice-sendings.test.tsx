@@ -99,6 +99,7 @@ describe("an invoice's e-mails", { timeout: 20_000 }, () => {
     ]);
     expect(rows[0]?.textContent).toContain("Failed (550 Relay access denied)");
     expect(rows[1]?.textContent).toContain("Avery Payable <ap@h.example>");
+    expect(rows[1]?.textContent).toContain("PDF attached");
     await userEvent.click(screen.getByRole("button", { name: "Send again to billing contacts" }));
     await waitFor(() =>
       expect(within(screen.getByRole("table", { name: "E-mails of this invoice" })).getAllByRole("row")).toHaveLength(

@@ -25,13 +25,21 @@ function whatOf(sending: InvoiceSending): string {
   return sending.trigger === "on-issue" ? "Sent on issue" : "Sent by hand";
 }
 
+/** "PDF attached", or the link's state: opened when, or until when it works. */
+function howOf(sending: InvoiceSending): string {
+  if (sending.delivery === "attachment") return "PDF attached";
+  if (sending.linkOpenedAt) return `Link, opened ${when(sending.linkOpenedAt)}`;
+  return sending.linkExpiresAt ? `Link, unopened, works until ${when(sending.linkExpiresAt)}` : "Link";
+}
+
 function when(instant: string): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(instant));
 }
 
 /**
  * Who received the invoice by e-mail (BILLING.md "Sending invoices and reminders"): each sending and reminder with
- * who asked, when, to whom and how it went; "Send to billing contacts" e-mails it (again), the PDF attached.
+ * who asked, when, to whom, how (attached, or a one-time link and whether it was opened) and how it went; "Send to
+ * billing contacts" e-mails it (again) as the client's billing profile says.
  */
 export function InvoiceSendings({ invoiceId }: { invoiceId: string }) {
   const { can } = useAccess();
@@ -73,6 +81,7 @@ export function InvoiceSendings({ invoiceId }: { invoiceId: string }) {
               <TableCell>What</TableCell>
               <TableCell>By</TableCell>
               <TableCell>To</TableCell>
+              <TableCell>How</TableCell>
               <TableCell>Outcome</TableCell>
             </TableRow>
           </TableHead>
@@ -85,6 +94,7 @@ export function InvoiceSendings({ invoiceId }: { invoiceId: string }) {
                 <TableCell>
                   {sending.recipients.map((recipient) => `${recipient.name} <${recipient.email}>`).join(", ")}
                 </TableCell>
+                <TableCell>{howOf(sending)}</TableCell>
                 <TableCell>
                   {statusText[sending.status]}
                   {sending.lastError ? ` (${sending.lastError})` : ""}
