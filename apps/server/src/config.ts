@@ -46,6 +46,11 @@ const configSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   /** Where the embedded database lives when DATABASE_URL is not set. */
   DATA_DIR: z.string().default("./data"),
+  /**
+   * Where the embedded database runs: `worker`, a thread of its own (its statements off the event loop), or `main`,
+   * the server's thread; unset: db/client.ts's default (docs/operations.md, "PGlite on its own thread").
+   */
+  PGLITE_THREAD: z.enum(["worker", "main"]).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
@@ -255,6 +260,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Where PGlite runs (PGLITE_THREAD); undefined: db/client.ts's default. */
+  pgliteThread: "worker" | "main" | undefined;
   publicUrl: string;
   logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
   /** The bearer token of `GET /metrics` (METRICS_TOKEN); undefined: no metrics. */
@@ -366,6 +373,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: value.PORT,
     host: value.HOST,
     dataDir: path.resolve(baseDir, value.DATA_DIR),
+    pgliteThread: value.PGLITE_THREAD,
     audit: {
       retentionDays: value.AUDIT_RETENTION_DAYS,
       archiveDir: path.resolve(baseDir, value.AUDIT_ARCHIVE_DIR ?? path.join(value.DATA_DIR, "audit-archive")),

@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireFolderLock, type FolderLock } from "./folder-lock.js";
+import { PgliteThread } from "./pglite-thread.js";
 import * as schema from "./schema.js";
 
 /** Both drivers give the same Drizzle surface; repositories take this (or a transaction of it). */
@@ -50,22 +51,32 @@ export type OpenDatabaseOptions =
   /**
    * `dataDir` undefined: in memory (tests). `template`: start from a dump of an already initialised cluster
    * (`dumpDataDir`) instead of running initdb, which takes PGlite seconds; migrations still run after it.
+   * `thread`: where PGlite runs (`PgliteThread` in pglite-thread.ts): `worker`, a thread of its own, or `main`, the
+   * caller's; undefined: `pgliteDefaultThread`. Either way `db.$client` answers query, exec, transaction, listen
+   * and dumpDataDir.
    */
-  | { kind: "pglite"; dataDir?: string; template?: Blob };
+  | { kind: "pglite"; dataDir?: string; template?: Blob; thread?: PgliteThreadChoice };
+
+export type PgliteThreadChoice = "worker" | "main";
+/** Where PGlite runs when the caller does not say (PGLITE_THREAD; docs/operations.md, "PGlite on its own thread"). */
+export const pgliteDefaultThread: PgliteThreadChoice = "main";
 
 /** The database the configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
 export function openConfiguredDatabase(config: {
   databaseUrl: string | undefined;
   dataDir: string;
+  pgliteThread?: PgliteThreadChoice;
 }): Promise<Database> {
   return openDatabase(
-    config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir },
+    config.databaseUrl
+      ? { kind: "postgres", url: config.databaseUrl }
+      : { kind: "pglite", dataDir: config.dataDir, thread: config.pgliteThread },
   );
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") return openPostgres(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir, options.template);
+  return openPglite(options.dataDir, options.template, options.thread ?? pgliteDefaultThread);
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -147,38 +158,44 @@ const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=1
  */
 export const pgliteExtensions = { pg_trgm };
 
-async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string | undefined,
+  template: Blob | undefined,
+  thread: PgliteThreadChoice,
+): Promise<Database> {
   let lock: FolderLock | undefined;
-  let client: PGlite;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     // PGlite is single-process: a second process on the same folder would corrupt it, so refuse before opening.
     lock = acquireFolderLock(dataDir);
-    try {
-      client = await PGlite.create({
-        dataDir: path.join(dataDir, "pglite"),
-        startParams: pgliteStartParams,
-        extensions: pgliteExtensions,
-      });
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
-  } else {
-    client = await PGlite.create({
-      startParams: pgliteStartParams,
-      extensions: pgliteExtensions,
-      ...(template ? { loadDataDir: template } : {}),
-    });
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(drizzlePglite(client), { migrationsFolder });
+  let client: PGlite | PgliteThread;
+  try {
+    const folder = dataDir ? path.join(dataDir, "pglite") : undefined;
+    const loaded = !dataDir && template ? template : undefined;
+    client =
+      thread === "worker"
+        ? await PgliteThread.start({ dataDir: folder, template: loaded, startParams: pgliteStartParams })
+        : await PGlite.create({
+            ...(folder ? { dataDir: folder } : {}),
+            ...(loaded ? { loadDataDir: loaded } : {}),
+            startParams: pgliteStartParams,
+            extensions: pgliteExtensions,
+          });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  // Drizzle's PGlite driver calls only what both offer (query, transaction; exec and listen here).
+  const driver = client as PGlite;
+  const db = drizzlePglite(driver, { schema }) as unknown as Db;
+  await migratePglite(drizzlePglite(driver), { migrationsFolder });
   return {
     db,
     engine: "pglite",
     listen: async (channels, onNotify) => {
       const stops = await Promise.all(
-        [channels].flat().map((channel) => client.listen(channel, (payload) => onNotify(payload, channel))),
+        [channels].flat().map((channel) => driver.listen(channel, (payload) => onNotify(payload, channel))),
       );
       return async () => {
         for (const stop of stops) await stop();
