@@ -1,4 +1,4 @@
-import type { InvoiceKind, InvoiceStatus } from "@vigil/contract";
+import type { InvoiceKind, InvoiceStatus, PaymentMethod } from "@vigil/contract";
 
 export const invoiceKindLabels: Record<InvoiceKind, string> = {
   invoice: "Invoice",
@@ -21,4 +21,13 @@ export const invoiceStatusColours: Record<InvoiceStatus, "default" | "info" | "s
   paid: "success",
   overdue: "error",
   "written-off": "warning",
+};
+
+export const paymentMethodLabels: Record<PaymentMethod, string> = {
+  check: "Check",
+  ach: "ACH transfer",
+  wire: "Wire transfer",
+  card: "Card",
+  cash: "Cash",
+  other: "Other",
 };

@@ -11,7 +11,7 @@ import { QueryError } from "../../../components/feedback/query-error";
 import { ScrollRegion } from "../../../components/tables/scroll-region";
 import { useInvoiceAllocations } from "../api/invoice-allocations";
 import { formatMoney } from "../billing-format";
-import { paymentMethodLabels } from "./payment-dialogs";
+import { paymentMethodLabels } from "../invoice-labels";
 
 function whatOf(entry: InvoiceAllocationEntry): string {
   const because = entry.reason ? `: ${entry.reason}` : "";

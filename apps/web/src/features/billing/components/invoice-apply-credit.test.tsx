@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { envelope, errorEnvelope } from "../../../test/fake-server";
-import { clientId, renderBillingScreen, testInvoice } from "../testing/render-billing-screen";
+import { clientId, noAllocations, renderBillingScreen, testInvoice } from "../testing/render-billing-screen";
 
 const invoice = testInvoice({});
 const invoicePath = `/api/billing/invoices/${invoice.id}`;
@@ -16,6 +16,7 @@ describe("applying a client's credit to an invoice", { timeout: 20_000 }, () => 
       routes: {
         [`GET ${invoicePath}`]: () => envelope(invoice),
         [`GET ${invoicePath}/sendings`]: () => envelope({ items: [] }),
+        [`GET ${invoicePath}/allocations`]: () => envelope(noAllocations),
         [`POST ${applyPath}`]: async (request) => {
           bodies.push(JSON.parse(await request.text()));
           return envelope({ allocated: "120.00", payments: ["7a000000-1111-4a2b-9c3d-000000000001"] });
@@ -37,6 +38,7 @@ describe("applying a client's credit to an invoice", { timeout: 20_000 }, () => 
       routes: {
         [`GET ${invoicePath}`]: () => envelope(invoice),
         [`GET ${invoicePath}/sendings`]: () => envelope({ items: [] }),
+        [`GET ${invoicePath}/allocations`]: () => envelope(noAllocations),
         [`POST ${applyPath}`]: () =>
           errorEnvelope(409, "conflict", "There is no credit to apply, or nothing is open on the invoice."),
       },

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import type { Invoice } from "@vigil/contract";
 import { describe, expect, it } from "vitest";
 import { envelope } from "../../../test/fake-server";
-import { renderBillingScreen, testInvoice } from "../testing/render-billing-screen";
+import { noAllocations, renderBillingScreen, testInvoice } from "../testing/render-billing-screen";
 
 const invoiceId = "5d4c3b2a-1111-4a2b-9c3d-00000000001b";
 const invoiceWith = (overrides: Partial<Invoice>) => testInvoice({ id: invoiceId, ...overrides });
@@ -17,6 +17,7 @@ describe("writing off an invoice", { timeout: 20_000 }, () => {
       routes: {
         [`GET ${invoicePath}`]: () => envelope(invoiceWith({})),
         [`GET ${invoicePath}/sendings`]: () => envelope({ items: [] }),
+        [`GET ${invoicePath}/allocations`]: () => envelope(noAllocations),
         [`POST ${invoicePath}/write-off`]: async (request) => {
           bodies.push(JSON.parse(await request.text()));
           return envelope({ invoiceId, amount: "250.00" });
@@ -48,6 +49,7 @@ describe("writing off an invoice", { timeout: 20_000 }, () => {
         routes: {
           [`GET ${invoicePath}`]: () => envelope(invoiceWith(overrides)),
           [`GET ${invoicePath}/sendings`]: () => envelope({ items: [] }),
+          [`GET ${invoicePath}/allocations`]: () => envelope(noAllocations),
         },
       });
       await screen.findByText("PDF SHA-256:", { exact: false });

@@ -9,15 +9,7 @@ import { ClientFilterField } from "../../../components/forms/filter-fields";
 import { useInvoices } from "../api/invoices";
 import { useAllocatePayment, useRecordPayment, useReversePayment } from "../api/payments";
 import { formatMoney } from "../billing-format";
-
-export const paymentMethodLabels: Record<PaymentMethod, string> = {
-  check: "Check",
-  ach: "ACH transfer",
-  wire: "Wire transfer",
-  card: "Card",
-  cash: "Cash",
-  other: "Other",
-};
+import { paymentMethodLabels } from "../invoice-labels";
 
 const amountPattern = /^\d{1,12}(\.\d{1,2})?$/;
 

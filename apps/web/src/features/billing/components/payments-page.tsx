@@ -11,12 +11,8 @@ import { ServerTable, type ServerTableColumn } from "../../../components/tables/
 import { tableQueryProps, useTableSearch } from "../../../components/tables/use-table-search";
 import { usePayments } from "../api/payments";
 import { formatMoney } from "../billing-format";
-import {
-  AllocatePaymentDialog,
-  paymentMethodLabels,
-  RecordPaymentDialog,
-  ReversePaymentDialog,
-} from "./payment-dialogs";
+import { paymentMethodLabels } from "../invoice-labels";
+import { AllocatePaymentDialog, RecordPaymentDialog, ReversePaymentDialog } from "./payment-dialogs";
 import { RefundPaymentDialog } from "./refund-payment-dialog";
 
 type Acting = { kind: "allocate" | "reverse" | "refund"; payment: PaymentSummary } | null;

@@ -7,7 +7,7 @@ import { ConfirmDialog } from "../../../components/feedback/confirm-dialog";
 import { apiErrorOf } from "../../../components/forms/field-messages";
 import { useRefundPayment } from "../api/payments";
 import { formatMoney } from "../billing-format";
-import { paymentMethodLabels } from "./payment-dialogs";
+import { paymentMethodLabels } from "../invoice-labels";
 
 /**
  * Pays back part or all of what is left of a payment (the client's credit): the day, amount (what is left unless

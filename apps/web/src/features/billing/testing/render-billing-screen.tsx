@@ -4,6 +4,7 @@ import type {
   BillingStatement,
   ClientMonthRate,
   Invoice,
+  InvoiceAllocations,
   IssuedStatement,
   StatementCase,
 } from "@vigil/contract";
@@ -172,6 +173,16 @@ export function testIssuedStatement(overrides: Partial<IssuedStatement> = {}): I
     ...overrides,
   };
 }
+
+/** The invoice page's payments and credits when nothing was applied yet (`testInvoice`'s 400.00 due). */
+export const noAllocations: InvoiceAllocations = {
+  invoiceId: "5d4c3b2a-1111-4a2b-9c3d-00000000001b",
+  number: "INV-2026-00019",
+  currency: "USD",
+  total: "400.00",
+  entries: [],
+  amountDue: "400.00",
+};
 
 /** An overdue invoice with 250.00 of 400.00 open (credit-note, paid and written-off ones by overrides). */
 export function testInvoice(overrides: Partial<Invoice>): Invoice {
