@@ -12,11 +12,12 @@ describe("the page table", () => {
     expect(missing).toEqual([]);
   });
 
-  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the HL7 message log and its message page, the interface conformance page, the critical-finding acknowledgement page, the report download page, the report's printable page, the invoices list, receivables, payments, exports and printable invoice to the spec's routes", () => {
+  it("adds only the unit-test tab's address, the watch board, the account page, the intake case detail, the audit viewer, the accounting of disclosures, the HL7 message log and its message page, the interface conformance page, the critical-finding acknowledgement page, the report download page, the invoice download page, the report's printable page, the invoices list, receivables, payments, exports and printable invoice to the spec's routes", () => {
     const spec = new Set(specRoutes.map(toRoutePattern));
     expect(pageList.map((page) => page.path).filter((path) => !spec.has(path))).toEqual([
       "/acknowledge/:token",
       "/report/:token",
+      "/invoice/:token",
       "/bugs/unit-tests",
       "/watch",
       "/account",
@@ -44,6 +45,7 @@ describe("the page table", () => {
         "/signin",
         "/acknowledge/:token",
         "/report/:token",
+        "/invoice/:token",
         "/reporting/continuous-monitoring/:clientId",
         "/billing/continuous-monitoring/:clientId/:month",
         "/billing/invoices/:invoiceId",
