@@ -51,7 +51,7 @@ describe("page table → router", () => {
     }
   });
 
-  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer, accounting of disclosures, HL7 message log and its message page, interface conformance page, report download page, report's printable page, invoices list and printable invoice, receivables, payments, statement of account and exports, watch board and unit-test tab's address the contract adds", () => {
+  it("routes no page the spec does not list, except the account page, intake case detail, audit viewer, accounting of disclosures, HL7 message log and its message page, interface conformance page, report download page, invoice download page, report's printable page, invoices list and printable invoice, receivables, payments, statement of account and exports, watch board and unit-test tab's address the contract adds", () => {
     const { base, chrome, catchAll } = layoutRoutes();
     const extra = [...base, ...chrome].filter((path) => path && !specPatterns.includes(path));
     expect(extra.sort()).toEqual([
@@ -71,6 +71,7 @@ describe("page table → router", () => {
       "/interfaces/conformance",
       "/interfaces/hl7/messages",
       "/interfaces/hl7/messages/:messageId",
+      "/invoice/:token",
       "/report/:token",
       "/reporting/service-levels",
       "/watch",
