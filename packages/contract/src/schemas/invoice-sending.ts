@@ -23,7 +23,8 @@ export const invoiceDeliveryModes = ["attachment", "link"] as const;
 export const invoiceDeliveryModeSchema = z.enum(invoiceDeliveryModes);
 export type InvoiceDeliveryMode = z.infer<typeof invoiceDeliveryModeSchema>;
 
-export const invoiceSendingStatuses = ["pending", "sent", "failed"] as const;
+/** `withdrawn`: a reminder whose invoice was settled after the sweep queued it; nothing was e-mailed, by design. */
+export const invoiceSendingStatuses = ["pending", "sent", "failed", "withdrawn"] as const;
 export const invoiceSendingStatusSchema = z.enum(invoiceSendingStatuses);
 export type InvoiceSendingStatus = z.infer<typeof invoiceSendingStatusSchema>;
 
@@ -36,7 +37,7 @@ export const invoiceSendingSchema = z.object({
   reminderDays: z.number().int().nullable(),
   recipients: z.array(z.object({ contactId: idSchema, name: z.string(), email: z.string() })),
   status: invoiceSendingStatusSchema,
-  /** Why the last try failed (the relay's answer); null once sent. */
+  /** Why the last try failed (the relay's answer), or why a withdrawn reminder was not sent; null once sent. */
   lastError: z.string().nullable(),
   /** The SHA-256 of the PDF attached (or behind the link): the invoice's own. */
   attachmentSha256: z.string().nullable(),

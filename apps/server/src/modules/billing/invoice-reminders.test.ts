@@ -162,7 +162,7 @@ describe("a reminder settled between the sweep and its sending", () => {
 
     const [paidReminder] = await remindersOf(paidLater.invoice.id);
     expect(paidReminder).toMatchObject({
-      status: "failed",
+      status: "withdrawn",
       lastError: `Not sent: ${paidLater.invoice.number} was paid before the reminder left.`,
       attachmentSha256: null,
     });

@@ -102,8 +102,8 @@ async function reasonNotToRemind(db: Db, invoiceId: string): Promise<string | un
 /**
  * Re-reads a reminder's invoice just before the e-mail would leave (BILLING.md "Sending invoices and reminders"):
  * the sweep queued it while the invoice was overdue, but a payment, a write-off or a credit note may have settled it
- * since. Then the sending is settled without an e-mail (`failed`, the reason as its error, so the invoice's page says
- * why nothing went) and audited. Anything else, and a reminder already settled, is left to the delivery.
+ * since. Then the sending is settled without an e-mail (`withdrawn`, the reason as its error, so the invoice's page
+ * says why nothing went) and audited. Anything else, and a reminder already settled, is left to the delivery.
  * Returns the reason when it withdrew the reminder.
  */
 export async function withdrawReminderNoLongerOwed(db: Db, sendingId: string): Promise<string | undefined> {
@@ -113,7 +113,7 @@ export async function withdrawReminderNoLongerOwed(db: Db, sendingId: string): P
   if (reason === undefined) return undefined;
   const withdrawn = await db.transaction(async (tx) => {
     const settled = await settleSending(tx, sending.id, {
-      status: "failed",
+      status: "withdrawn",
       lastError: `Not sent: ${reason}.`,
       attachmentSha256: null,
       finishedAt: new Date(),

@@ -18,6 +18,7 @@ const statusText: Record<InvoiceSending["status"], string> = {
   pending: "On its way",
   sent: "Sent",
   failed: "Failed",
+  withdrawn: "Withdrawn",
 };
 
 function whatOf(sending: InvoiceSending): string {
