@@ -10,7 +10,7 @@
 //
 // Reports land in .test-results/ (vitest.json, playwright.json, summary.json, e2e-server.log), and the catalogue of
 // every test with its result (test-catalogue.json, scripts/test-catalogue.mjs) that the server shows developers.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,14 +43,20 @@ const runE2e = !args.has("--unit-only");
 
 mkdirSync(resultsDir, { recursive: true });
 
+/**
+ * Runs a command with the terminal and resolves with its exit code. Never spawnSync: while it blocks, this process
+ * cannot hear the background PostgreSQL pass end, so what follows that pass would wait for the journeys.
+ */
 function run(command, commandArgs, env = {}) {
   console.log(`\n$ ${[command, ...commandArgs].join(" ")}`);
-  const result = spawnSync(command, commandArgs, { cwd: repoRoot, stdio: "inherit", env: { ...process.env, ...env } });
-  if (result.error) {
-    console.error(`Could not run ${command}: ${result.error.message}`);
-    return 127;
-  }
-  return result.status ?? 1;
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { cwd: repoRoot, stdio: "inherit", env: { ...process.env, ...env } });
+    child.once("error", (error) => {
+      console.error(`Could not run ${command}: ${error.message}`);
+      resolve(127);
+    });
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
 }
 
 function banner(title) {
@@ -58,13 +64,13 @@ function banner(title) {
 }
 
 /** Debian's Chromium is the only browser these machines can have; install it when allowed, else say how. */
-function ensureChromium() {
+async function ensureChromium() {
   if (existsSync(chromiumPath)) return undefined;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
   if (isRoot && hasApt && !process.env.CHROMIUM_PATH) {
     console.log(`${chromiumPath} is missing; installing Debian's chromium package…`);
-    const status = run("sh", ["-c", "apt-get update && apt-get install -y chromium"], {
+    const status = await run("sh", ["-c", "apt-get update && apt-get install -y chromium"], {
       DEBIAN_FRONTEND: "noninteractive",
     });
     if (status === 0 && existsSync(chromiumPath)) return undefined;
@@ -97,7 +103,7 @@ if (runUnit) {
       plans: withPlans ? { report: plansReport, log: plansLog } : undefined,
     });
   }
-  const status = run("npx", [
+  const status = await run("npx", [
     "vitest",
     "run",
     "--reporter=default",
@@ -110,12 +116,12 @@ if (runUnit) {
 if (runE2e) {
   banner("End-to-end user journeys (Playwright, Chromium)");
   rmSync(playwrightReport, { force: true });
-  const problem = ensureChromium();
+  const problem = await ensureChromium();
   if (problem) {
     console.error(`\n${problem}`);
     suites.push({ name: "end-to-end (playwright)", passed: 0, failed: 1, skipped: 0, notes: [problem] });
   } else {
-    const status = run("npm", ["test", "-w", "@vigil/e2e"], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport });
+    const status = await run("npm", ["test", "-w", "@vigil/e2e"], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport });
     suites.push(countPlaywright("end-to-end (playwright)", playwrightReport, status));
   }
 }
