@@ -16,3 +16,21 @@ export async function loadServerSecret(db: Db, name: string): Promise<Buffer> {
   if (!row) throw new Error(`The server secret ${name} could not be stored.`);
   return Buffer.from(row.value, "base64url");
 }
+
+const cached = new WeakMap<Db, Map<string, Promise<Buffer>>>();
+
+/** `loadServerSecret`, read once per database; a failed load (the database was briefly away) is not remembered. */
+export function cachedServerSecret(db: Db, name: string): Promise<Buffer> {
+  let secrets = cached.get(db);
+  if (!secrets) {
+    secrets = new Map();
+    cached.set(db, secrets);
+  }
+  let secret = secrets.get(name);
+  if (!secret) {
+    secret = loadServerSecret(db, name);
+    secrets.set(name, secret);
+    secret.catch(() => secrets.delete(name));
+  }
+  return secret;
+}

@@ -3,7 +3,7 @@ import { formatInstantInZone, pages } from "@vigil/contract";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../errors/app-error.js";
-import { loadServerSecret } from "../../identity/server-secrets-repository.js";
+import { cachedServerSecret } from "../../identity/server-secrets-repository.js";
 import { admitLinkCall, type LinkCaller, type LinkLimits, recordLinkRefusal } from "../../links/link-calls.js";
 import { signLink, verifyLink } from "../../links/signed-links.js";
 import { recordInvoiceDisclosures } from "../reports/disclosures-service.js";
@@ -24,18 +24,8 @@ import {
  * Links expire as reports' do: REPORT_LINK_HOURS after the sending's first try.
  */
 
-const secretName = "invoice-links";
-const secrets = new WeakMap<Db, Promise<Buffer>>();
-
 export function invoiceLinkSecret(db: Db): Promise<Buffer> {
-  let secret = secrets.get(db);
-  if (!secret) {
-    secret = loadServerSecret(db, secretName);
-    secrets.set(db, secret);
-    // A failed load (the database was briefly away) is not remembered.
-    secret.catch(() => secrets.delete(db));
-  }
-  return secret;
+  return cachedServerSecret(db, "invoice-links");
 }
 
 export type InvoiceLinkSettings = { publicUrl: string; linkHours: number };

@@ -14,6 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { preparedOnce } from "../../db/prepared-once.js";
 import {
   caseActions,
   caseAssignments,
@@ -70,26 +71,6 @@ export async function nextCaseNumberValue(db: Db): Promise<number> {
 export async function insertCase(db: Db, values: CaseValues): Promise<CaseRow> {
   const [row] = await db.insert(cases).values(values).returning();
   return row as CaseRow;
-}
-
-/**
- * The case screen's reads, built once per database (a transaction gets its own) and shape; drizzle then only fills in
- * the values. Unnamed (`prepare("")`): PostgreSQL still plans each execution with its values, as before.
- */
-const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
-
-function preparedOnce<T>(db: Db, key: string, build: () => T): T {
-  let statements = preparedStatements.get(db);
-  if (!statements) {
-    statements = new Map();
-    preparedStatements.set(db, statements);
-  }
-  let statement = statements.get(key) as T | undefined;
-  if (statement === undefined) {
-    statement = build();
-    statements.set(key, statement);
-  }
-  return statement;
 }
 
 export async function findCase(db: Db, id: string, lock?: RowLock): Promise<CaseRow | undefined> {

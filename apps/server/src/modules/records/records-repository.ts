@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, or, type SQL, s
 import { keepBillableFigures } from "../../db/billable-figures.js";
 import type { Db } from "../../db/client.js";
 import { keepConcurrentPeaks } from "../../db/concurrent-peaks.js";
+import { preparedOnce } from "../../db/prepared-once.js";
 import { caseRecordRevisions, caseRecords, cases, caseTimeLogs } from "../../db/schema.js";
 
 export type RecordRow = typeof caseRecords.$inferSelect;
@@ -24,26 +25,6 @@ export type CaseState = {
   recordingEndedAt: Date | null;
   createdAt: Date;
 };
-
-/**
- * The hot reads' statements, built once per database (a transaction gets its own) and shape; drizzle then only fills
- * in the values. Unnamed (`prepare("")`): PostgreSQL still plans each execution with its values, as before.
- */
-const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
-
-function preparedOnce<T>(db: Db, key: string, build: () => T): T {
-  let statements = preparedStatements.get(db);
-  if (!statements) {
-    statements = new Map();
-    preparedStatements.set(db, statements);
-  }
-  let statement = statements.get(key) as T | undefined;
-  if (statement === undefined) {
-    statement = build();
-    statements.set(key, statement);
-  }
-  return statement;
-}
 
 /**
  * The case row, locked FOR UPDATE when `lock` is set. This reads the cases module's table on purpose: a record

@@ -2,7 +2,7 @@ import { formatInstantInZone, pages } from "@vigil/contract";
 import type { Actor } from "../../audit/audited-write.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import type { Db } from "../../db/client.js";
-import { loadServerSecret } from "../../identity/server-secrets-repository.js";
+import { cachedServerSecret } from "../../identity/server-secrets-repository.js";
 import { signLink } from "../../links/signed-links.js";
 import { type MessageService, maskDestination } from "../../messaging/message-service.js";
 import { disclosedRecipient } from "./disclosures-service.js";
@@ -32,18 +32,8 @@ export type ReportDeliveryContext = {
 export type DeliverySettings = { graceMs: number; attempts: number; retryMs: number };
 
 /** One server secret keys every report link (the same on every instance; see links/signed-links.ts). */
-const secretName = "report-links";
-const secrets = new WeakMap<Db, Promise<Buffer>>();
-
 export function reportLinkSecret(db: Db): Promise<Buffer> {
-  let secret = secrets.get(db);
-  if (!secret) {
-    secret = loadServerSecret(db, secretName);
-    secrets.set(db, secret);
-    // A failed load (the database was briefly away) is not remembered.
-    secret.catch(() => secrets.delete(db));
-  }
-  return secret;
+  return cachedServerSecret(db, "report-links");
 }
 
 export type Recipient = { contactId: string; name: string; email: string };
