@@ -47,6 +47,14 @@ export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 6
 // Each sample time log gets its own hour in the past, so one technologist's samples never overlap.
 let timeLogSlot = 0;
 
+/**
+ * Back to the most recent hour. Test files share a worker's modules (vitest.config.ts, `isolate: false`), and a
+ * file's samples must not start where the last file's reached: a month back is outside a fresh case's recording.
+ */
+export function resetSampleTimeLogs(): void {
+  timeLogSlot = 0;
+}
+
 export function sampleInterpretation(overrides: Partial<InterpretationInput> = {}): InterpretationInput {
   return {
     reportType: "daily",
