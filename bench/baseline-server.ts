@@ -7,6 +7,7 @@ import { openDatabase, queryRows } from "../apps/server/src/db/client.js";
 import type { Principal } from "../apps/server/src/http/principal.js";
 import { billingSettingsOf, listBillingMonths } from "../apps/server/src/modules/billing/billing-service.js";
 import { getBillingStatement } from "../apps/server/src/modules/billing/billing-statements-service.js";
+import { getAgingReport, getStatementOfAccount } from "../apps/server/src/modules/billing/receivables-service.js";
 import { getBillableHoursReport } from "../apps/server/src/modules/billing/reporting-service.js";
 import { listCaseQueue } from "../apps/server/src/modules/cases/case-lists-service.js";
 import { getCase } from "../apps/server/src/modules/cases/cases-service.js";
@@ -161,6 +162,24 @@ async function main(): Promise<void> {
         technologist: query.technologist,
         groupBy: (query.groupBy as "day" | undefined) ?? "month",
       }),
+    };
+  });
+
+  app.get("/api/billing/receivables/aging", async (request) => {
+    const query = request.query as Query;
+    return {
+      data: await getAgingReport(
+        db,
+        { asOf: query.asOf, clientId: query.clientId, limit: number(query.limit, 50), offset: number(query.offset, 0) },
+        settings,
+      ),
+    };
+  });
+  app.get("/api/billing/clients/:client/statement-of-account", async (request) => {
+    const { client } = request.params as { client: string };
+    const query = request.query as Query;
+    return {
+      data: await getStatementOfAccount(db, client, { from: query.from as string, to: query.to as string }, settings),
     };
   });
 
