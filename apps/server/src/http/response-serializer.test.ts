@@ -1,4 +1,4 @@
-import { type CaseListItem, casePageSchema, routes, successEnvelope } from "@vigil/contract";
+import { type CaseListItem, casePageSchema, chromeSchema, routes, successEnvelope } from "@vigil/contract";
 import { InvalidSchemaError, ResponseSerializationError } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -60,6 +60,13 @@ describe("the response serializer", () => {
     const write = compile(successEnvelope(casePageSchema));
     const broken = { enoch: "r1", data: { ...page, items: [{ ...listItem, stage: "lost", createdAt: "yesterday" }] } };
     expect(() => write(broken)).toThrow(ResponseSerializationError);
+  });
+
+  it("keeps the hottest answers within what zod's generated parser compiles", () => {
+    // z.compile falls back to the runtime parser without a word; strict makes that fallback an error here.
+    for (const schema of [casePageSchema, chromeSchema]) {
+      expect(() => z.compile(successEnvelope(schema), { strict: true })).not.toThrow();
+    }
   });
 
   it("refuses at registration a response schema that is not zod's", () => {
