@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
+import { preparedOnce } from "../db/prepared-once.js";
 import { auditEvents } from "../db/schema.js";
 
 export type AuditEvent = {
@@ -42,7 +43,32 @@ function valuesOf(event: AuditEvent) {
  * The audit log keeps the true reason of a failure even where the caller is told less.
  */
 export async function recordAudit(db: Db, event: AuditEvent): Promise<void> {
-  await db.insert(auditEvents).values(valuesOf(event));
+  await insertAudit(db).execute(valuesOf(event));
+}
+
+/**
+ * The insert built once per database: every read of patient data writes a row, and drizzle building the statement
+ * afresh cost more than the rest of the write (docs/operations.md, "Responses parsed by compiled schemas"). The
+ * values go in as placeholders, which drizzle does not pass through the columns' own mapping: `details` reaches the
+ * driver as an object, which node-postgres and PGlite both write as JSON.
+ */
+function insertAudit(db: Db) {
+  return preparedOnce(db, "audit-insert", () =>
+    db
+      .insert(auditEvents)
+      .values({
+        action: sql.placeholder("action"),
+        outcome: sql.placeholder("outcome"),
+        actorSub: sql.placeholder("actorSub"),
+        actorUsername: sql.placeholder("actorUsername"),
+        targetType: sql.placeholder("targetType"),
+        targetId: sql.placeholder("targetId"),
+        ip: sql.placeholder("ip"),
+        userAgent: sql.placeholder("userAgent"),
+        details: sql.placeholder("details"),
+      })
+      .prepare(""),
+  );
 }
 
 /**
