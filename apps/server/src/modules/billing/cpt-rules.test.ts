@@ -5,6 +5,7 @@ import {
   type CptRulesConfig,
   cptCodeDescriptions,
   cutSegments,
+  measureSegments,
   type Piece,
   recordingPieces,
   suggestCpt,
@@ -516,6 +517,70 @@ describe("the recording timeline", () => {
       const relative = (pieces: Piece[]) =>
         pieces.map((piece) => ({ ...piece, start: piece.start - base, end: piece.end - base }));
       expect(relative(recordingPieces(logs, now)), JSON.stringify(logs)).toEqual(relative(secondBySecond(logs, now)));
+    }
+  });
+});
+
+describe("measuring segments", () => {
+  /** Every piece against every segment, as the measure was first written: the reference for the single pass. */
+  const measuredByFullWalk = (cuts: { seconds: number }[], pieces: Piece[]) => {
+    let from = 0;
+    return cuts.map((cut) => {
+      const to = from + cut.seconds;
+      const modeSeconds = { unmonitored: 0, intermittent: 0, continuous: 0 };
+      let videoSeconds = 0;
+      let position = 0;
+      for (const piece of pieces) {
+        const overlap = Math.min(to, position + piece.end - piece.start) - Math.max(from, position);
+        if (overlap > 0) {
+          modeSeconds[piece.mode] += overlap;
+          if (piece.video) videoSeconds += overlap;
+        }
+        position += piece.end - piece.start;
+      }
+      from = to;
+      return { modeSeconds, videoSeconds };
+    });
+  };
+
+  it("gives every segment of long, fragmented studies what a walk over all their pieces gives", () => {
+    let seed = 20261130;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const modes = ["unmonitored", "intermittent", "continuous"] as const;
+    for (let study = 0; study < 200; study += 1) {
+      const pieces: Piece[] = [];
+      let start = 0;
+      const count = 1 + Math.floor(next() * 120);
+      for (let index = 0; index < count; index += 1) {
+        // Fractions of a second, whole hours (so pieces meet the segments' 24-h edges exactly) and half a second (so
+        // one ends just past an edge), far shorter and far longer than a segment.
+        const kind = next();
+        const length =
+          kind < 0.25
+            ? 1 + next() * 600
+            : kind < 0.5
+              ? h * (1 + Math.floor(next() * 30))
+              : kind < 0.6
+                ? 0.5
+                : next() * 30 * h;
+        pieces.push({
+          start,
+          end: start + length,
+          mode: modes[Math.floor(next() * 3)] ?? "continuous",
+          video: next() < 0.7,
+        });
+        start += length + (next() < 0.5 ? next() * h : 0);
+      }
+      const recording = pieces.reduce((total, piece) => total + piece.end - piece.start, 0);
+      const cuts = cutSegments(recording, defaults);
+      const measured = measureSegments(cuts, pieces, defaults).map(({ modeSeconds, videoSeconds }) => ({
+        modeSeconds,
+        videoSeconds,
+      }));
+      expect(measured).toEqual(measuredByFullWalk(cuts, pieces));
     }
   });
 });

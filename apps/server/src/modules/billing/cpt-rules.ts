@@ -277,19 +277,30 @@ export function cutSegments(
  * Each segment's level of monitoring (the mode of most of its time) and video share, from its part of the
  * timeline. Segments are consecutive stretches of cumulative recording time, so each starts where the last ended.
  */
-function measureSegments(
+export function measureSegments(
   cuts: readonly { kind: SegmentKind; seconds: number }[],
   pieces: readonly Piece[],
   config: CptRulesConfig,
 ): Segment[] {
   let from = 0;
+  // Pieces (each longer than nothing, recordingPieces) and segments both run forward along the cumulative recording
+  // time, so a segment's walk starts at the first piece reaching past its start (`first`, which starts at
+  // `firstAt`) and stops at the first piece starting at or after its end: one pass over the pieces in all, not one
+  // per segment. The overlaps are added in the same order as a full walk would, so the sums are the same.
+  let first = 0;
+  let firstAt = 0;
   return cuts.map((cut, index) => {
     const to = from + cut.seconds;
     const modeSeconds: Record<Mode, number> = { unmonitored: 0, intermittent: 0, continuous: 0 };
     let videoSeconds = 0;
-    let position = 0;
-    for (const piece of pieces) {
-      const length = piece.end - piece.start;
+    while (first < pieces.length && firstAt + lengthOf(pieces[first] as Piece) <= from) {
+      firstAt += lengthOf(pieces[first] as Piece);
+      first += 1;
+    }
+    let position = firstAt;
+    for (let at = first; at < pieces.length && position < to; at += 1) {
+      const piece = pieces[at] as Piece;
+      const length = lengthOf(piece);
       const overlap = Math.min(to, position + length) - Math.max(from, position);
       if (overlap > 0) {
         modeSeconds[piece.mode] += overlap;
@@ -312,6 +323,10 @@ function measureSegments(
       video: meetsVideoThreshold(videoSeconds, cut.seconds, config),
     };
   });
+}
+
+function lengthOf(piece: Piece): number {
+  return piece.end - piece.start;
 }
 
 function percentOf(part: number, whole: number): number {
