@@ -377,6 +377,33 @@ describe("stage queues", () => {
     expect(newest.items.map((item) => item.id)).toEqual([ids.stat, ids.routineNew, ids.routineOld]);
   });
 
+  it("shows a case's times, people and version in its queue row as the case screen has them", async () => {
+    const ownClient = (await createClient(team.coordinator)).id;
+    const created = await caseIn(harness, team, ownClient, "monitoring");
+    const detail: Case = (await team.coordinator("GET", `/cases/${created.id}`)).json().data;
+    const queue: CasePage = (await team.coordinator("GET", `/cases/monitoring?clientId=${ownClient}`)).json().data;
+    expect(queue.items).toHaveLength(1);
+    const [row] = queue.items;
+    expect(row).toMatchObject({
+      id: detail.id,
+      caseNumber: detail.caseNumber,
+      createdAt: detail.createdAt,
+      updatedAt: detail.updatedAt,
+      acknowledgedAt: detail.acknowledgedAt,
+      recordingStartedAt: detail.recordingStartedAt,
+      recordingEndedAt: detail.recordingEndedAt,
+      reviewer: detail.reviewer,
+      version: detail.version,
+      hasPendingTransition: false,
+      technologists: detail.technologists
+        .filter((assignment) => assignment.endedAt === null)
+        .map((assignment) => assignment.technologist),
+    });
+    expect(row?.recordingStartedAt).not.toBeNull();
+    expect(row?.technologists).toHaveLength(1);
+    expect(row?.updatedAt).not.toBe(row?.createdAt);
+  });
+
   it("serves every stage's queue and refuses bad filters with 400", async () => {
     for (const stage of ["intake", "monitoring", "preview", "reviewed", "closed"]) {
       const response = await team.billing("GET", `/cases/${stage}`);
