@@ -48,9 +48,9 @@ export async function recordAudit(db: Db, event: AuditEvent): Promise<void> {
 
 /**
  * The insert built once per database: every read of patient data writes a row, and drizzle building the statement
- * afresh cost more than the rest of the write (docs/operations.md, "Responses parsed by compiled schemas"). The
- * values go in as placeholders, which drizzle does not pass through the columns' own mapping: `details` reaches the
- * driver as an object, which node-postgres and PGlite both write as JSON.
+ * afresh was a sizeable part of the server's own work on a read (docs/operations.md, "Responses parsed by compiled
+ * schemas"). The values go in as placeholders, which drizzle does not pass through the columns' own mapping:
+ * `details` reaches the driver as an object, which node-postgres and PGlite both write as JSON.
  */
 function insertAudit(db: Db) {
   return preparedOnce(db, "audit-insert", () =>

@@ -27,9 +27,10 @@ const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
 
 /**
  * The schema with zod's generated parser in front (`z.compile`): the same answer and the same errors, since an
- * input the generated code does not accept is handed to zod's own parser, at less than half the cost on a queue page
- * (docs/operations.md, "Responses parsed by compiled schemas"). A schema the generator cannot model (the menu's
- * recursion) comes back as it was. Compiled once per schema: the 4XX and 5XX envelopes are shared by every route.
+ * input the generated code does not accept is handed to zod's own parser, and the generated code skips the runtime
+ * parser's per-node dispatch (docs/operations.md, "Responses parsed by compiled schemas"). A schema the generator
+ * cannot model (a recursive one) comes back as it was. Compiled once per schema: the 4XX and 5XX envelopes are
+ * shared by every route.
  */
 function compiledOnce(schema: z.ZodType): z.ZodType {
   let compiled = compiledSchemas.get(schema);

@@ -186,9 +186,10 @@ function instantOrNull(value: unknown): Date | null {
 }
 
 /**
- * A queue row from the page statement's row read as an array. Drizzle's own mapping checked every column's kind for
- * every row (380 µs of a 50-row page's ~2 ms of server time); the page's columns are known, so each is read in place.
- * PGlite hands json back parsed, node-postgres as text.
+ * A queue row from the page statement's row read as an array. Drizzle's own mapping checks every column's kind on
+ * every row, a queue page's largest cost in the server after the answer itself (docs/operations.md, "Responses
+ * parsed by compiled schemas"); the page's columns are known, so each is read in place. PGlite hands json back
+ * parsed, node-postgres may hand it as text.
  */
 function queueRowOf(row: unknown[]): QueueRow {
   const technologists = row[column.technologists];
