@@ -4,8 +4,19 @@ import { errorBodySchema } from "./errors.js";
 /** `enoch` is the server's release id; every JSON response carries it (PRODUCT.md §8). */
 export const enochSchema = z.string().min(1);
 
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * The envelope around `data`, one object per data schema: zod schemas are immutable, and the server compiles each
+ * response schema it meets once (apps/server/src/http/response-serializer.ts), so every caller gets the same one.
+ */
 export function successEnvelope<T extends z.ZodType>(data: T) {
-  return z.object({ enoch: enochSchema, data });
+  let envelope = envelopes.get(data);
+  if (!envelope) {
+    envelope = z.object({ enoch: enochSchema, data });
+    envelopes.set(data, envelope);
+  }
+  return envelope as z.ZodObject<{ enoch: typeof enochSchema; data: T }>;
 }
 
 export const errorEnvelopeSchema = z.object({ enoch: enochSchema, error: errorBodySchema });

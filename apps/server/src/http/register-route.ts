@@ -53,28 +53,13 @@ const mediaTypes = {
   csv: "text/csv",
 } as const;
 
-const envelopes = new WeakMap<z.ZodType, z.ZodType>();
-
-/**
- * One envelope per response schema, however many apps are built in a process (the tests build hundreds): the
- * serializer compiles each schema it meets once (http/response-serializer.ts), so it must meet the same object.
- */
-function envelopeOf(response: z.ZodType): z.ZodType {
-  let envelope = envelopes.get(response);
-  if (!envelope) {
-    envelope = successEnvelope(response);
-    envelopes.set(response, envelope);
-  }
-  return envelope;
-}
-
 /**
  * The OpenAPI/serializer entry of a 2xx: the envelope around `response`, or, for the kinds sent as they are (event
  * stream, PDF, FHIR JSON, CSV), `response` under its own media type.
  */
 function successSchemaOf(definition: RouteDefinition, response: z.ZodType): unknown {
   const kind = definition.responseKind ?? "json";
-  if (kind === "json") return envelopeOf(response);
+  if (kind === "json") return successEnvelope(response);
   return { description: definition.summary, content: { [mediaTypes[kind]]: { schema: response } } };
 }
 
