@@ -59,7 +59,9 @@ export function countPlaywright(name, file, exitCode) {
     counts.failed = report.stats.unexpected ?? 0;
     counts.skipped = report.stats.skipped ?? 0;
     if ((report.stats.flaky ?? 0) > 0) counts.notes.push(`${report.stats.flaky} passed only on retry (flaky)`);
-    for (const title of failedPlaywrightTests(report.suites ?? [], [])) counts.notes.push(`failed: ${title}`);
+    for (const { title, reason } of failedPlaywrightTests(report.suites ?? [], [])) {
+      counts.notes.push(`failed: ${title}${reason ? `\n        ${reason.split("\n").join("\n        ")}` : ""}`);
+    }
     for (const error of report.errors ?? []) {
       counts.failed += 1;
       counts.notes.push(`error outside tests: ${firstLine(error.message ?? String(error))}`);
@@ -86,18 +88,37 @@ export function countSummary(name, file, exitCode) {
   return settleWithExitCode(counts, exitCode);
 }
 
-/** Titles of the Playwright tests whose last result failed, walking nested describe blocks. */
-function failedPlaywrightTests(suites, path) {
-  const titles = [];
+/**
+ * The Playwright tests whose last result failed, walking nested describe blocks, each with why: a journey's
+ * failure is rarely reproducible on demand, and CI logs are often read from their tail only.
+ */
+export function failedPlaywrightTests(suites, path) {
+  const failures = [];
   for (const suite of suites) {
     const here = suite.title ? [...path, suite.title] : path;
     for (const spec of suite.specs ?? []) {
-      const failed = (spec.tests ?? []).some((test) => test.status === "unexpected");
-      if (failed) titles.push([...here, spec.title].join(" › "));
+      const failed = (spec.tests ?? []).find((test) => test.status === "unexpected");
+      if (failed) failures.push({ title: [...here, spec.title].join(" › "), reason: playwrightReason(failed) });
     }
-    titles.push(...failedPlaywrightTests(suite.suites ?? [], here));
+    failures.push(...failedPlaywrightTests(suite.suites ?? [], here));
   }
-  return titles;
+  return failures;
+}
+
+/** The last result's first error: its first lines (the assertion, the locator, expected and received) and where. */
+function playwrightReason(test) {
+  const result = (test.results ?? []).at(-1);
+  const error = result?.error ?? result?.errors?.[0];
+  if (!error) return "";
+  const lines = String(error.message ?? error.value ?? "")
+    .replace(colourCodes, "")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== "")
+    .slice(0, 8)
+    .map((line) => line.slice(0, 300));
+  const where = error.location ? `at ${relativeName(error.location.file)}:${error.location.line}` : "";
+  return [...lines, where].filter(Boolean).join("\n");
 }
 
 function relativeName(file) {
