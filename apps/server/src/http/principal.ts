@@ -4,8 +4,9 @@ import type { AccessGroup, Permission } from "@vigil/contract";
 export type Principal = {
   sub: string;
   username: string;
-  groups: AccessGroup[];
-  permissions: Set<Permission>;
+  /** Shared by the requests of one unchanged sign-in: never changed in place. */
+  groups: readonly AccessGroup[];
+  permissions: ReadonlySet<Permission>;
   originJti: string;
 };
 

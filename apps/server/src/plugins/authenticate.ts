@@ -1,9 +1,15 @@
-import { type AccessGroup, accessGroupSchema, permissionsOf, type SessionEndedDetails } from "@vigil/contract";
+import {
+  type AccessGroup,
+  accessGroupSchema,
+  type Permission,
+  permissionsOf,
+  type SessionEndedDetails,
+} from "@vigil/contract";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors/app-error.js";
 import type { Principal } from "../http/principal.js";
-import type { SessionCache } from "../identity/session-cache.js";
+import type { LiveSession, SessionCache } from "../identity/session-cache.js";
 import { isEndedByAdministrator } from "../identity/session-end.js";
 import { findLiveSessionUser, findSessionAccount } from "../identity/sessions-repository.js";
 import type { TokenService } from "../identity/token-service.js";
@@ -44,13 +50,27 @@ export function createAuthenticator(db: Db, tokens: TokenService, sessions: Pick
       }
       throw new AppError("unauthorized", "The session has been revoked or the user is disabled.");
     }
-    const groups = live.groups.filter((group): group is AccessGroup => accessGroupSchema.safeParse(group).success);
-    return {
-      sub: claims.sub,
-      username: live.username,
-      groups,
-      permissions: permissionsOf(groups),
-      originJti: claims.origin_jti,
-    };
+    const { groups, permissions } = accessOf(live);
+    return { sub: claims.sub, username: live.username, groups, permissions, originJti: claims.origin_jti };
   };
+}
+
+type Access = { groups: readonly AccessGroup[]; permissions: ReadonlySet<Permission> };
+
+/**
+ * A session's known groups and their permissions, worked out once per session object: the session cache answers
+ * the same frozen object for as long as the sign-in is unchanged (a change replaces it), so a signed-in user's
+ * requests parse their groups once, not on every call. Both are shared between requests, hence read-only.
+ */
+const accessOfSession = new WeakMap<LiveSession, Access>();
+
+function accessOf(live: LiveSession): Access {
+  const known = accessOfSession.get(live);
+  if (known) return known;
+  const groups = Object.freeze(
+    live.groups.filter((group): group is AccessGroup => accessGroupSchema.safeParse(group).success),
+  );
+  const access = { groups, permissions: permissionsOf(groups) };
+  accessOfSession.set(live, access);
+  return access;
 }
