@@ -280,6 +280,29 @@ describe("service levels page", { timeout: 20_000 }, () => {
     expect(screen.getByText(/Percentiles are nearest rank/)).toBeTruthy();
   });
 
+  it("goes from loading the clients to loading the first client's month without asking for a client between", async () => {
+    const now = new Date();
+    const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}`;
+    // Every text the page ever shows, caught as it is added: a question shown for one render would count.
+    const seen: string[] = [];
+    const observer = new MutationObserver(() => seen.push(document.body.textContent ?? ""));
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    try {
+      renderReportingScreen("/reporting/service-levels", {
+        groups: ["coordinator"],
+        routes: {
+          ...pickers,
+          [`GET /api/reporting/service-levels/${clientId}/${month}`]: () => envelope(testReport({ month })),
+        },
+      });
+      expect(await screen.findByRole("table", { name: "Promises kept and missed" })).toBeTruthy();
+      expect(seen.some((text) => text.includes("Loading the clients"))).toBe(true);
+      expect(seen.some((text) => text.includes("Choose a client to see its month."))).toBe(false);
+    } finally {
+      observer.disconnect();
+    }
+  });
+
   it("asks for a client when there is none to choose, and refuses a month that is not one before asking the server", async () => {
     const { calls } = renderReportingScreen("/reporting/service-levels?month=2026-13", {
       groups: ["coordinator"],

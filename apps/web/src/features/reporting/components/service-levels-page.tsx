@@ -158,7 +158,9 @@ export function ServiceLevelsPage() {
 
   const body = (() => {
     if (!search.client) {
-      if (clients.isPending) return <LoadingScreen label="Loading the clients…" />;
+      // Still loading while the first client is being chosen, so the page does not flash "Choose a client" between
+      // the clients' answer and the report's request.
+      if (clients.isPending || firstClient) return <LoadingScreen label="Loading the clients…" />;
       return <Alert severity="info">Choose a client to see its month.</Alert>;
     }
     if (!monthCheck.success) return null;
