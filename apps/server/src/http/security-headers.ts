@@ -67,15 +67,16 @@ export async function computeSecurityHeaders(options: SecurityHeaderOptions): Pr
 
 /**
  * Security headers on every answer, as @fastify/helmet sets them with `helmetOptions`: computed once at start,
- * then copied onto each response when the request arrives, where the plugin's own hook would have set them, so
- * refusals and errors carry them too.
+ * then put on each reply when the request arrives, where the plugin's own hook would have set them, so refusals and
+ * errors carry them too. They go into Fastify's reply headers, not onto the raw response: Node checks a header's
+ * name and value on `setHeader` and again as it writes the head, and once anything was set on the raw response it
+ * sets every header Fastify holds a second time, so the raw route checked each header of every answer twice. From
+ * the reply they are written and checked once. Nothing in the app sets `X-Powered-By`, which helmet removes.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
-  const headers = await computeSecurityHeaders(options);
+  const headers = Object.fromEntries(await computeSecurityHeaders(options));
   app.addHook("onRequest", (_request, reply, done) => {
-    const response = reply.raw;
-    for (const [name, value] of headers) response.setHeader(name, value);
-    response.removeHeader("X-Powered-By");
+    reply.headers(headers);
     done();
   });
 }

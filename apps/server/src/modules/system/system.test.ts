@@ -113,5 +113,8 @@ describe("system routes", () => {
     const response = await harness.app.inject({ method: "GET", url: "/api/docs" });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain("swagger");
+    // Swagger UI's own policy, set as the page is sent, wins over the app's one set as the request arrived.
+    expect(response.headers["content-security-policy"]).toMatch(/^default-src 'self'; base-uri 'self'; img-src/);
+    expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
   });
 });
