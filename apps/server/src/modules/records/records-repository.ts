@@ -1,5 +1,5 @@
 import type { Author, CaseStage, RecordKind, TimeLogData } from "@vigil/contract";
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { keepBillableFigures } from "../../db/billable-figures.js";
 import type { Db } from "../../db/client.js";
 import { keepConcurrentPeaks } from "../../db/concurrent-peaks.js";
@@ -192,16 +192,21 @@ export async function findOverlappingTimeLogs(
 /** The running logs of these technologists on any case (through `case_time_logs_running_idx`). */
 export async function findRunningTimeLogsOf(db: Db, technologistUsernames: readonly string[]): Promise<TimeLogRow[]> {
   if (technologistUsernames.length === 0) return [];
-  return db
-    .select()
-    .from(caseTimeLogs)
-    .where(
-      and(
-        inArray(caseTimeLogs.technologistUsername, [...technologistUsernames]),
-        isNull(caseTimeLogs.endedAt),
-        eq(caseTimeLogs.deleted, false),
-      ),
-    );
+  // Built once: every time-logs tab with a running log asks it, and drizzle building it per request was most of what
+  // the tab's requests left for the old generation (docs/operations.md, "what a paced read promotes").
+  return preparedOnce(db, "running-time-logs-of", () =>
+    db
+      .select()
+      .from(caseTimeLogs)
+      .where(
+        and(
+          sql`${caseTimeLogs.technologistUsername} = any(${sql.placeholder("usernames")}::text[])`,
+          isNull(caseTimeLogs.endedAt),
+          eq(caseTimeLogs.deleted, false),
+        ),
+      )
+      .prepare(""),
+  ).execute({ usernames: [...technologistUsernames] });
 }
 
 /** The technologist's most recent (by start) live log on the case. */
