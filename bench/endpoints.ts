@@ -1,4 +1,4 @@
-import { onlyEndpointIds, targets } from "./config.js";
+import { onlyEndpointIds, runSettings, targets } from "./config.js";
 import type { LoadResult } from "./load.js";
 
 /** The reads the bench measures, what each run of them records, and the ids they are spread over. */
@@ -198,3 +198,15 @@ export type ServerRun = {
   rssIdleMb: number;
   rssMaxMb: number;
 };
+
+/**
+ * The list or detail read a diagnostic script drives at its fixed rate: its id from the command line (argv[2]) and
+ * the seconds to drive it (argv[3]), each with the script's default.
+ */
+export function pacedReadFromArguments(defaultId: string, defaultSeconds: number) {
+  const id = process.argv[2] ?? defaultId;
+  const seconds = Number(process.argv[3] ?? defaultSeconds);
+  const endpoint = endpoints.find((candidate) => candidate.id === id);
+  if (!endpoint || endpoint.group === "heavy") throw new Error(`No list or detail endpoint "${id}" in endpoints.ts.`);
+  return { id, endpoint, seconds, rate: endpoint.fixedRate ?? runSettings.fixedRate };
+}

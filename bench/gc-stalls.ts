@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fullDatabase, fullDatabaseUrl, runSettings } from "./config.js";
-import { endpoints } from "./endpoints.js";
+import { pacedReadFromArguments } from "./endpoints.js";
 import { drivePaced } from "./paced-load.js";
 import { log } from "./processes.js";
 import { buildServer, withVigil } from "./servers.js";
@@ -43,11 +43,7 @@ const percentile = (values: number[], share: number) => {
 };
 
 async function main(): Promise<void> {
-  const id = process.argv[2] ?? "time-logs-tab";
-  const seconds = Number(process.argv[3] ?? 30);
-  const endpoint = endpoints.find((candidate) => candidate.id === id);
-  if (!endpoint || endpoint.group === "heavy") throw new Error(`No list or detail endpoint "${id}" in endpoints.ts.`);
-  const rate = endpoint.fixedRate ?? runSettings.fixedRate;
+  const { endpoint, seconds, rate } = pacedReadFromArguments("time-logs-tab", 30);
   buildServer();
   await withVigil(
     `PostgreSQL ${fullDatabase}`,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fullDatabase, fullDatabaseUrl, resultsDir, runSettings } from "./config.js";
-import { endpoints } from "./endpoints.js";
+import { pacedReadFromArguments } from "./endpoints.js";
 import { drivePaced } from "./paced-load.js";
 import { log, sleep } from "./processes.js";
 import { buildServer, withVigil } from "./servers.js";
@@ -46,11 +46,7 @@ function bySite(profile: { head: ProfileNode }): { total: number; sites: Map<str
 const serverFlags = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
 async function main(): Promise<void> {
-  const id = process.argv[2] ?? "monitoring-queue";
-  const seconds = Number(process.argv[3] ?? 20);
-  const endpoint = endpoints.find((candidate) => candidate.id === id);
-  if (!endpoint || endpoint.group === "heavy") throw new Error(`No list or detail endpoint "${id}" in endpoints.ts.`);
-  const rate = endpoint.fixedRate ?? runSettings.fixedRate;
+  const { id, endpoint, seconds, rate } = pacedReadFromArguments("monitoring-queue", 20);
   buildServer();
   const results: { promoted: boolean; requests: number; total: number; sites: Map<string, number> }[] = [];
   for (const promoted of [false, true]) {
