@@ -61,6 +61,11 @@ export function authorOf(sub: string | null, username: string, name: string | nu
   return { sub, username, name };
 }
 
+/**
+ * What every kind's item shares. Each item lists its own fields first and spreads these after them: on Node 20's V8
+ * an object literal that starts with a spread and then adds keys gets a hidden class (map) of its own, built in the
+ * old generation, for every object — a page of items left its maps for the mark-compact to collect.
+ */
 function baseItem(row: RecordRow) {
   return {
     id: row.id,
@@ -100,13 +105,13 @@ export async function toRecordItems(kind: RecordKind, rows: readonly RecordRow[]
       return rows.map((row): InterpretationItem => {
         const meta = interpretationMetaOf(row.meta);
         return {
-          ...baseItem(row),
           kind: "interpretation",
           data: row.data as InterpretationData,
           status: meta.status,
           signedBy: meta.signedBy,
           signedAt: meta.signedAt,
           addenda: meta.addenda,
+          ...baseItem(row),
         };
       });
     case "impedance": {
@@ -120,28 +125,28 @@ export async function toRecordItems(kind: RecordKind, rows: readonly RecordRow[]
         const stored = (row.meta as { thresholdKohm?: unknown }).thresholdKohm;
         const thresholdKohm = typeof stored === "number" ? stored : fallback;
         return {
-          ...baseItem(row),
           kind: "impedance",
           data,
           thresholdKohm,
           ...judgeImpedance(data.values, thresholdKohm),
+          ...baseItem(row),
         };
       });
     }
     case "time-log":
       return timeLogItems(rows, options);
     case "event":
-      return rows.map((row): EventItem => ({ ...baseItem(row), kind: "event", data: row.data as EventItem["data"] }));
+      return rows.map((row): EventItem => ({ kind: "event", data: row.data as EventItem["data"], ...baseItem(row) }));
     case "case-note":
       return rows.map(
-        (row): CaseNoteItem => ({ ...baseItem(row), kind: "case-note", data: row.data as CaseNoteItem["data"] }),
+        (row): CaseNoteItem => ({ kind: "case-note", data: row.data as CaseNoteItem["data"], ...baseItem(row) }),
       );
     case "billing-note":
       return rows.map(
         (row): BillingNoteItem => ({
-          ...baseItem(row),
           kind: "billing-note",
           data: row.data as BillingNoteItem["data"],
+          ...baseItem(row),
         }),
       );
   }
@@ -170,7 +175,6 @@ async function timeLogItems(rows: readonly RecordRow[], options: ItemOptions): P
     const concurrentPeak = peaks.get(row.id) ?? 1;
     const cap = capFor(data.mode, caps);
     return {
-      ...baseItem(row),
       kind: "time-log",
       data,
       technologist: authorOf(row.createdBySub, row.createdByUsername, row.createdByName),
@@ -179,6 +183,7 @@ async function timeLogItems(rows: readonly RecordRow[], options: ItemOptions): P
       concurrentPeak,
       cap,
       overCap: cap !== null && concurrentPeak > cap,
+      ...baseItem(row),
     };
   });
 }
