@@ -42,9 +42,6 @@ function bySite(profile: { head: ProfileNode }): { total: number; sites: Map<str
   return { total, sites };
 }
 
-/** V8 or Node flags to try on the server (`SERVER_NODE_FLAGS="--no-allocation-site-pretenuring"`). */
-const serverFlags = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-
 async function main(): Promise<void> {
   const { id, endpoint, seconds, rate } = pacedReadFromArguments("monitoring-queue", 20);
   buildServer();
@@ -80,7 +77,7 @@ async function main(): Promise<void> {
         const profile = JSON.parse(readFileSync(out, "utf8")) as { head: ProfileNode };
         results.push({ promoted, requests: run.requests, ...bySite(profile) });
       },
-      ["--import", path.join(import.meta.dirname, "heap-sampling-preload.mjs"), ...serverFlags],
+      ["--import", path.join(import.meta.dirname, "heap-sampling-preload.mjs")],
     );
   }
   const [all, promoted] = results as [(typeof results)[0], (typeof results)[0]];

@@ -43,9 +43,13 @@ async function startVigil(
   });
 }
 
-/** The start command with V8/Node flags before its own (e.g. `--trace-gc` for gc-stalls.ts). */
+/**
+ * The start command with V8/Node flags before its own: a tool's (e.g. `--trace-gc` for gc-stalls.ts), then any
+ * to try from SERVER_NODE_FLAGS (`SERVER_NODE_FLAGS="--no-allocation-site-pretenuring" npm run bench`).
+ */
 function withNodeFlags(start: { command: string; args: string[] }, flags: readonly string[]) {
-  return { command: start.command, args: [...flags, ...start.args] };
+  const tried = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  return { command: start.command, args: [...flags, ...tried, ...start.args] };
 }
 
 /** The bare baseline, started, given to `body`, and stopped whatever `body` does. */
