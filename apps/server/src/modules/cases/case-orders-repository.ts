@@ -1,11 +1,20 @@
 import type { CaseOrder } from "@vigil/contract";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { preparedOnce } from "../../db/prepared-once.js";
 import { caseOrders } from "../../db/schema.js";
 
 /** The hospital order a case was opened from (written by the interfaces module), as the case screen shows it. */
 export async function findCaseOrder(db: Db, caseId: string): Promise<CaseOrder | null> {
-  const [row] = await db.select().from(caseOrders).where(eq(caseOrders.caseId, caseId)).limit(1);
+  const statement = preparedOnce(db, "case-order", () =>
+    db
+      .select()
+      .from(caseOrders)
+      .where(eq(caseOrders.caseId, sql.placeholder("caseId")))
+      .limit(1)
+      .prepare(""),
+  );
+  const [row] = await statement.execute({ caseId });
   if (!row) return null;
   return {
     source: row.source,

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { preparedOnce } from "../../db/prepared-once.js";
 import { cases, clients } from "../../db/schema.js";
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -30,8 +31,15 @@ export async function countOpenCasesByClient(db: Db, clientIds: readonly string[
 }
 
 export async function findClient(db: Db, id: string, lock?: RowLock): Promise<ClientRow | undefined> {
-  const query = db.select().from(clients).where(eq(clients.id, id)).limit(1);
-  const [row] = lock ? await query.for(lock) : await query;
+  const query = () =>
+    db
+      .select()
+      .from(clients)
+      .where(eq(clients.id, sql.placeholder("id")))
+      .limit(1);
+  const [row] = lock
+    ? await query().for(lock).execute({ id })
+    : await preparedOnce(db, "client", () => query().prepare("")).execute({ id });
   return row;
 }
 

@@ -1,5 +1,6 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { preparedOnce } from "../../db/prepared-once.js";
 import { protocolRevisions } from "../../db/schema.js";
 
 export type ProtocolRevisionRow = typeof protocolRevisions.$inferSelect;
@@ -33,6 +34,14 @@ export async function insertProtocolRevision(
 }
 
 export async function findProtocolRevisionById(db: Db, id: string): Promise<ProtocolRevisionRow | undefined> {
-  const [row] = await db.select().from(protocolRevisions).where(eq(protocolRevisions.id, id)).limit(1);
+  const statement = preparedOnce(db, "protocol-revision", () =>
+    db
+      .select()
+      .from(protocolRevisions)
+      .where(eq(protocolRevisions.id, sql.placeholder("id")))
+      .limit(1)
+      .prepare(""),
+  );
+  const [row] = await statement.execute({ id });
   return row;
 }
