@@ -1,7 +1,9 @@
 import type { CaseStage } from "@vigil/contract";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { columnsOf, instant, instantOrNull, prepareArrayRows } from "../../db/array-rows.js";
 import type { Db } from "../../db/client.js";
 import { queryRows } from "../../db/client.js";
+import { preparedOnce } from "../../db/prepared-once.js";
 import { billingRateChanges, billingRates, caseRecords, cases, caseTimeLogs, clients } from "../../db/schema.js";
 import { startedWithinReach } from "../../db/time-log-overlaps.js";
 import {
@@ -295,13 +297,68 @@ export async function insertRateChange(db: Db, values: RateChangeValues): Promis
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The live (not deleted) time logs of these cases, billable or not, oldest first. */
+const liveLogSelection = {
+  recordId: caseTimeLogs.recordId,
+  caseId: caseTimeLogs.caseId,
+  technologistSub: caseTimeLogs.technologistSub,
+  technologistUsername: caseTimeLogs.technologistUsername,
+  technologistName: caseTimeLogs.technologistName,
+  activity: caseTimeLogs.activity,
+  mode: caseTimeLogs.mode,
+  video: caseTimeLogs.video,
+  billable: caseTimeLogs.billable,
+  channels: caseTimeLogs.channels,
+  startedAt: caseTimeLogs.startedAt,
+  endedAt: caseTimeLogs.endedAt,
+  deleted: caseTimeLogs.deleted,
+  concurrentPeak: caseTimeLogs.concurrentPeak,
+} satisfies Record<keyof TimeLogRow, unknown>;
+
+const liveLogColumn = columnsOf(liveLogSelection);
+
+/** A live log from its row read as an array: a statement's thousands of logs skip drizzle's per-column mapping. */
+function liveLogOf(row: unknown[]): TimeLogRow {
+  const channels = row[liveLogColumn.channels];
+  const peak = row[liveLogColumn.concurrentPeak];
+  return {
+    recordId: row[liveLogColumn.recordId] as string,
+    caseId: row[liveLogColumn.caseId] as string,
+    technologistSub: row[liveLogColumn.technologistSub] as string | null,
+    technologistUsername: row[liveLogColumn.technologistUsername] as string,
+    technologistName: row[liveLogColumn.technologistName] as string | null,
+    activity: row[liveLogColumn.activity] as TimeLogRow["activity"],
+    mode: row[liveLogColumn.mode] as TimeLogRow["mode"],
+    video: row[liveLogColumn.video] as boolean,
+    billable: row[liveLogColumn.billable] as boolean,
+    channels: channels === null ? null : Number(channels),
+    startedAt: instant(row[liveLogColumn.startedAt]),
+    endedAt: instantOrNull(row[liveLogColumn.endedAt]),
+    deleted: row[liveLogColumn.deleted] as boolean,
+    concurrentPeak: peak === null ? null : Number(peak),
+  };
+}
+
+/** The live logs of these cases, oldest first (`case_time_logs_case_idx`), in one statement built once. */
 export async function findLiveTimeLogs(db: Db, caseIds: readonly string[]): Promise<TimeLogRow[]> {
   if (caseIds.length === 0) return [];
-  return db
-    .select()
-    .from(caseTimeLogs)
-    .where(and(inArray(caseTimeLogs.caseId, [...caseIds]), eq(caseTimeLogs.deleted, false)))
-    .orderBy(asc(caseTimeLogs.startedAt), asc(caseTimeLogs.recordId));
+  const statement = preparedOnce(db, "live-time-logs", () =>
+    prepareArrayRows(
+      db,
+      db
+        .select(liveLogSelection)
+        .from(caseTimeLogs)
+        .where(
+          and(
+            sql`${caseTimeLogs.caseId} = any(${sql.placeholder("caseIds")}::uuid[])`,
+            eq(caseTimeLogs.deleted, false),
+          ),
+        )
+        .orderBy(asc(caseTimeLogs.startedAt), asc(caseTimeLogs.recordId))
+        .getSQL(),
+      liveLogOf,
+    ),
+  );
+  return statement.execute({ caseIds: [...caseIds] });
 }
 
 /** When each live review-check event of these cases happened. */

@@ -1,6 +1,6 @@
 import type { CasePriority, CaseStage } from "@vigil/contract";
 import { and, asc, desc, eq, exists, gte, isNull, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
+import { columnsOf, instant, instantOrNull, prepareArrayRows, prepareRaw } from "../../db/array-rows.js";
 import { type CappedTotal, exactCountCap } from "../../db/capped-count.js";
 import type { Db } from "../../db/client.js";
 import { caseAssignments, cases, caseTransitions, clients, searchableText } from "../../db/schema.js";
@@ -170,20 +170,7 @@ const queueSelection = {
     where t.case_id = ${cases.id} and t.status = 'pending')`,
 } satisfies Record<keyof QueueRow, unknown>;
 
-/** Where each column sits in a row read as an array (drizzle selects a flat selection's keys in their order). */
-const column = Object.fromEntries(Object.keys(queueSelection).map((key, index) => [key, index])) as Record<
-  keyof QueueRow,
-  number
->;
-
-/** A timestamp with time zone as both drivers hand it over under drizzle (text), read as drizzle would read it. */
-function instant(value: unknown): Date {
-  return typeof value === "string" ? new Date(value) : (value as Date);
-}
-
-function instantOrNull(value: unknown): Date | null {
-  return value === null || value === undefined ? null : instant(value);
-}
+const column = columnsOf(queueSelection);
 
 /**
  * A queue row from the page statement's row read as an array. Drizzle's own mapping checks every column's kind on
@@ -260,24 +247,6 @@ function prepareQueue(db: Db, shape: QueueShape) {
   const estimate = prepareRaw<{ "QUERY PLAN": unknown }>(db, sql`explain (format json) ${sql`${counted}`}`);
   return { page, count, estimate };
 }
-
-/** A statement built once whose rows come back as arrays (both drivers' array mode), each made a `T` by `map`. */
-function prepareArrayRows<T>(
-  db: Db,
-  query: SQL,
-  map: (row: unknown[]) => T,
-): { execute: (values: Record<string, unknown>) => Promise<T[]> } {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, "", true, (rows) => rows.map(map));
-  return { execute: async (values) => (await prepared.execute(values)) as T[] };
-}
-
-/** A raw statement built once: its rows for the values of its placeholders. */
-function prepareRaw<T>(db: Db, query: SQL): (values: Record<string, unknown>) => Promise<T[]> {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, "", false);
-  return async (values) => ((await prepared.execute(values)) as { rows: T[] }).rows;
-}
-
-const dialect = new PgDialect();
 
 function queueStatements(db: Db, shape: QueueShape) {
   let statements = preparedQueues.get(db);
