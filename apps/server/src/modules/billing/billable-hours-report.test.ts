@@ -93,6 +93,15 @@ describe("billable hours for a period", () => {
     expect(byDay.rows.find((row) => row.key === "2026-10-07")).toMatchObject({ caseCount: 1, logCount: 1 });
   });
 
+  it("cuts each client's days in its own zone when clients of several zones are reported together", async () => {
+    const byDay = await report("groupBy=day");
+    const hoursOn = (key: string) => byDay.rows.find((row) => row.key === key)?.hours;
+    // Los Angeles: the log across its midnight gives 1 h to the 6th and 2 h to the 7th; UTC: 1 h on the 6th.
+    expect(hoursOn("2026-10-06")).toBe("2.00");
+    expect(hoursOn("2026-10-07")).toBe("2.00");
+    expect(byDay.totals).toMatchObject({ hours: "10.50", caseCount: 3, logCount: 5 });
+  });
+
   it("groups by ISO week and by month", async () => {
     const byWeek = await report(`groupBy=week&clientId=${client.id}`);
     expect(byWeek.rows).toEqual([

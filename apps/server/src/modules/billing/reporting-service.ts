@@ -65,9 +65,19 @@ export async function getBillableHoursReport(
     key: client.id,
     ...periodWindow(from, to, client.timezone),
   }));
+  // Clients share a handful of zones: each zone's buckets are cut once (a month by day is ~30 zone conversions).
+  const bucketsByZone = new Map<string, Bucket[]>();
+  const bucketsIn = (grouping: "day" | "week" | "month", timeZone: string): Bucket[] => {
+    let buckets = bucketsByZone.get(timeZone);
+    if (!buckets) {
+      buckets = bucketsOf[grouping](from, to, timeZone);
+      bucketsByZone.set(timeZone, buckets);
+    }
+    return buckets;
+  };
   const windows = isCalendarGrouping(groupBy)
     ? clients.flatMap((client) =>
-        bucketsOf[groupBy](from, to, client.timezone).map((bucket) => ({
+        bucketsIn(groupBy, client.timezone).map((bucket) => ({
           clientId: client.id,
           key: bucket.key,
           start: bucket.start,
