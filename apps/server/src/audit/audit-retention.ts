@@ -79,7 +79,8 @@ export async function pruneAuditEvents(db: Db, retention: AuditRetention, now = 
       );
       return { count: rows.length, file };
     });
-    if (!batch) return { ...result, skipped: result.archived === 0 };
+    if (!batch)
+      return { archived: result.archived, files: result.files, cutoff: result.cutoff, skipped: result.archived === 0 };
     if (batch.file) result.files.push(batch.file);
     result.archived += batch.count;
     if (batch.count < batchSize) return result;

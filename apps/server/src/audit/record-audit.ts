@@ -81,7 +81,13 @@ export async function recordRepeatedAudit(db: Db, event: AuditEvent, key: string
   const values = valuesOf(event);
   const [row] = await db
     .insert(auditEvents)
-    .values({ ...values, at: now, repeatKey: key, details: { ...values.details, lastAt: now.toISOString() } })
+    .values({
+      at: now,
+      repeatKey: key,
+      ...values,
+      // biome-ignore lint/plugin/leading-spread-then-keys: lastAt wins over the caller's details (any keys)
+      details: { ...values.details, lastAt: now.toISOString() },
+    })
     .onConflictDoUpdate({
       target: auditEvents.repeatKey,
       set: {

@@ -105,7 +105,7 @@ export async function restorePglite(dataDir: string, file: string, force: boolea
       if (previousData) renameSync(previousData, folder);
       throw error;
     }
-    return { ...result, previousData };
+    return { previousData, ...result };
   } finally {
     lock.release();
   }

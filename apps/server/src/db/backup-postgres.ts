@@ -81,7 +81,7 @@ type ToolName = "pg_dump" | "pg_restore";
 /** Runs a PostgreSQL client tool; a missing tool or a failure becomes a one-line BackupError. */
 function runTool(tool: ToolName, args: string[], connection: LibpqConnection): Promise<string> {
   return new Promise((resolve, reject) => {
-    const env = { ...connection.inherited, ...connection.env };
+    const env = Object.assign({}, connection.inherited, connection.env);
     const child = spawn(tool, args, { env, stdio: ["ignore", "pipe", "pipe"] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];

@@ -177,10 +177,10 @@ async function openPglite(
       thread === "worker"
         ? await PgliteThread.start({ dataDir: folder, template: loaded, startParams: pgliteStartParams })
         : await PGlite.create({
-            ...(folder ? { dataDir: folder } : {}),
-            ...(loaded ? { loadDataDir: loaded } : {}),
             startParams: pgliteStartParams,
             extensions: pgliteExtensions,
+            ...(folder ? { dataDir: folder } : {}),
+            ...(loaded ? { loadDataDir: loaded } : {}),
           });
   } catch (error) {
     lock?.release();

@@ -98,6 +98,7 @@ const peakColumns = sql`l.record_id as "recordId", l.case_id as "caseId", l.conc
   floor(extract(epoch from l.ended_at) * 1000)::float8 as "endMs"`;
 
 function toKept(row: KeptPeakLog): KeptPeakLog {
+  // biome-ignore lint/plugin/leading-spread-then-keys: the row's own fields, as numbers (a row may carry mode too)
   return {
     ...row,
     startMs: Number(row.startMs),
@@ -363,6 +364,7 @@ export async function findConcurrentPeaks(db: Db, recordIds: readonly string[]):
   const missing: PeakSource[] = [];
   for (const row of rows) {
     if (row.peak === null) {
+      // biome-ignore lint/plugin/leading-spread-then-keys: the row's own times, as Dates
       missing.push({ ...row, startedAt: new Date(row.startedAt), endedAt: row.endedAt ? new Date(row.endedAt) : null });
     } else peaks.set(row.recordId, Number(row.peak));
   }

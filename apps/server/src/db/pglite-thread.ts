@@ -207,7 +207,7 @@ export class PgliteThread {
     return new Promise((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...message, id });
+      this.#worker.postMessage({ id, ...message });
     });
   }
 
@@ -242,7 +242,7 @@ function wireOptions(options: QueryOptions | undefined): Record<string, unknown>
     }
     return Number(type);
   });
-  return { ...rest, identityParsers };
+  return { identityParsers, ...rest };
 }
 
 /** The worker's error as the class PGlite throws in-thread, with the same fields. */

@@ -20,7 +20,7 @@ function queryOptions(wire) {
   if (!identityParsers) return rest;
   const parsers = {};
   for (const type of identityParsers) parsers[type] = (value) => value;
-  return { ...rest, parsers };
+  return { parsers, ...rest };
 }
 
 /**
@@ -54,7 +54,7 @@ function fail(id, error) {
   } catch {
     // A field that cannot be cloned (a parameter of an odd type): the message and code still matter most.
     const { fields, ...rest } = serialiseError(error);
-    port.postMessage({ id, error: { ...rest, fields: { code: fields.code, constraint: fields.constraint } } });
+    port.postMessage({ id, error: { fields: { code: fields.code, constraint: fields.constraint }, ...rest } });
   }
 }
 
@@ -118,11 +118,11 @@ const handlers = {
 let database;
 try {
   database = await PGlite.create({
+    startParams: options.startParams,
+    extensions: { pg_trgm },
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.template ? { loadDataDir: options.template } : {}),
     ...(options.initialMemory ? { initialMemory: options.initialMemory } : {}),
-    startParams: options.startParams,
-    extensions: { pg_trgm },
   });
   port.postMessage({ ready: true });
 } catch (error) {

@@ -69,7 +69,10 @@ export async function findTechnologistLogsOverlapping(
   // Whole milliseconds, as a Date holds them (the floor is taken on the exact numeric epoch, so a log that ends
   // when another starts never looks like it overlaps it by a rounding error).
   return rows.map((row) => ({
-    ...row,
+    recordId: row.recordId,
+    caseId: row.caseId,
+    technologistUsername: row.technologistUsername,
+    mode: row.mode,
     startMs: Number(row.startMs),
     endMs: row.endMs === null ? null : Number(row.endMs),
   }));

@@ -20,6 +20,7 @@ export type CaseEventHub = {
 export function parseCaseEventPayload(payload: string): CaseEvent | undefined {
   try {
     const raw = JSON.parse(payload) as Record<string, unknown>;
+    // biome-ignore lint/plugin/leading-spread-then-keys: the payload's own at, normalised
     const parsed = caseEventSchema.safeParse({ ...raw, at: new Date(String(raw.at)).toISOString() });
     return parsed.success ? parsed.data : undefined;
   } catch {
@@ -72,7 +73,8 @@ export async function startCaseEventHub(
   const listener = await startNotificationListener(database, [caseEventsChannel], log, options);
   const hub = createCaseEventHub(listener, log);
   return {
-    ...hub,
+    subscribe: hub.subscribe,
+    subscriberCount: hub.subscriberCount,
     close: async () => {
       await hub.close();
       await listener.close();

@@ -65,7 +65,7 @@ export type StreamHead = {
  */
 export async function injectStreamHead(app: Injectable, options: InjectOptions): Promise<StreamHead> {
   const abort = new AbortController();
-  const response = await app.inject({ ...options, payloadAsStream: true, signal: abort.signal });
+  const response = await app.inject({ payloadAsStream: true, signal: abort.signal, ...options });
   let body = "";
   let firstFrame: SseFrame | undefined;
   const decoder = new TextDecoder();

@@ -86,12 +86,12 @@ export function registerRoute<R extends RouteDefinition>(
     tags: definition.tags,
     operationId: name,
     response: {
+      "4XX": errorEnvelopeSchema,
+      "5XX": errorEnvelopeSchema,
       // A 204 has no body, so no schema: Fastify refuses an `undefined` entry at registration.
       ...(definition.response
         ? { [definition.successStatus ?? 200]: successSchemaOf(definition, definition.response) }
         : {}),
-      "4XX": errorEnvelopeSchema,
-      "5XX": errorEnvelopeSchema,
     },
   };
   if (definition.access !== "public") schema.security = [{ idToken: [] }];

@@ -31,6 +31,7 @@ export function withRequestIds(logger: LoggerOptions): LoggerOptions {
   if (!logger) return logger;
   const options = logger === true ? {} : logger;
   const ownMixin = options.mixin;
+  // biome-ignore lint/plugin/leading-spread-then-keys: this mixin replaces the options' own (it calls it)
   return {
     ...options,
     mixin: (mergeObject, level, pinoLogger) => {
@@ -38,7 +39,7 @@ export function withRequestIds(logger: LoggerOptions): LoggerOptions {
       const reqId = currentRequestId.getStore();
       if (reqId === undefined || "reqId" in mergeObject || "reqId" in own) return own;
       if ((pinoLogger.bindings() as { reqId?: unknown }).reqId !== undefined) return own;
-      return { ...own, reqId };
+      return { reqId, ...own };
     },
   };
 }

@@ -144,11 +144,16 @@ export class AccountOperations {
       if (!(await this.hitCodeLimit(user.sub, now))) throw await fail("hourly code limit reached", limitExceeded());
     }
     const sent = await this.kit.db.transaction(async (tx) => {
-      await updateUser(tx, user.sub, {
-        ...changes,
-        ...(changes.email !== undefined ? { emailVerified: false } : {}),
-        ...(changes.phoneNumber !== undefined ? { phoneNumberVerified: false } : {}),
-      });
+      await updateUser(
+        tx,
+        user.sub,
+        Object.assign(
+          {},
+          changes,
+          changes.email !== undefined ? { emailVerified: false } : {},
+          changes.phoneNumber !== undefined ? { phoneNumberVerified: false } : {},
+        ),
+      );
       const codes: { attribute: VerifiableAttribute; to: string; code: string; delivery: CodeDeliveryDetails }[] = [];
       for (const attribute of contacts) {
         const to = changes[attributeColumn[attribute]] as string;

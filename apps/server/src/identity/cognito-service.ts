@@ -244,7 +244,7 @@ export class CognitoService {
   private async refreshAuth(parameters: Record<string, string>, clientId: string): Promise<InitiateAuthResponse> {
     const refreshToken = parameters.REFRESH_TOKEN;
     if (!refreshToken) throw invalidParameter("Missing required parameter REFRESH_TOKEN");
-    return { ...(await this.refreshTokens(refreshToken, clientId)), ChallengeParameters: {} };
+    return { ChallengeParameters: {}, ...(await this.refreshTokens(refreshToken, clientId)) };
   }
 
   /** New ID and access tokens for a live sign-in; a revoked, expired or foreign token, or a disabled user, is refused. */
@@ -321,7 +321,7 @@ export class CognitoService {
     if (!newPassword) throw invalidParameter("Missing required parameter NEW_PASSWORD");
     this.kit.checkPasswordPolicy(newPassword);
     const attributes = readChallengeAttributes(responses);
-    const missing = missingRequiredAttributes({ ...user, ...attributes });
+    const missing = missingRequiredAttributes({ name: attributes.name ?? user.name, email: user.email });
     if (missing.length > 0) throw invalidParameter(`Missing required attribute ${missing[0]}.`);
     const passwordHash = await hashPassword(newPassword);
     const now = new Date();

@@ -81,7 +81,7 @@ export class IdentityKit {
   }
 
   audit(db: Db, context: CallContext, event: Omit<AuditEvent, "ip" | "userAgent">): Promise<void> {
-    return recordAudit(db, { ...event, ip: context.ip, userAgent: context.userAgent });
+    return recordAudit(db, { ip: context.ip, userAgent: context.userAgent, ...event });
   }
 
   /**

@@ -148,7 +148,7 @@ export function createSessionCache(options: SessionCacheOptions = {}): SessionCa
     hold: (change) => {
       generation += 1;
       holdsMade += 1;
-      holds.set(change.nonce, { ...change, until: now() + ttlMs, mark: holdsMade });
+      holds.set(change.nonce, { until: now() + ttlMs, mark: holdsMade, ...change });
       dropConcerned(change);
     },
     setListening: (value) => {
@@ -212,12 +212,12 @@ export function connectSessionCache(
   const stopStates = listener.onStateChange((state) => cache.setListening(state === "listening"));
   cache.setListening(listener.isListening());
   return {
-    ...cache,
     close: () => {
       stopLocal();
       stopChanges();
       stopStates();
       cache.setListening(false);
     },
+    ...cache,
   };
 }

@@ -31,7 +31,7 @@ export function watchLocalSessionChanges(watcher: LocalWatcher): () => void {
  * delivery (identity/session-cache.ts).
  */
 export async function notifySessionChange(tx: Db, change: { sub?: string; originJti?: string }): Promise<void> {
-  const full: SessionChange = { ...change, nonce: randomUUID() };
+  const full: SessionChange = { nonce: randomUUID(), ...change };
   for (const watcher of localWatchers) watcher(full);
   await tx.execute(sql`select pg_notify(${sessionChangesChannel}, ${JSON.stringify(full)})`);
 }

@@ -76,7 +76,7 @@ export class SoftwareTokenSetup {
         outcome: "failure",
         actor: user,
         target: { type: "user", id: user.username },
-        details: { ...details, reason },
+        details: { reason, ...details },
       });
       return error;
     };
@@ -116,7 +116,7 @@ export class SoftwareTokenSetup {
           outcome: "success",
           actor: user,
           target: { type: "user", id: user.username },
-          details: { ...details, during: "MFA_SETUP", enabled: "SOFTWARE_TOKEN_MFA" },
+          details: { during: "MFA_SETUP", enabled: "SOFTWARE_TOKEN_MFA", ...details },
         });
         return this.challenges.create(
           tx,

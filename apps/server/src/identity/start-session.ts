@@ -36,5 +36,5 @@ export async function startSession(
     options.clientId,
     { scope: options.scope, db },
   );
-  return { ...issued, refreshToken, originJti: session.originJti };
+  return { refreshToken, originJti: session.originJti, ...issued };
 }

@@ -106,7 +106,9 @@ export class TokenService {
         }
         const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
         const kid = randomUUID();
+        // biome-ignore lint/plugin/leading-spread-then-keys: kid, alg and use are JWK fields too: ours win
         const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: algorithm, use: "sig" };
+        // biome-ignore lint/plugin/leading-spread-then-keys: as above
         const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: algorithm };
         await retireSigningKeys(tx, now);
         await insertSigningKey(tx, { kid, publicJwk, privateJwk, createdAt: now });
@@ -165,12 +167,12 @@ export class TokenService {
       "cognito:groups": subject.groups,
     };
     const accessToken = await new SignJWT({
-      ...common,
       username: subject.username,
       client_id: clientId,
       token_use: "access",
       scope: options.scope ?? "aws.cognito.signin.user.admin",
       jti: randomUUID(),
+      ...common,
     })
       .setProtectedHeader({ alg: algorithm, kid: signing.kid })
       .setSubject(subject.sub)
@@ -179,7 +181,6 @@ export class TokenService {
       .setExpirationTime(`${this.config.tokens.accessTokenMinutes}m`)
       .sign(signing.key);
     const idToken = await new SignJWT({
-      ...common,
       "cognito:username": subject.username,
       token_use: "id",
       email: subject.email,
@@ -189,6 +190,7 @@ export class TokenService {
         : {}),
       name: subject.name,
       jti: randomUUID(),
+      ...common,
     })
       .setProtectedHeader({ alg: algorithm, kid: signing.kid })
       .setSubject(subject.sub)

@@ -253,13 +253,18 @@ export async function setUserContact(
       }
       if (emailChanged) await discardVerificationCodes(tx, row.sub, "verify-email");
       if (phoneChanged) await discardVerificationCodes(tx, row.sub, "verify-phone_number");
-      const updated = await updateUser(tx, row.sub, {
-        ...(emailChanged ? { email, emailVerified: false } : {}),
-        ...(phoneChanged ? { phoneNumber, phoneNumberVerified: false } : {}),
-        ...(phoneChanged && !phoneNumber
-          ? { smsMfaEnabled: false, ...(row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}) }
-          : {}),
-      });
+      const updated = await updateUser(
+        tx,
+        row.sub,
+        Object.assign(
+          {},
+          emailChanged ? { email, emailVerified: false } : {},
+          phoneChanged ? { phoneNumber, phoneNumberVerified: false } : {},
+          phoneChanged && !phoneNumber
+            ? { smsMfaEnabled: false, ...(row.preferredMfa === "SMS_MFA" ? { preferredMfa: null } : {}) }
+            : {},
+        ),
+      );
       return {
         row: updated as UserRow,
         // Masked like every delivery in the log: the audit trail says what changed, not the addresses themselves.

@@ -220,7 +220,12 @@ export async function listAllUsers(
   filter: UserFilter = {},
   sort: { field: UserSort; order: "asc" | "desc" } = { field: "username", order: "asc" },
 ): Promise<{ items: User[]; total: number }> {
-  const { rows, total } = await listUsers(db, page, { ...filter, search: filter.search || undefined }, sort);
+  const { rows, total } = await listUsers(
+    db,
+    page,
+    { search: filter.search || undefined, group: filter.group, enabled: filter.enabled },
+    sort,
+  );
   return { items: rows.map(toUser), total };
 }
 

@@ -27,7 +27,7 @@ export async function findUserBySub(db: Db, sub: string): Promise<UserRow | unde
 export async function insertUser(db: Db, row: Omit<typeof users.$inferInsert, "usernameKey">): Promise<UserRow> {
   const [inserted] = await db
     .insert(users)
-    .values({ ...row, usernameKey: normaliseUsername(row.username) })
+    .values({ usernameKey: normaliseUsername(row.username), ...row })
     .returning();
   return inserted as UserRow;
 }
@@ -42,6 +42,7 @@ export async function updateUser(db: Db, sub: string, changes: UserChanges): Pro
   const write = async (tx: Db) => {
     const [row] = await tx
       .update(users)
+      // biome-ignore lint/plugin/leading-spread-then-keys: updatedAt may be among the changes: this one wins
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(users.sub, sub))
       .returning();

@@ -104,7 +104,7 @@ export async function recordLinkRefusal(
       outcome: reason === "throttled" ? "denied" : "failure",
       ip: caller.ip,
       userAgent: caller.userAgent,
-      details: { ...gate.auditDetails, reason, ...details },
+      details: Object.assign({}, gate.auditDetails, { reason }, details),
     },
     `${gate.action}|${reason}|${key}|${windowStartOf(now, limits.ipWindowSeconds)}`,
     now,

@@ -31,11 +31,12 @@ export class MessageService {
     private readonly log: FastifyBaseLogger,
     transports: Partial<Record<Message["channel"], MessageTransport>> = {},
   ) {
-    this.transports = {
-      ...(config.smtpUrl ? { email: createSmtpTransport(config.smtpUrl, config.mailFrom) } : {}),
-      ...(config.smsWebhookUrl ? { sms: createWebhookSmsTransport(config.smsWebhookUrl) } : {}),
-      ...transports,
-    };
+    this.transports = Object.assign(
+      {},
+      config.smtpUrl ? { email: createSmtpTransport(config.smtpUrl, config.mailFrom) } : {},
+      config.smsWebhookUrl ? { sms: createWebhookSmsTransport(config.smsWebhookUrl) } : {},
+      transports,
+    );
   }
 
   /** Which channels really leave the system (the integration self-checks and the UI's wording use this). */
@@ -77,7 +78,11 @@ export class MessageService {
 
   /** Outbox messages, newest first (admins in development, and tests). */
   listOutbox(filter: { recipient?: string; channel?: string; limit?: number } = {}): Promise<OutboxRow[]> {
-    return listOutboxMessages(this.db, { ...filter, limit: filter.limit ?? 50 });
+    return listOutboxMessages(this.db, {
+      recipient: filter.recipient,
+      channel: filter.channel,
+      limit: filter.limit ?? 50,
+    });
   }
 
   /** Verifies the SMTP connection (the integration self-check); undefined when mail goes to the outbox. */

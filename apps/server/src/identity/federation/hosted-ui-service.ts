@@ -184,7 +184,7 @@ export class HostedUiService {
 
     let identity: UpstreamIdentity;
     try {
-      identity = await this.upstream.completeAuthorization(callbackUrl, { ...data, state: upstreamState as string });
+      identity = await this.upstream.completeAuthorization(callbackUrl, { state: upstreamState as string, ...data });
     } catch (error) {
       const reason = error instanceof UpstreamError ? error.reason : `unexpected: ${(error as Error).message}`;
       return refuse("server_error", `Vigil could not verify the answer from ${provider}. Try again.`, reason, {});

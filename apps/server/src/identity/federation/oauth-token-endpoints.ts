@@ -154,6 +154,7 @@ export class OAuthTokenEndpoints {
         refreshTokenHours: this.config.tokens.refreshTokenHours,
         now,
       });
+      // biome-ignore lint/plugin/leading-spread-then-keys: originJti wins over the grant's data (any keys)
       await updateOAuthGrantData(tx, grant.id, {
         ...(grant.data as Record<string, unknown>),
         originJti: started.originJti,
