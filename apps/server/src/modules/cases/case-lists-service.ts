@@ -39,8 +39,8 @@ function patientName(first: string | null, last: string | null): string | null {
  */
 export async function listCaseQueue(db: Db, stage: CaseStage, query: QueueQuery): Promise<CasePage> {
   const { rows, total, totalIsEstimate } = await findCaseQueuePage(db, {
-    ...query,
     stage,
+    ...query,
     createdFrom: query.createdFrom ? new Date(query.createdFrom) : undefined,
     createdTo: query.createdTo ? new Date(query.createdTo) : undefined,
   });

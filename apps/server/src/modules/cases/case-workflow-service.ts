@@ -298,6 +298,7 @@ export async function requestTransition(
         );
       }
       assertSeenVersion(locked, request.version);
+      // biome-ignore lint/plugin/leading-spread-then-keys: reason is a field of the check context
       const context = { ...(await checkContextOf(tx, locked, dependencies)), reason };
       const failed = await runChecks(transitionChecks(rule, { includeReason: true }), context);
       if (failed.length > 0) {
@@ -399,6 +400,7 @@ export async function takeTransitionAction(
         if (locked.stage !== found.fromStage) throw noSuchMove(locked, found.toStage);
         const rule = caseTransitionRules.find((candidate) => candidate.id === found.ruleId);
         if (!rule) throw new Error(`unknown transition rule ${found.ruleId}`);
+        // biome-ignore lint/plugin/leading-spread-then-keys: both are fields of the check context, set for this run
         const context = {
           ...(await checkContextOf(tx, locked, dependencies)),
           pendingTransition: undefined,

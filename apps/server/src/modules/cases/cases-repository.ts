@@ -90,6 +90,7 @@ export async function findCase(db: Db, id: string, lock?: RowLock): Promise<Case
 export async function updateCaseRow(db: Db, id: string, values: Partial<CaseValues>): Promise<CaseRow> {
   const [row] = await db
     .update(cases)
+    // biome-ignore lint/plugin/leading-spread-then-keys: version and updatedAt are case columns too: these win
     .set({ ...values, version: sql`${cases.version} + 1`, updatedAt: sql`now()` })
     .where(eq(cases.id, id))
     .returning();
@@ -264,7 +265,9 @@ export async function findTechnologistLoads(
   ]);
   return {
     rows: rows.map((row) => ({
-      ...row,
+      technologistSub: row.technologistSub,
+      username: row.username,
+      name: row.name,
       active: Number(row.active),
       monitoring: Number(row.monitoring),
       stat: Number(row.stat),

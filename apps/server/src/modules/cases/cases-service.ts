@@ -85,7 +85,7 @@ type CaseSummaryRow = Pick<
 /** The display name of the acting user, read outside any transaction (PGlite has one connection). */
 export async function caseActorOf(db: Db, actor: Actor): Promise<CaseActor> {
   const user = await findUserById(db, actor.sub);
-  return { ...actor, name: user?.name ?? null };
+  return { name: user?.name ?? null, ...actor };
 }
 
 export function person(sub: string | null, username: string | null, name: string | null): CaseUser | null {
@@ -130,7 +130,6 @@ export async function toCase(db: Db, row: CaseRow, user: WorkflowUser, dependenc
     allowedTransitionsFor(user, context),
   ]);
   return {
-    ...toCaseSummary(row),
     client: { id: client.id, name: client.name, code: client.code, timezone: client.timezone },
     patient: patient
       ? {
@@ -174,6 +173,7 @@ export async function toCase(db: Db, row: CaseRow, user: WorkflowUser, dependenc
     allowedTransitions,
     allowedChanges: allowedChangesFor(user, row),
     tabs: caseTabsFor(row),
+    ...toCaseSummary(row),
   };
 }
 

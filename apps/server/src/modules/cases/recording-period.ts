@@ -15,8 +15,8 @@ export async function assertPeriodKeepsBillableLogs(
   dependencies: CaseDependencies,
 ): Promise<void> {
   const outside = await dependencies.findBillableLogsOutsidePeriod(tx, locked, {
-    ...period,
     openedAt: locked.createdAt,
+    ...period,
   });
   if (outside.length === 0) return;
   const fields = [

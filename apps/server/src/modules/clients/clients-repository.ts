@@ -112,7 +112,7 @@ export async function updateClientRow(
 ): Promise<ClientRow | undefined> {
   const [row] = await db
     .update(clients)
-    .set({ ...values, version: sql`${clients.version} + 1`, updatedAt: sql`now()` })
+    .set({ version: sql`${clients.version} + 1`, updatedAt: sql`now()`, ...values })
     .where(eq(clients.id, id))
     .returning();
   return row;

@@ -48,7 +48,7 @@ export async function updateContactRow(
 ): Promise<ContactRow | undefined> {
   const [row] = await db
     .update(clientContacts)
-    .set({ ...values, version: sql`${clientContacts.version} + 1`, updatedAt: sql`now()` })
+    .set({ version: sql`${clientContacts.version} + 1`, updatedAt: sql`now()`, ...values })
     .where(eq(clientContacts.id, id))
     .returning();
   return row;

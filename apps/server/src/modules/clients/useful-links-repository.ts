@@ -47,7 +47,7 @@ export async function updateUsefulLinkRow(
 ): Promise<UsefulLinkRow | undefined> {
   const [row] = await db
     .update(clientUsefulLinks)
-    .set({ ...values, version: sql`${clientUsefulLinks.version} + 1`, updatedAt: sql`now()` })
+    .set({ version: sql`${clientUsefulLinks.version} + 1`, updatedAt: sql`now()`, ...values })
     .where(eq(clientUsefulLinks.id, id))
     .returning();
   return row;

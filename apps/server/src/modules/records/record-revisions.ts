@@ -66,6 +66,7 @@ export async function planRevision(
       notDeleted();
       refuseForInterpretation("edit");
       const editedMeta =
+        // biome-ignore lint/plugin/leading-spread-then-keys: the meta's own threshold, from the protocol now
         kind === "impedance" ? { ...meta, thresholdKohm: (await impedanceProtocolOf(tx, state)).thresholdKohm } : meta;
       return {
         change: "edit",
@@ -90,6 +91,7 @@ export async function planRevision(
       refuseForInterpretation("sign");
       const words = (request.data ?? row.data) as z.output<typeof interpretationDataSchema>;
       // The code chosen in the sign dialog is part of what is signed; a draft saved before codes existed has none.
+      // biome-ignore lint/plugin/leading-spread-then-keys: impressionCode is a field of the words
       const data = {
         ...words,
         impressionCode: request.impressionCode === undefined ? (words.impressionCode ?? null) : request.impressionCode,
@@ -100,6 +102,7 @@ export async function planRevision(
           issues: [{ path, message: "is required to sign" }],
         });
       }
+      // biome-ignore lint/plugin/leading-spread-then-keys: signing sets these fields of the meta
       const signed = { ...interpretation, status: "final", signedBy: authorFields(user), signedAt: now.toISOString() };
       return { change: "sign", data, deleted: false, meta: signed, reason: null };
     }
@@ -117,6 +120,7 @@ export async function planRevision(
         change: "addendum",
         ...keep,
         deleted: false,
+        // biome-ignore lint/plugin/leading-spread-then-keys: the meta's addenda, one longer
         meta: { ...interpretation, addenda: [...interpretation.addenda, addendum] },
         reason: null,
       };
@@ -134,6 +138,7 @@ export async function planRevision(
         throw badRequest([{ path: "body.endedAt", message: "must be after the start of the log" }]);
       }
       assertNotFuture([{ path: "body.endedAt", value: endedAt }], now);
+      // biome-ignore lint/plugin/leading-spread-then-keys: endedAt is a field of the log's data
       return { change: "clock-out", data: { ...data, endedAt }, deleted: false, meta, reason: null };
     }
   }
@@ -147,7 +152,7 @@ export async function staleBase(
   baseRevision: number,
   context: { state: CaseState; now: Date },
 ): Promise<AppError> {
-  const current = await toRecordItem(kind, row, { ...ctx, db: tx, ...context });
+  const current = await toRecordItem(kind, row, { state: context.state, now: context.now, ...ctx, db: tx });
   return conflict(
     `This ${recordLabels[kind]} was changed by someone else: it is at revision ${row.revision}, and you based your change on revision ${baseRevision}. Review the current version and apply your change again.`,
     { current, currentRevision: row.revision, baseRevision },

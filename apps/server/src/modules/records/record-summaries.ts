@@ -86,7 +86,7 @@ async function timeLogSummary(ctx: RecordsContext, state: CaseState, reader: Rec
   const mine = running.find((log) => log.technologistUsername === reader.username);
   const mineRow = mine ? await findRecord(db, { id: mine.recordId, caseId: state.id, kind: "time-log" }) : undefined;
   const runningMine = mineRow
-    ? ((await toRecordItem("time-log", mineRow, { ...ctx, state, now })) as TimeLogItem)
+    ? ((await toRecordItem("time-log", mineRow, { state, now, ...ctx })) as TimeLogItem)
     : null;
 
   // Each technologist running a log here, with their patients now on every case (DOMAIN.md §2.3 caps).

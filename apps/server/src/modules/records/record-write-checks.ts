@@ -142,7 +142,7 @@ export async function assertNoOverlap(
   });
   if (!overlapping) return;
   const row = await findRecord(tx, { id: overlapping.recordId, caseId: input.state.id, kind: "time-log" });
-  const item = row ? await toRecordItem("time-log", row, { ...ctx, db: tx, state: input.state, now: input.now }) : null;
+  const item = row ? await toRecordItem("time-log", row, { state: input.state, now: input.now, ...ctx, db: tx }) : null;
   const timeZone = await clientTimeZone(tx, input.state);
   const until = overlapping.endedAt ? formatInstantInZone(overlapping.endedAt, timeZone) : "now (it is still running)";
   throw new AppError(

@@ -64,7 +64,7 @@ export type { InterpretationSignedHook, SignedInterpretation };
 export async function recordUserOf(db: Db, actor: Actor, permissions: ReadonlySet<Permission>): Promise<RecordUser> {
   // Outside any transaction: PGlite has one connection, and a transaction holds it.
   const user = await findUserById(db, actor.sub);
-  return { ...actor, name: user?.name ?? null, permissions };
+  return { name: user?.name ?? null, permissions, ...actor };
 }
 
 async function auditRecordWrite(
@@ -97,7 +97,7 @@ export async function createRecord(
     const row = await insertFirstRevision(tx, { kind, state, data, meta, now }, user);
     return { row, state };
   });
-  return toRecordItem(kind, row, { ...ctx, state, now });
+  return toRecordItem(kind, row, { state, now, ...ctx });
 }
 
 /** Revision 1 of a new item with its current state, time-log projection and audit event, in the caller's transaction. */
@@ -251,7 +251,7 @@ export async function reviseRecord(
       return { row, state };
     });
     await afterCommit?.();
-    return await toRecordItem(kind, row, { ...ctx, state, now });
+    return await toRecordItem(kind, row, { state, now, ...ctx });
   } catch (error) {
     // The item lock makes this unreachable in practice; the unique index is the last line of defence.
     if (!isUniqueViolation(error, "case_record_revisions_record_revision_idx")) throw error;
@@ -272,7 +272,7 @@ export async function getRecordHistory(
   const row = await findRecord(ctx.db, { id: itemId, caseId, kind });
   if (!row) throw notFoundItem(kind, state, itemId);
   const [item, revisions] = await Promise.all([
-    toRecordItem(kind, row, { ...ctx, state, now: new Date() }),
+    toRecordItem(kind, row, { state, now: new Date(), ...ctx }),
     findRevisions(ctx.db, row.id),
   ]);
   return { item, revisions: revisions.map(toRevision) };
@@ -295,7 +295,7 @@ export async function listRecords(
   const state = await requireCaseState(ctx.db, caseId);
   const { rows, total } = await findRecordPage(ctx.db, { caseId, kind, ...query });
   const [items, summary] = await Promise.all([
-    toRecordItems(kind, rows, { ...ctx, state, now }),
+    toRecordItems(kind, rows, { state, now, ...ctx }),
     summaryOf(ctx, kind, state, reader, now),
   ]);
   return {

@@ -149,7 +149,7 @@ function draftsOf(facts: CaseClockFacts): ClockDraft[] {
 
   for (const finding of facts.findings) {
     if (finding.cancelled) continue;
-    drafts.push(...clockKindRules["critical-notification"].clocks({ ...finding, cancelledAt: null }, finding.raisedBy));
+    drafts.push(...clockKindRules["critical-notification"].clocks({ cancelledAt: null, ...finding }, finding.raisedBy));
   }
   // The board keeps what runs or was decided now: a chain's earlier clocks were stopped by the step that restarted it.
   return drafts.filter((draft) => !draft.restarted);
@@ -161,7 +161,9 @@ export function clocksOfCase(facts: CaseClockFacts, now: Date, settings: ClockSe
     .map((draft) => {
       const dueAt = dueAtOf(draft);
       const dueSoonAt = dueSoonAtOf(dueAt, draft.windowMinutes, settings);
-      const state: ClockState = draft.lapsed ? "missed" : clockStateAt({ ...draft, dueAt }, now, settings);
+      const state: ClockState = draft.lapsed
+        ? "missed"
+        : clockStateAt({ dueAt, stoppedAt: draft.stoppedAt, windowMinutes: draft.windowMinutes }, now, settings);
       return {
         kind: draft.kind,
         caseId: facts.caseId,

@@ -54,7 +54,7 @@ export function criticalFindingsOf(
   const month: CaseFinding[] = histories.flatMap((history) =>
     history.findings
       .filter((finding) => finding.dueAt >= window.start && finding.dueAt < window.end)
-      .map((finding) => ({ ...finding, caseId: history.caseId, caseNumber: history.caseNumber })),
+      .map((finding) => ({ caseId: history.caseId, caseNumber: history.caseNumber, ...finding })),
   );
   const outcomes = month.map((finding) => ({ finding, outcome: outcomeOf(finding, asOf) }));
   const count = (outcome: ReturnType<typeof outcomeOf>) => outcomes.filter((entry) => entry.outcome === outcome).length;
