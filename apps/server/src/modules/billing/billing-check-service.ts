@@ -101,7 +101,7 @@ export async function checkCaseBilling(
     { id: "rate-known" as const, message: rateMessage },
     { id: "cpt-warnings-acknowledged" as const, message: cptMessage },
     { id: "report-signed" as const, message: reportMessage },
-  ].map((check) => ({ ...check, label: checkLabels[check.id], passed: check.message === null }));
+  ].map((check) => ({ label: checkLabels[check.id], passed: check.message === null, ...check }));
   return {
     caseId: subject.id,
     passed: checks.every((check) => check.passed),

@@ -32,7 +32,7 @@ export async function saveExportAccounts(
   }
   const [row] = await db
     .update(billingExportAccounts)
-    .set({ ...values, version: baseVersion + 1, updatedAt: new Date() })
+    .set({ version: baseVersion + 1, updatedAt: new Date(), ...values })
     .where(and(eq(billingExportAccounts.company, "company"), eq(billingExportAccounts.version, baseVersion)))
     .returning();
   return row;
@@ -76,9 +76,9 @@ export async function findDocumentsIssued(db: Db, from: string, to: string) {
           .orderBy(asc(invoiceLines.invoiceId), asc(invoiceLines.position));
   const numbers = new Map(rows.map((row) => [row.id, row.number]));
   return rows.map((row) => ({
-    ...row,
     correctsNumber: row.correctsInvoiceId ? (numbers.get(row.correctsInvoiceId) ?? null) : null,
     lines: lines.filter((line) => line.invoiceId === row.id),
+    ...row,
   }));
 }
 

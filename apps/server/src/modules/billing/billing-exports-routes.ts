@@ -21,7 +21,7 @@ export function registerBillingExportRoutes(app: FastifyInstance, db: Db): void 
     routes.setBillingExportAccounts,
     async ({ body, principal, request }) => {
       const user = await findUserById(db, principal.sub);
-      return setExportAccounts(db, body, { ...actorOf(principal, request), name: user?.name ?? null });
+      return setExportAccounts(db, body, { name: user?.name ?? null, ...actorOf(principal, request) });
     },
   );
   registerRoute(app, "listBillingExports", routes.listBillingExports, async () => ({
@@ -29,6 +29,6 @@ export function registerBillingExportRoutes(app: FastifyInstance, db: Db): void 
   }));
   registerRoute(app, "createBillingExport", routes.createBillingExport, async ({ body, principal, request }) => {
     const user = await findUserById(db, principal.sub);
-    return createBillingExport(db, body, { ...actorOf(principal, request), name: user?.name ?? null });
+    return createBillingExport(db, body, { name: user?.name ?? null, ...actorOf(principal, request) });
   });
 }

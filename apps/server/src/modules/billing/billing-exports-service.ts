@@ -39,7 +39,7 @@ export const defaultExportAccounts: BillingExportAccountsContent = {
 };
 
 function toAccounts(row: ExportAccountsRow | undefined): BillingExportAccounts {
-  if (!row) return { ...defaultExportAccounts, version: null };
+  if (!row) return { version: null, ...defaultExportAccounts };
   return {
     serviceItem: row.serviceItem,
     incomeAccount: row.incomeAccount,
@@ -65,7 +65,7 @@ export async function setExportAccounts(
 ): Promise<BillingExportAccounts> {
   return db.transaction(async (tx) => {
     const { baseVersion, ...content } = input;
-    const saved = await saveExportAccounts(tx, { ...content, updatedByUsername: actor.username }, baseVersion);
+    const saved = await saveExportAccounts(tx, { updatedByUsername: actor.username, ...content }, baseVersion);
     if (!saved) {
       throw new AppError(
         "conflict",

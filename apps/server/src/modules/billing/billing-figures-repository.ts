@@ -166,10 +166,13 @@ export async function sumKeptMonthSecondsByCase(
 
 function caseSeconds(rows: CaseSecondsRow[]): WindowCaseSeconds[] {
   return rows.map((row) => ({
-    ...row,
-    stage: row.stage as CaseStage,
+    clientId: row.clientId,
+    key: row.key,
+    caseId: row.caseId,
     seconds: Number(row.seconds),
     logCount: Number(row.logCount),
+    running: row.running,
+    stage: row.stage as CaseStage,
   }));
 }
 

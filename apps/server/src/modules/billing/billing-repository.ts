@@ -117,7 +117,15 @@ export async function sumBillableSecondsByCase(
       ${billableLogsIn(windows, now, filter.caseId ? sql`l.case_id = ${filter.caseId}` : undefined)}
       group by w.client_id, w.key, l.case_id, c.stage`,
   );
-  return rows.map((row) => ({ ...row, seconds: Number(row.seconds), logCount: Number(row.logCount) }));
+  return rows.map((row) => ({
+    clientId: row.clientId,
+    key: row.key,
+    caseId: row.caseId,
+    stage: row.stage,
+    seconds: Number(row.seconds),
+    logCount: Number(row.logCount),
+    running: row.running,
+  }));
 }
 
 /**
@@ -150,7 +158,8 @@ export async function sumBillableSecondsForReport(
       group by ${groupKey}`,
   );
   return rows.map((row) => ({
-    ...row,
+    key: row.key,
+    label: row.label,
     seconds: Number(row.seconds),
     caseCount: Number(row.caseCount),
     logCount: Number(row.logCount),

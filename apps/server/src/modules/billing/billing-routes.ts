@@ -36,7 +36,7 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
   });
   registerRoute(app, "issueBillingStatement", routes.issueBillingStatement, async ({ params, principal, request }) => {
     const user = await findUserById(db, principal.sub);
-    const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+    const actor = { name: user?.name ?? null, ...actorOf(principal, request) };
     return issueBillingStatement(db, params.client, params.month, request.headers["if-match"], actor, settings);
   });
   registerRoute(
@@ -45,7 +45,7 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
     routes.issueStatementAdjustment,
     async ({ params, body, principal, request }) => {
       const user = await findUserById(db, principal.sub);
-      const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+      const actor = { name: user?.name ?? null, ...actorOf(principal, request) };
       const ifMatch = request.headers["if-match"];
       return issueStatementAdjustment(db, params.client, params.month, ifMatch, body.reason, actor, settings);
     },
@@ -53,7 +53,7 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
   registerRoute(app, "setBillingRate", routes.setBillingRate, async ({ params, body, principal, request }) => {
     // The display name is read outside the transaction (PGlite has one connection, and a transaction holds it).
     const user = await findUserById(db, principal.sub);
-    const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+    const actor = { name: user?.name ?? null, ...actorOf(principal, request) };
     return setBillingRate(db, params.client, params.month, body, actor);
   });
   registerRoute(app, "getBillingCheck", routes.getBillingCheck, ({ params }) =>
@@ -82,7 +82,7 @@ export function registerBillingRoutes(app: FastifyInstance, db: Db, config: Conf
     invoiceRoutes.setClientBillingProfile,
     async ({ params, body, principal, request }) => {
       const user = await findUserById(db, principal.sub);
-      const actor = { ...actorOf(principal, request), name: user?.name ?? null };
+      const actor = { name: user?.name ?? null, ...actorOf(principal, request) };
       return setClientBillingProfile(db, params.client, body, actor);
     },
   );

@@ -73,9 +73,9 @@ export function billingSettingsOf(
     issuer: { name: config.reports?.companyName ?? "", details: config.reports?.companyDetails ?? "" },
     caps: config.technologistCaps,
     cpt: {
-      ...defaultCptRulesConfig,
       finalPartialSegmentUsesShortCode: config.cptRules.finalPartialSegmentShortCode,
       professionalReporting: config.cptRules.professionalReporting,
+      videoThresholdPercent: defaultCptRulesConfig.videoThresholdPercent,
     },
   };
 }
@@ -246,7 +246,7 @@ export async function listBillingMonths(
   // Each month's lines are rounded and summed in the database (the overview shows totals only, not case lines).
   const totals = await sumKeptMonthTotals(
     db,
-    months.map(({ window, rate }) => ({ ...window, rateCents: rate ? centsOf(rate.hourlyRate) : null })),
+    months.map(({ window, rate }) => ({ rateCents: rate ? centsOf(rate.hourlyRate) : null, ...window })),
     now,
   );
   const totalsOf = new Map(totals.map((total) => [`${total.clientId}|${total.key}`, total]));

@@ -75,7 +75,7 @@ export async function insertStatement(
       ? []
       : await db
           .insert(billingStatementLines)
-          .values(lines.map((line, index) => ({ ...line, statementId: saved.id, position: index + 1 })))
+          .values(lines.map((line, index) => ({ statementId: saved.id, position: index + 1, ...line })))
           .returning();
   return { statement: saved, lines: savedLines.sort((left, right) => left.position - right.position) };
 }

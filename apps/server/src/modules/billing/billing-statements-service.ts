@@ -224,7 +224,7 @@ export function billedSoFar(issued: IssuedStatement, adjustments: Adjustments): 
   let rate = issued.rate;
   for (const { invoice, lines: adjusted } of adjustments) {
     const add = invoice.kind === "credit-note" ? differenceOf : plusOf;
-    rate = { ...rate, hourlyRate: invoice.hourlyRate };
+    rate = { hourlyRate: invoice.hourlyRate, fromMonth: rate.fromMonth, inherited: rate.inherited };
     for (const line of adjusted) {
       const before = lines.get(line.caseId) ?? {
         caseId: line.caseId,
@@ -236,6 +236,7 @@ export function billedSoFar(issued: IssuedStatement, adjustments: Adjustments): 
         logCount: 0,
         cpt: { recordingHours: "0.00", videoPercent: 0, lines: [], warnings: [] },
       };
+      // biome-ignore lint/plugin/leading-spread-then-keys: the line's own hours and amount, adjusted
       lines.set(line.caseId, {
         ...before,
         hours: add(before.hours, line.hours),
@@ -243,6 +244,7 @@ export function billedSoFar(issued: IssuedStatement, adjustments: Adjustments): 
       });
     }
   }
+  // biome-ignore lint/plugin/leading-spread-then-keys: the statement's own rate and lines, as billed so far
   return {
     ...issued,
     rate,
@@ -291,12 +293,12 @@ export async function getBillingStatement(
   const issued = stored ? toIssuedStatement(stored, await findInvoiceOfStatement(db, stored.statement.id)) : undefined;
   const adjustments = stored ? await findAdjustmentsOfStatement(db, stored.statement.id) : [];
   return {
-    ...live,
     invoiced: issued !== undefined,
     issued: issued ?? null,
     changesSinceIssue: issued ? differencesSince(billedSoFar(issued, adjustments), live) : null,
     adjustments: toAdjustments(adjustments),
     issueRefusal: issueRefusalOf(live, issued),
+    ...live,
   };
 }
 
@@ -422,6 +424,7 @@ export async function issueBillingStatement(
       // The invoice the hospital receives is issued with the statement, or neither is.
       const statement = toIssuedStatement(saved, null);
       const invoice = await issueInvoiceForStatement(tx, statement, actor, settings, now);
+      // biome-ignore lint/plugin/leading-spread-then-keys: the statement's own invoice, issued with it
       return { ...statement, invoice };
     });
   } catch (error) {

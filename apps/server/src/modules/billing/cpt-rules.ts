@@ -314,13 +314,13 @@ export function measureSegments(
       modeSeconds[candidate] > modeSeconds[best] ? candidate : best,
     );
     return {
-      ...cut,
       final: cut.kind === "short" && index > 0,
       modeSeconds,
       videoSeconds,
       mode,
       videoPercent: percentOf(videoSeconds, cut.seconds),
       video: meetsVideoThreshold(videoSeconds, cut.seconds, config),
+      ...cut,
     };
   });
 }

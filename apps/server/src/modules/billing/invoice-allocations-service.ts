@@ -68,7 +68,7 @@ export async function listInvoiceAllocations(db: Db, invoiceId: string): Promise
     total: moneyOfCents(invoice.totalCents),
     entries: entries.map(({ cents, order: _order, ...entry }) => {
       due -= cents;
-      return { ...entry, amount: moneyOfCents(cents), amountDue: moneyOfCents(due) };
+      return { amount: moneyOfCents(cents), amountDue: moneyOfCents(due), ...entry };
     }),
     amountDue: moneyOfCents(due),
   };

@@ -121,7 +121,7 @@ export async function downloadInvoiceLink(
       ip: caller.ip,
       userAgent: caller.userAgent,
       target: { type: "invoice", id: invoice.id },
-      details: { ...details, number: invoice.number, pdfSha256: digest },
+      details: { number: invoice.number, pdfSha256: digest, ...details },
     });
     return true;
   });

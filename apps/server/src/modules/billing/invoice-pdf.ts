@@ -137,7 +137,9 @@ function writeHeader(doc: PdfDoc, root: Struct, invoice: Invoice): void {
   }
   doc.moveDown(0.6);
   tagged(doc, root, "P", () => writeText(doc, "Bill to", styles.label));
-  tagged(doc, root, "P", () => writeText(doc, invoice.billTo.name, { ...styles.value, weight: "bold" }));
+  tagged(doc, root, "P", () =>
+    writeText(doc, invoice.billTo.name, { weight: "bold", size: styles.value.size, color: styles.value.color }),
+  );
   for (const line of invoice.billTo.address) tagged(doc, root, "P", () => writeText(doc, line, styles.value));
   doc.moveDown(0.8);
 }
@@ -209,7 +211,13 @@ function writeTotals(doc: PdfDoc, root: Struct, invoice: Invoice): void {
   for (const [label, value, style] of rows) {
     const y = doc.y;
     tagged(doc, root, "P", () => {
-      writeText(doc, `${label}: `, { ...style, color: colours.muted }, { width: 130, align: "right" }, { x, y });
+      writeText(
+        doc,
+        `${label}: `,
+        { weight: style.weight, size: style.size, color: colours.muted },
+        { width: 130, align: "right" },
+        { x, y },
+      );
       writeText(doc, value, style, { width: width - 135, align: "right" }, { x: x + 135, y });
     });
     doc.x = margin;
@@ -228,7 +236,7 @@ function writeFooters(doc: PdfDoc, invoice: Invoice): void {
 
 /** Renders an invoice as issued (everything but `pdfSha256`, which is this rendering's digest). */
 export async function renderInvoicePdf(invoice: Omit<Invoice, "pdfSha256">): Promise<RenderedPdf> {
-  const full = { ...invoice, pdfSha256: "" };
+  const full = { pdfSha256: "", ...invoice };
   const doc = createArchivalPdf({
     size: "LETTER",
     margins: { top: margin, left: margin, right: margin, bottom: margin + footerHeight },

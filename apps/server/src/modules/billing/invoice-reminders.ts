@@ -136,6 +136,7 @@ export async function withdrawReminderNoLongerOwed(db: Db, sendingId: string): P
  * sweep is withdrawn first, and the delivery, finding it settled, sends nothing.
  */
 export function recheckingReminders(job: JobDefinition<{ sendingId: string }>): JobDefinition<{ sendingId: string }> {
+  // biome-ignore lint/plugin/leading-spread-then-keys: this handle wraps the job's own
   return {
     ...job,
     handle: async (payload, context) => {

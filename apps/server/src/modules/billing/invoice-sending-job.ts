@@ -12,12 +12,12 @@ import {
  */
 export function invoiceSendingJob(context: InvoiceSendingContext) {
   return defineJob({
-    ...invoiceSendingKind,
     retry: invoiceSendingRetry,
     timeoutMs: 2 * 60_000,
     maxWaitMs: 60 * 60_000,
     handle: async ({ sendingId }, { db, attempt }) => {
       await deliverInvoiceSending(db, context, sendingId, { final: attempt >= invoiceSendingRetry.limit });
     },
+    ...invoiceSendingKind,
   });
 }

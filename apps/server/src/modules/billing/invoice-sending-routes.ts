@@ -20,7 +20,7 @@ export function registerInvoiceSendingRoutes(app: FastifyInstance, db: Db, optio
   }));
   registerRoute(app, "sendInvoice", routes.sendInvoice, async ({ params, principal, request }) => {
     const user = await findUserById(db, principal.sub);
-    return sendInvoice(db, params.id, { ...actorOf(principal, request), name: user?.name ?? null });
+    return sendInvoice(db, params.id, { name: user?.name ?? null, ...actorOf(principal, request) });
   });
   registerRoute(app, "downloadInvoiceLink", routes.downloadInvoiceLink, async ({ body, request }) => {
     const pdf = await downloadInvoiceLink({ db, linkLimits: options.linkLimits }, body.token, linkCallerOf(request));

@@ -51,7 +51,7 @@ export async function insertInvoice(
       ? []
       : await tx
           .insert(invoiceLines)
-          .values(lines.map((line, index) => ({ ...line, invoiceId: saved.id, position: index + 1 })))
+          .values(lines.map((line, index) => ({ invoiceId: saved.id, position: index + 1, ...line })))
           .returning();
   return { invoice: saved, lines: savedLines.sort((left, right) => left.position - right.position) };
 }
@@ -101,7 +101,7 @@ export async function findInvoice(
     .from(invoiceLines)
     .where(eq(invoiceLines.invoiceId, id))
     .orderBy(asc(invoiceLines.position));
-  return { ...row, lines };
+  return { lines, ...row };
 }
 
 /** The invoice issued with a statement (kind `invoice`); null when there is none. */
@@ -245,7 +245,7 @@ export async function saveBillingProfile(
   }
   const [row] = await db
     .update(clientBillingProfiles)
-    .set({ ...values, version: baseVersion + 1, updatedAt: new Date() })
+    .set({ version: baseVersion + 1, updatedAt: new Date(), ...values })
     .where(and(eq(clientBillingProfiles.clientId, values.clientId), eq(clientBillingProfiles.version, baseVersion)))
     .returning();
   return row;

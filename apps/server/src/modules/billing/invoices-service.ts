@@ -108,7 +108,6 @@ function toSummary(found: InvoiceWithClient, today: string): InvoiceSummary {
 function toInvoice(found: InvoiceWithClient & { lines: InvoiceLineRow[] }, today: string): Invoice {
   const { invoice } = found;
   return {
-    ...toSummary(found, today),
     statementId: invoice.statementId,
     reason: invoice.reason,
     paymentTermsDays: invoice.paymentTermsDays,
@@ -130,6 +129,7 @@ function toInvoice(found: InvoiceWithClient & { lines: InvoiceLineRow[] }, today
     issuedAt: invoice.issuedAt.toISOString(),
     issuedBy: { sub: invoice.issuedBySub, username: invoice.issuedByUsername, name: invoice.issuedByName },
     issuer: { name: invoice.issuerName, details: invoice.issuerDetails },
+    ...toSummary(found, today),
   };
 }
 
@@ -431,7 +431,7 @@ export async function listInvoices(db: Db, query: ListQuery, now = new Date()): 
   const today = utcToday(now);
   const { rows, total, sums } = await listInvoiceRows(
     db,
-    { ...query, today },
+    { today, ...query },
     { limit: query.limit, offset: query.offset },
   );
   return {
@@ -454,7 +454,7 @@ function cell(value: string | null, numeric = false): string {
 /** `GET /billing/invoices/export`: every invoice the filters match, as CSV (header row, CRLF lines). */
 export async function exportInvoicesCsv(db: Db, query: ExportQuery, now = new Date()): Promise<string> {
   const today = utcToday(now);
-  const { rows } = await listInvoiceRows(db, { ...query, today }, undefined);
+  const { rows } = await listInvoiceRows(db, { today, ...query }, undefined);
   const lines = rows.map((row) => {
     const summary = toSummary(row, today);
     return [
@@ -523,6 +523,7 @@ export async function setClientBillingProfile(
     const profile = toProfile(clientId, saved);
     await recordAudit(
       tx,
+      // biome-ignore lint/plugin/leading-spread-then-keys: the profile's own clientId, left out of the details
       auditedWrite(actor, "billing.profile.set", { type: "client", id: clientId }, { ...profile, clientId: undefined }),
     );
     return profile;

@@ -133,7 +133,7 @@ export async function findPaymentEntries(
       .where(eq(paymentRefunds.paymentId, paymentId))
       .orderBy(asc(paymentRefunds.recordedAt)),
   ]);
-  return { allocations: allocations.map((row) => ({ ...row.allocation, invoiceNumber: row.invoiceNumber })), refunds };
+  return { allocations: allocations.map((row) => ({ invoiceNumber: row.invoiceNumber, ...row.allocation })), refunds };
 }
 
 /** A page of payments, newest first. */

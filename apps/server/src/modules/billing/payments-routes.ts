@@ -26,7 +26,7 @@ export function registerPaymentRoutes(app: FastifyInstance, db: Db, settings: Bi
   // The display name is read outside the transaction (PGlite has one connection, and a transaction holds it).
   const actorFor = async (principal: Principal, request: FastifyRequest) => {
     const user = await findUserById(db, principal.sub);
-    return { ...actorOf(principal, request), name: user?.name ?? null };
+    return { name: user?.name ?? null, ...actorOf(principal, request) };
   };
 
   registerRoute(app, "listPayments", routes.listPayments, ({ query }) => listPayments(db, query));

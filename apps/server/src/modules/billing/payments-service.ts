@@ -117,7 +117,6 @@ export async function getPayment(db: Db, id: string): Promise<Payment> {
   const found = await requirePayment(db, id);
   const { allocations, refunds } = await findPaymentEntries(db, id);
   return {
-    ...toSummary(found),
     note: found.payment.note,
     allocations: allocations.map((row) => ({
       id: row.id,
@@ -139,6 +138,7 @@ export async function getPayment(db: Db, id: string): Promise<Payment> {
       recordedAt: row.recordedAt.toISOString(),
       recordedBy: { sub: row.recordedBySub, username: row.recordedByUsername, name: row.recordedByName },
     })),
+    ...toSummary(found),
   };
 }
 

@@ -96,7 +96,9 @@ export async function renderStatementOfAccountPdf(
   if (issuer.name) paragraph(() => writeText(doc, issuer.name, styles.company));
   doc.moveDown(0.5);
   root.add(doc.struct("H1", {}, () => writeText(doc, "Statement of account", styles.title)));
-  paragraph(() => writeText(doc, statement.client.name, { ...styles.value, weight: "bold" }));
+  paragraph(() =>
+    writeText(doc, statement.client.name, { weight: "bold", size: styles.value.size, color: styles.value.color }),
+  );
   paragraph(() =>
     writeText(
       doc,
@@ -128,10 +130,10 @@ export async function renderStatementOfAccountPdf(
     writeRow(
       doc,
       {
-        ...blank,
         date: statement.from,
         description: "Balance brought forward",
         balance: groupedAmount(statement.openingBalance),
+        ...blank,
       },
       styles.cell,
     ),
@@ -161,10 +163,10 @@ export async function renderStatementOfAccountPdf(
     writeRow(
       doc,
       {
-        ...blank,
         date: statement.to,
         description: "Balance",
         balance: `${statement.currency} ${groupedAmount(statement.closingBalance)}`,
+        ...blank,
       },
       styles.total,
     ),

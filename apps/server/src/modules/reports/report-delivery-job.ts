@@ -37,12 +37,12 @@ export async function enqueueDeliveries(
 export function reportDeliveryJob(context: ReportDeliveryContext) {
   const retry = deliveryRetryOf(context.delivery);
   return defineJob({
-    ...kind,
     retry,
     timeoutMs: 2 * 60_000,
     maxWaitMs: 60 * 60_000,
     handle: async ({ deliveryId }, { attempt }) => {
       await sendDelivery(context, deliveryId, { final: attempt >= retry.limit });
     },
+    ...kind,
   });
 }

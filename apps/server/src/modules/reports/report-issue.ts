@@ -90,7 +90,9 @@ export async function reportInputsOf(tx: Db, company: ReportCompany, version: Ve
   if (version.version > 1) {
     const signed = (await findSignedVersionInputs(tx, version.interpretationId)) as ReportInputs | undefined;
     if (signed) {
+      // biome-ignore lint/plugin/leading-spread-then-keys: the signed report's own version and kind, as this addendum's
       const report = { ...signed.report, version: version.version, kind: "addendum" as const };
+      // biome-ignore lint/plugin/leading-spread-then-keys: the signed inputs' own report and addenda, as this version's
       return { ...signed, report: { ...report, issuedAt: version.issuedAt.toISOString() }, addenda: version.addenda };
     }
   }

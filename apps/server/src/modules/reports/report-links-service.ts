@@ -125,7 +125,7 @@ async function refuse(
     now,
   );
   const timeZone = await zoneOf(db, delivery.reportId);
-  return gone(timeZone ? { ...refusal, timeZone } : refusal);
+  return gone(timeZone ? { reason: refusal.reason, at: refusal.at, timeZone } : refusal);
 }
 
 /** `POST /api/report-links/lookup`: what the link will download, without spending it. */

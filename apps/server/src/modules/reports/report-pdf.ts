@@ -136,7 +136,13 @@ function writeAddenda(doc: PdfDoc, root: Struct, report: ReportContent): void {
     const element = doc.struct("Sect");
     root.add(element);
     doc.moveDown(0.8);
-    tagged(doc, element, "H2", () => writeText(doc, addendum.heading, { ...styles.heading, color: colours.addendum }));
+    tagged(doc, element, "H2", () =>
+      writeText(doc, addendum.heading, {
+        weight: styles.heading.weight,
+        size: styles.heading.size,
+        color: colours.addendum,
+      }),
+    );
     doc.moveDown(0.2);
     tagged(doc, element, "P", () => writeText(doc, addendum.text, styles.body, { align: "left" }));
     element.end();

@@ -238,13 +238,13 @@ export async function findDisclosures(
 ): Promise<DisclosureListRow[]> {
   const query = db
     .select({
-      ...getTableColumns(reportDisclosures),
       deliveryName: reportDeliveries.recipientName,
       deliveryEmail: reportDeliveries.recipientEmail,
       caseNumber: cases.caseNumber,
       clientName: clients.name,
       reportTitle: reportVersions.title,
       reportVersion: reportVersions.version,
+      ...getTableColumns(reportDisclosures),
     })
     .from(reportDisclosures)
     .innerJoin(cases, eq(cases.id, reportDisclosures.caseId))

@@ -393,7 +393,7 @@ export async function resendReport(
   });
   const name = (await findUserById(ctx.db, actor.sub))?.name ?? null;
   const created = await ctx.db.transaction(async (tx) => {
-    const deliveries = await createDeliveries(tx, ctx, row, recipients, new Date(), { ...actor, name });
+    const deliveries = await createDeliveries(tx, ctx, row, recipients, new Date(), { name, ...actor });
     await voidSupersededLinks(tx, row.id, deliveries, actor);
     await enqueueDeliveries(
       tx,
