@@ -150,13 +150,13 @@ function asFhirError(error: FastifyError | FhirError | AppError, route: { fhirRe
     });
     const [first, ...rest] = issues;
     return new FhirError(400, "invalid", `${first?.path ?? "request"} ${first?.message ?? "is invalid"}`, {
-      ...(first ? { expression: [first.path] } : {}),
       more: rest.map((issue) => ({
         severity: "error" as const,
         code: "invalid" as const,
         diagnostics: `${issue.path} ${issue.message}`,
         expression: [issue.path],
       })),
+      ...(first ? { expression: [first.path] } : {}),
     });
   }
   if (error instanceof AppError) {

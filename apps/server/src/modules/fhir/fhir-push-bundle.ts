@@ -48,7 +48,7 @@ function outsideReferences(list: unknown): FhirReference[] | undefined {
 function forReceiver(resource: FhirResource): Record<string, unknown> {
   const { id: _id, meta, ...rest } = resource;
   const profile = (meta as { profile?: string[] } | undefined)?.profile;
-  return { ...(profile ? { meta: { profile } } : {}), ...rest };
+  return Object.assign({}, profile ? { meta: { profile } } : {}, rest);
 }
 
 export function buildPushBundle(
@@ -58,7 +58,7 @@ export function buildPushBundle(
   mrn: string,
   at: Date,
 ): PushBundle {
-  const mrnId = mrnIdentifier(settings, { ...facts, mrn });
+  const mrnId = mrnIdentifier(settings, { mrn, ...facts });
   const subject = {
     reference: conditionalUrl("Patient", mrnId.system, mrnId.value),
     identifier: mrnId,
@@ -70,12 +70,17 @@ export function buildPushBundle(
   const reportIdentifier = `urn:uuid:${version.interpretationId}`;
   const versionIdentifier = `urn:uuid:${version.id}`;
 
+  // The resources are FHIR JSON as mapped, sent in their order: a field after a spread replaces the mapping's own.
+  // biome-ignore lint/plugin/leading-spread-then-keys: FHIR JSON, the Binary's securityContext replaced
   const binary = { ...forReceiver(binaryResource(version)), securityContext: { reference: documentUrl } };
   const mapped = documentReferenceResource(settings, version, facts);
+  // biome-ignore lint/plugin/leading-spread-then-keys: FHIR JSON, the entry's attachment replaced
   const content = (mapped.content as { attachment: Record<string, unknown> }[]).map((entry) => ({
     ...entry,
+    // biome-ignore lint/plugin/leading-spread-then-keys: FHIR JSON, the attachment's url replaced
     attachment: { ...entry.attachment, url: binaryUrl },
   }));
+  // biome-ignore lint/plugin/leading-spread-then-keys: FHIR JSON, fields replaced for the receiver
   const document = {
     ...forReceiver(mapped),
     subject,
@@ -90,6 +95,7 @@ export function buildPushBundle(
         ]
       : undefined,
     content,
+    // biome-ignore lint/plugin/leading-spread-then-keys: FHIR JSON, the context's related replaced
     context: {
       ...(mapped.context as Record<string, unknown>),
       related: version.latest
@@ -107,12 +113,14 @@ export function buildPushBundle(
   ];
   if (version.latest) {
     const report = diagnosticReportResource(settings, version, facts);
+    // biome-ignore lint/plugin/leading-spread-then-keys: FHIR JSON, the form's url replaced
     const presentedForm = (report.presentedForm as Record<string, unknown>[]).map((form) => ({
       ...form,
       url: binaryUrl,
     }));
     entries.push({
       fullUrl: reportUrl,
+      // biome-ignore lint/plugin/leading-spread-then-keys: FHIR JSON, fields replaced for the receiver
       resource: {
         ...forReceiver(report),
         subject,

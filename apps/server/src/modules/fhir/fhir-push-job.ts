@@ -13,7 +13,6 @@ export const defaultFhirPushRetry: RetryPolicy = { limit: 10, backoff: { baseMs:
  */
 export function fhirPushJob(settings: FhirPushSettings, retry: RetryPolicy = defaultFhirPushRetry) {
   return defineJob({
-    ...fhirPushJobKind,
     retry,
     // Discovery, token and the Bundle (a PDF of a few hundred kB), with room to record the answer.
     timeoutMs: settings.requestTimeoutMs * 3 + 30_000,
@@ -26,5 +25,6 @@ export function fhirPushJob(settings: FhirPushSettings, retry: RetryPolicy = def
       }
       if (outcome.kind === "not-delivered") throw new Error(outcome.error);
     },
+    ...fhirPushJobKind,
   });
 }

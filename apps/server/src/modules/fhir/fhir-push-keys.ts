@@ -29,7 +29,9 @@ async function newKeyRow(): Promise<typeof vigilSigningKeys.$inferInsert> {
   return {
     kid,
     alg: pushAssertionAlgorithm,
+    // biome-ignore lint/plugin/leading-spread-then-keys: kid, alg and use are JWK fields too: ours win
     publicJwk: { ...publicJwk, kid, alg: pushAssertionAlgorithm, use: "sig" },
+    // biome-ignore lint/plugin/leading-spread-then-keys: as above
     privateJwk: { ...(await exportJWK(privateKey)), kid, alg: pushAssertionAlgorithm },
     active: true,
   };

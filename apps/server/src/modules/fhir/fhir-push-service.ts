@@ -81,6 +81,7 @@ type Limit = { timeoutMs: number; signal?: AbortSignal | undefined };
 async function exchange(url: string, init: RequestInit, limit: Limit, what: string) {
   try {
     const signals = [AbortSignal.timeout(limit.timeoutMs), ...(limit.signal ? [limit.signal] : [])];
+    // biome-ignore lint/plugin/leading-spread-then-keys: signal and redirect are RequestInit fields too: ours win
     const response = await fetch(url, { ...init, signal: AbortSignal.any(signals), redirect: "error" });
     const text = await response.text();
     let body: unknown;

@@ -28,6 +28,7 @@ export async function updateFhirPushSettingsRow(
 ): Promise<FhirPushSettingsRow | undefined> {
   const [row] = await db
     .update(fhirPushSettings)
+    // biome-ignore lint/plugin/leading-spread-then-keys: updatedAt may be among the values: this one wins
     .set({ ...values, updatedAt: new Date() })
     .where(eq(fhirPushSettings.clientId, clientId))
     .returning();

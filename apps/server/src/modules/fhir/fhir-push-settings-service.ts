@@ -99,7 +99,7 @@ export async function updateFhirPushSettings(
     const current = await findFhirPushSettings(tx, clientId, { forUpdate: true });
     if ((current?.version ?? null) !== input.baseVersion) throw staleBase(current, input.baseVersion);
     const row = current
-      ? await updateFhirPushSettingsRow(tx, clientId, { ...values, version: current.version + 1 })
+      ? await updateFhirPushSettingsRow(tx, clientId, { version: current.version + 1, ...values })
       : await insertFhirPushSettings(tx, { clientId, ...values });
     if (!row) throw staleBase(await findFhirPushSettings(tx, clientId), input.baseVersion);
     await recordAudit(

@@ -226,12 +226,12 @@ export async function findLatestReportsPage(
 ) {
   const latest = db
     .selectDistinctOn([reportVersions.interpretationId], {
-      ...versionSummaryColumns,
       kind: reportVersions.kind,
       issuedAt: reportVersions.issuedAt,
       effectiveStart: sql<Date>`${effectiveStart}`.as("effective_start"),
       effectiveEnd: sql<Date>`${effectiveEnd}`.as("effective_end"),
       observations: sql<number>`${observationCount}`.as("observations"),
+      ...versionSummaryColumns,
     })
     .from(reportVersions)
     .where(
@@ -371,7 +371,7 @@ export async function findSignerOfClient(db: Db, clientId: string, sub: string) 
   if (!row) return undefined;
   const { signedBy, givenNames, boardCertifications, ...rest } = row;
   return {
+    professional: { givenNames: givenNames ?? [], boardCertifications: boardCertifications ?? [], ...rest },
     ...signedBy,
-    professional: { ...rest, givenNames: givenNames ?? [], boardCertifications: boardCertifications ?? [] },
   };
 }

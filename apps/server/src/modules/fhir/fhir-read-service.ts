@@ -142,6 +142,7 @@ async function searchCases(
   if (type === "Task") ids = intersect(ids, search.focus?.filter(isVigilId));
   if (type === "ServiceRequest") ids = intersect(ids, await orderCaseIds(db, settings, clientId, search));
   if (type === "Patient" && search.identifier) {
+    // biome-ignore lint/plugin/leading-spread-then-keys: both are fields of the search
     const patientSearch = { ...search, patientIdentifier: search.identifier, patientIds: undefined };
     ids = intersect(ids, await patientCaseIds(db, settings, clientId, patientSearch));
   }
@@ -152,9 +153,9 @@ async function searchCases(
         ? search.statuses
         : undefined;
   const filter: CaseFilter = {
+    lastUpdated: search.lastUpdated,
     ...(ids ? { ids } : {}),
     ...(taskStatuses ? { taskStatuses } : {}),
-    lastUpdated: search.lastUpdated,
   };
   const [rows, total] = await Promise.all([
     findCasesPage(db, clientId, filter, { afterId: search.afterId, limit: search.count + 1 }),
@@ -171,11 +172,11 @@ async function searchCases(
 async function searchReports(db: Db, settings: FhirSettings, clientId: string, search: ParsedSearch) {
   const caseIds = intersect(await patientCaseIds(db, settings, clientId, search), search.basedOn?.filter(isVigilId));
   const filter = {
+    date: search.date,
+    lastUpdated: search.lastUpdated,
     ...(caseIds ? { caseIds } : {}),
     ...(search.ids ? { interpretationIds: search.ids.filter(isVigilId) } : {}),
     ...(search.statuses ? { statuses: search.statuses as ("final" | "amended")[] } : {}),
-    date: search.date,
-    lastUpdated: search.lastUpdated,
   };
   const [{ rows }, { count: total }] = await Promise.all([
     findLatestReportsPage(db, clientId, filter, { afterId: search.afterId, limit: search.count + 1 }),
@@ -197,10 +198,7 @@ async function searchReports(db: Db, settings: FhirSettings, clientId: string, s
 
 async function searchDocuments(db: Db, settings: FhirSettings, clientId: string, search: ParsedSearch) {
   const caseIds = await patientCaseIds(db, settings, clientId, search);
-  const filter = {
-    ...(caseIds ? { caseIds } : {}),
-    ...(search.ids ? { ids: search.ids.filter(isVigilId) } : {}),
-  };
+  const filter = Object.assign({}, caseIds ? { caseIds } : {}, search.ids ? { ids: search.ids.filter(isVigilId) } : {});
   const [rows, total] = await Promise.all([
     findVersionsPage(db, clientId, filter, { afterId: search.afterId, limit: search.count + 1 }),
     countVersions(db, clientId, filter),
@@ -225,10 +223,10 @@ async function searchObservations(db: Db, settings: FhirSettings, clientId: stri
   const caseIds = intersect(await patientCaseIds(db, settings, clientId, search), search.basedOn?.filter(isVigilId));
   const wantedIds = search.ids?.filter((id) => reportIdOfObservation(id) !== undefined);
   const filter = {
-    ...(caseIds ? { caseIds } : {}),
-    ...(wantedIds ? { interpretationIds: wantedIds.map((id) => reportIdOfObservation(id) ?? "") } : {}),
     lastUpdated: search.lastUpdated,
     withObservations: true,
+    ...(caseIds ? { caseIds } : {}),
+    ...(wantedIds ? { interpretationIds: wantedIds.map((id) => reportIdOfObservation(id) ?? "") } : {}),
   };
   const after = (entry: Loaded) => !search.afterId || entry.resource.id > search.afterId;
   let found: Loaded[] = [];

@@ -179,7 +179,13 @@ export async function versionFactsOf(db: Db, clientId: string, ids: readonly str
 export const maxIds = 1000;
 
 export function reportDisclosure(facts: CaseFacts, row: VersionRow): SystemDisclosure {
-  return { ...caseDisclosure(facts, row.id), patientMrn: row.patientMrn, patientName: row.patientName };
+  return {
+    patientMrn: row.patientMrn,
+    patientName: row.patientName,
+    caseId: facts.caseId,
+    clientId: facts.clientId,
+    reportId: row.id,
+  };
 }
 
 export async function loadVersions(
@@ -273,5 +279,6 @@ export async function loadOne(db: Db, settings: FhirSettings, clientId: string, 
     return loaded.find((entry) => entry.resource.id === id);
   }
   const signer = await findSignerOfClient(db, clientId, id);
+  // biome-ignore lint/plugin/leading-spread-then-keys: sub is the signer's own field, the id asked for
   return signer ? { resource: practitionerResource(settings, { ...signer, sub: id }) } : undefined;
 }

@@ -137,8 +137,8 @@ export function observationResources(
   facts: ReportCaseFacts,
 ): FhirResource[] {
   const { inputs } = version;
-  const performer = practitionerReference(settings, { ...inputs.signedBy, professional: inputs.signerProfessional });
-  const subject = patientReference(settings, { ...facts, mrn: inputs.patient.mrn }, inputs.patient.name);
+  const performer = practitionerReference(settings, { professional: inputs.signerProfessional, ...inputs.signedBy });
+  const subject = patientReference(settings, { mrn: inputs.patient.mrn, ...facts }, inputs.patient.name);
   const period = effectivePeriodOf(inputs);
   const status = version.kind === "addendum" ? "amended" : "final";
   return findingsOf(version).map((finding) =>

@@ -40,6 +40,7 @@ export async function updateSmartClientRow(
 ): Promise<SmartClientRow> {
   const [row] = await db
     .update(smartClients)
+    // biome-ignore lint/plugin/leading-spread-then-keys: updatedAt may be among the values: this one wins
     .set({ ...values, updatedAt: sql`now()` })
     .where(eq(smartClients.id, id))
     .returning();

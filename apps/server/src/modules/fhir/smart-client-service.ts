@@ -55,6 +55,7 @@ async function assertUsableKeys(jwks: Jwks | null): Promise<void> {
     const path = `body.jwks.keys.${index}`;
     const algorithm = key.kty === "RSA" ? "RS384" : "ES384";
     try {
+      // biome-ignore lint/plugin/leading-spread-then-keys: alg is a JWK field too: the one checked for wins
       await importJWK({ ...key, alg: algorithm } as Parameters<typeof importJWK>[0], algorithm);
     } catch {
       throw invalidKey(path, `is not a usable ${algorithm} public key`);

@@ -62,7 +62,15 @@ export function patientResource(settings: FhirSettings, facts: PatientFacts): Fh
       ["Date of birth", facts.dateOfBirth],
       ["Sex", facts.sex],
     ]),
-    identifier: [{ ...identifier, assigner: { display: facts.clientName } }],
+    identifier: [
+      {
+        use: identifier.use,
+        type: identifier.type,
+        system: identifier.system,
+        value: identifier.value,
+        assigner: { display: facts.clientName },
+      },
+    ],
     name: [{ use: "official", family: facts.lastName, given: [facts.firstName] }],
     gender: facts.sex,
     birthDate: facts.dateOfBirth ?? undefined,

@@ -113,7 +113,7 @@ function sha1Base64(pdf: Buffer): string {
 
 function subjectOf(settings: FhirSettings, version: ReportVersionFacts, facts: ReportCaseFacts): FhirReference {
   const { patient } = version.inputs;
-  return patientReference(settings, { ...facts, mrn: patient.mrn }, patient.name);
+  return patientReference(settings, { mrn: patient.mrn, ...facts }, patient.name);
 }
 
 export type DiagnosticReportOptions = {
@@ -133,7 +133,7 @@ export function diagnosticReportResource(
   options: DiagnosticReportOptions = {},
 ): FhirResource {
   const { inputs, pdf } = version;
-  const interpreter = practitionerReference(settings, { ...inputs.signedBy, professional: inputs.signerProfessional });
+  const interpreter = practitionerReference(settings, { professional: inputs.signerProfessional, ...inputs.signedBy });
   const conclusion = conclusionOf(inputs);
   const conclusionCode = conclusionCodesOf(inputs);
   const period = effectivePeriodOf(inputs);
@@ -199,7 +199,7 @@ export function documentReferenceResource(
   facts: ReportCaseFacts,
 ): FhirResource {
   const { inputs, pdf } = version;
-  const author = practitionerReference(settings, { ...inputs.signedBy, professional: inputs.signerProfessional });
+  const author = practitionerReference(settings, { professional: inputs.signerProfessional, ...inputs.signedBy });
   const title = `${inputs.report.title} - ${inputs.case.number}`;
   return compact({
     resourceType: "DocumentReference",

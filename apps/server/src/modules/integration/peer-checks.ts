@@ -32,6 +32,7 @@ export const mailTransport: IntegrationCheck = {
       });
     }
     const { host, port, secure } = smtpAddress(smtpUrl);
+    // The card lists the details in their order: what a step adds goes after them (Object.assign keeps the order).
     const details = { transport, host, port, secure };
     // A transport of our own rather than the message service's, which must not wait long. Its timeouts are a second
     // past the check's budget: on a stalled event loop both limits came due in the same turn and nodemailer's
@@ -50,16 +51,16 @@ export const mailTransport: IntegrationCheck = {
       return fail(
         `The SMTP handshake with ${host}:${port} failed: ${describeError(error)}.`,
         `${smtpHint} (Credentials and TLS are part of the handshake: smtps:// for port 465.)`,
-        { ...details, error: describeError(error) },
+        Object.assign({}, details, { error: describeError(error) }),
       );
     } finally {
       probe.close();
     }
     const latencyMs = round(performance.now() - started);
-    return pass(`The SMTP server at ${host}:${port} completed the handshake in ${latencyMs} ms.`, {
-      ...details,
-      latencyMs,
-    });
+    return pass(
+      `The SMTP server at ${host}:${port} completed the handshake in ${latencyMs} ms.`,
+      Object.assign({}, details, { latencyMs }),
+    );
   },
   stalled: ({ config }) => {
     const address = config.messaging.smtpUrl ? smtpAddress(config.messaging.smtpUrl) : undefined;
@@ -92,6 +93,7 @@ export const oidcDiscovery: IntegrationCheck = {
     const document = (answer.body ?? {}) as Record<string, unknown>;
     const required = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"] as const;
     const missing = required.filter((field) => typeof document[field] !== "string" || document[field] === "");
+    // In the card's order, as the mail check's: what a step adds goes after them.
     const details = {
       url,
       httpStatus: answer.status,
@@ -134,13 +136,13 @@ export const oidcDiscovery: IntegrationCheck = {
       return fail(
         `The provider's keys at ${details.jwksUri} answered HTTP ${keys.status} with ${keyCount} key(s).`,
         oidcHint(issuer),
-        { ...details, keyCount },
+        Object.assign({}, details, { keyCount }),
       );
     }
-    return pass(`${federation.providerName} (${issuer}) publishes its endpoints and ${keyCount} key(s).`, {
-      ...details,
-      keyCount,
-    });
+    return pass(
+      `${federation.providerName} (${issuer}) publishes its endpoints and ${keyCount} key(s).`,
+      Object.assign({}, details, { keyCount }),
+    );
   },
   stalled: ({ config }) => ({
     waitingFor: `the OpenID provider ${config.federation?.issuer ?? ""} to answer`,

@@ -25,9 +25,9 @@ export type ConfiguredListener = {
  */
 export function startInboundListener(db: Db, settings: InboundListenerSettings): Promise<MllpListener> {
   return startMllpListener({
-    ...settings,
     handle: (_message, raw, peer) => receiveHl7Message(db, raw, { address: peer.address }),
     onRefused: (refusal) => recordRefusedFrame(db, refusal),
+    ...settings,
   });
 }
 
@@ -39,8 +39,8 @@ export function startConfiguredInboundListener(
 ): Promise<MllpListener> {
   const { tls, ...rest } = listener;
   return startInboundListener(db, {
-    ...rest,
     log,
+    ...rest,
     ...(tls
       ? {
           tls: {

@@ -44,9 +44,10 @@ async function replayInbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): Pr
       ip: actor.ip,
       userAgent: actor.userAgent,
       details: {
-        ...auditDetailsOf({ ...row, caseId: stored?.caseId ?? row.caseId }),
         replayId: replay.messageId,
         ackCode: replay.ackCode,
+        // biome-ignore lint/plugin/leading-spread-then-keys: the row's caseId, as the replay left it
+        ...auditDetailsOf({ ...row, caseId: stored?.caseId ?? row.caseId }),
       },
     });
     return replay.messageId;
@@ -95,7 +96,7 @@ async function replayOutbound(db: Db, row: Hl7MessageDetailRow, actor: Actor): P
       target: { type: "hl7-message", id: row.id },
       ip: actor.ip,
       userAgent: actor.userAgent,
-      details: { ...auditDetailsOf(row), jobId, previousStatus: row.status },
+      details: { jobId, previousStatus: row.status, ...auditDetailsOf(row) },
     });
     return row.id;
   });

@@ -69,7 +69,7 @@ export async function findHl7MessagePage(
 ): Promise<{ rows: Hl7MessageListRow[]; total: number }> {
   const where = conditionsOf(filter);
   const rows = await db
-    .select({ ...listColumns, clientName: clients.name, caseNumber: cases.caseNumber })
+    .select({ clientName: clients.name, caseNumber: cases.caseNumber, ...listColumns })
     .from(hl7Messages)
     .leftJoin(clients, eq(clients.id, hl7Messages.clientId))
     .leftJoin(cases, eq(cases.id, hl7Messages.caseId))
@@ -83,7 +83,7 @@ export async function findHl7MessagePage(
 
 export async function findHl7Message(db: Db, id: string): Promise<Hl7MessageDetailRow | undefined> {
   const [row] = await db
-    .select({ ...getTableColumns(hl7Messages), clientName: clients.name, caseNumber: cases.caseNumber })
+    .select({ clientName: clients.name, caseNumber: cases.caseNumber, ...getTableColumns(hl7Messages) })
     .from(hl7Messages)
     .leftJoin(clients, eq(clients.id, hl7Messages.clientId))
     .leftJoin(cases, eq(cases.id, hl7Messages.caseId))

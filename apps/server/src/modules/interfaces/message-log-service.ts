@@ -38,12 +38,12 @@ export function toHl7MessageSummary(row: Hl7MessageListRow): Hl7MessageSummary {
 
 export function toHl7MessageDetail(row: Hl7MessageDetailRow): Hl7MessageDetail {
   return {
-    ...toHl7MessageSummary(row),
     text: displayText(row.text),
     segments: displaySegments(row.text),
     ack: row.ack === null ? null : displayText(row.ack),
     reportVersionId: row.reportVersionId,
     replayOf: row.replayOf,
+    ...toHl7MessageSummary(row),
   };
 }
 

@@ -185,7 +185,8 @@ export async function takeNewOrder(tx: Db, order: IncomingOrder, actor: Interfac
   const differing = known ? differingPatientFields(known, patient) : [];
   const kept: InterfacePatient =
     known && differing.length > 0
-      ? {
+      ? // biome-ignore lint/plugin/leading-spread-then-keys: the patient's own demographics, as Vigil holds them
+        {
           ...patient,
           firstName: known.firstName,
           lastName: known.lastName,
@@ -384,10 +385,11 @@ async function changeOrder(context: InboundContext): Promise<InboundEffect> {
   const caseFields = await updateCaseFromInterface(
     tx,
     order.caseId,
-    {
-      ...(study ? { studyType: study.study, hasVideo: study.hasVideo } : {}),
-      ...(priorityCode ? { priority: priorityOf(priorityCode) } : {}),
-    },
+    Object.assign(
+      {},
+      study ? { studyType: study.study, hasVideo: study.hasVideo } : {},
+      priorityCode ? { priority: priorityOf(priorityCode) } : {},
+    ),
     `Changed by the hospital's order update (${context.label}).`,
     actor,
   );

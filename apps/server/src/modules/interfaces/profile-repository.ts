@@ -76,7 +76,7 @@ export async function insertTestMessageRow(
 ): Promise<string> {
   const [row] = await db
     .insert(hl7Messages)
-    .values({ ...values, direction: "outbound" })
+    .values({ direction: "outbound", ...values })
     .returning({ id: hl7Messages.id });
   return (row as { id: string }).id;
 }

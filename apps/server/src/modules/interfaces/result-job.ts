@@ -19,7 +19,6 @@ export function resultJob(
   options: { timeoutMs?: number } = {},
 ) {
   return defineJob({
-    ...resultJobKind,
     retry,
     // Connect, write a PDF of a few hundred kB and wait for the ACK, with room to record it.
     timeoutMs: options.timeoutMs ?? settings.connectTimeoutMs + settings.ackTimeoutMs + 30_000,
@@ -32,5 +31,6 @@ export function resultJob(
       }
       if (outcome.kind === "not-delivered") throw new Error(outcome.error);
     },
+    ...resultJobKind,
   });
 }
