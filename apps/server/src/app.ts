@@ -118,6 +118,7 @@ export const infrastructureRoutes = [
 
 /** The HL7 result's hook, and after it the version's FHIR push when the client's push is on. */
 function withFhirPush(outbound: ReportOutbound, sendingFacility: string): ReportOutbound {
+  // biome-ignore lint/plugin/leading-spread-then-keys: this hook wraps the outbound's own
   return {
     ...outbound,
     onReportVersionIssued: async (tx, issued) => {
@@ -303,7 +304,7 @@ export async function buildApp({
       invoiceSendingJob({ messages, publicUrl: config.publicUrl, linkHours: config.reports.linkHours }),
     ),
     invoiceRemindersJob(),
-    resultJob({ ...defaultOutboundTimeouts, sendingFacility: config.hl7.sendingFacility }),
+    resultJob({ sendingFacility: config.hl7.sendingFacility, ...defaultOutboundTimeouts }),
     hl7LogRetentionJob({ logDays: config.hl7.logDays }),
     fhirPushJob({
       publicUrl: config.publicUrl,

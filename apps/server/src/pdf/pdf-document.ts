@@ -56,6 +56,7 @@ export function createArchivalPdf(options: ArchivalPdfOptions): PdfDoc {
     lang: options.lang,
     displayTitle: true,
     // No ModDate: PDF/A wants each info entry mirrored in the XMP, and pdfkit writes no xmp:ModifyDate.
+    // biome-ignore lint/plugin/leading-spread-then-keys: Producer and Creator are info fields too: ours win
     info: { ...options.info, Producer: "Vigil", Creator: "Vigil" },
   });
   escapeXmpText(doc);
@@ -106,6 +107,7 @@ export function writeText(
     useFont(doc, run.font);
     doc.fontSize(style.size);
     const last = index === runs.length - 1;
+    // biome-ignore lint/plugin/leading-spread-then-keys: features and continued are text options too: ours win
     const runOptions = {
       ...options,
       features: withoutDecomposition,

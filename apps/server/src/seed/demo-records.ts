@@ -25,6 +25,7 @@ export const demoInterpretations: Record<"preview" | "reviewed" | "closed", Demo
     history: "5-year-old with febrile status epilepticus, loaded with fosphenytoin; midazolam infusion weaned.",
     technicalDescription:
       "21 electrodes (10–20 system), paste; video recorded throughout. Intermittent sweat artifact.",
+    // biome-ignore lint/plugin/leading-spread-then-keys: the normal background's own fields, changed
     background: {
       ...normalBackground,
       continuity: "discontinuous",

@@ -110,7 +110,7 @@ export async function seedDemoData(db: Db, company: ReportCompany = demoReportCo
 
     const insertedClients = await tx
       .insert(clients)
-      .values(demoClients.map((client) => ({ ...client, country: "US", status: "active" as const })))
+      .values(demoClients.map((client) => ({ country: "US", status: "active" as const, ...client })))
       .returning({ id: clients.id });
     const insertedUsers = await tx
       .insert(users)

@@ -34,6 +34,7 @@ function once(author: Author, at: Date, data: unknown, meta?: Record<string, unk
 
 async function timeLog(tx: Db, caseId: string, author: Author, data: TimeLogInput): Promise<void> {
   const at = new Date(data.startedAt);
+  // biome-ignore lint/plugin/leading-spread-then-keys: endedAt is a field of the log's data
   const revisions: ImportedRevision[] = [{ change: "create", data: { ...data, endedAt: null }, at, author }];
   // Logs are started and clocked out as they happen; a finished one has both revisions.
   if (data.endedAt) revisions.push({ change: "clock-out", data, at: new Date(data.endedAt), author });
@@ -69,7 +70,7 @@ function impedance(checkedAt: Date, overrides: Partial<Record<string, number>> =
   const values = { Fp1: 3.2, Fp2: 2.9, F3: 3.8, F4: 4.1, C3: 2.7, C4: 3.1, P3: 3.4, P4: 3.0, O1: 4.4, O2: 3.9 };
   return {
     checkedAt: checkedAt.toISOString(),
-    values: Object.entries({ ...values, ...overrides }).map(([electrode, kohm]) => ({
+    values: Object.entries(Object.assign({}, values, overrides)).map(([electrode, kohm]) => ({
       electrode: electrode as ImpedanceInput["values"][number]["electrode"],
       kohm: kohm as number,
     })),
@@ -121,9 +122,9 @@ async function interpretation(
   signed: Date | null,
 ): Promise<void> {
   const data: InterpretationInput = {
-    ...text,
     periodFrom: (subject.started as Date).toISOString(),
     periodTo: (subject.ended as Date).toISOString(),
+    ...text,
   };
   const drafted = signed ? plus(signed, -2) : hoursAgo(3);
   const revisions: ImportedRevision[] = [{ change: "create", data, at: drafted, author: reviewer }];

@@ -96,7 +96,7 @@ export async function findBugReportEvents(db: Db, reportId: string): Promise<Bug
 export async function insertBugReport(db: Db, values: BugReportValues): Promise<BugReportRow> {
   const [row] = await db
     .insert(bugReports)
-    .values({ ...values, number: sql`nextval('bug_report_number_seq')` })
+    .values({ number: sql`nextval('bug_report_number_seq')`, ...values })
     .returning();
   return row as BugReportRow;
 }

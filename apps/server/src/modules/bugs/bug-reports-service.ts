@@ -67,11 +67,11 @@ function toEvent(row: BugReportEventRow): BugReportEvent {
 
 function toBugReport(row: BugReportRow, events: BugReportEventRow[]): BugReport {
   return {
-    ...toSummary(row),
     description: row.description,
     stepsToReproduce: row.stepsToReproduce,
     context: row.context,
     history: events.map(toEvent),
+    ...toSummary(row),
   };
 }
 
@@ -82,7 +82,7 @@ async function withHistory(db: Db, row: BugReportRow): Promise<BugReport> {
 /** The actor with their display name, looked up before any transaction (PGlite has one connection). */
 async function reporterOf(db: Db, actor: Actor): Promise<Reporter> {
   const user = await findUserById(db, actor.sub);
-  return { ...actor, name: user?.name ?? null };
+  return { name: user?.name ?? null, ...actor };
 }
 
 function authorFields(reporter: Reporter): Author {

@@ -28,7 +28,6 @@ export async function listUnitTests(store: TestCatalogueStore, query: UnitTestQu
   if (!catalogue) {
     const none = { total: 0, passed: 0, failed: 0, skipped: 0 };
     return {
-      ...page,
       available: false,
       ranAt: null,
       revision: null,
@@ -37,6 +36,7 @@ export async function listUnitTests(store: TestCatalogueStore, query: UnitTestQu
       totals: none,
       matching: none,
       suites: [],
+      ...page,
     };
   }
   const words = query.search?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
@@ -47,7 +47,6 @@ export async function listUnitTests(store: TestCatalogueStore, query: UnitTestQu
       matchesWords(test, words),
   );
   return {
-    ...page,
     available: true,
     ranAt: catalogue.ranAt,
     revision: catalogue.revision,
@@ -59,5 +58,6 @@ export async function listUnitTests(store: TestCatalogueStore, query: UnitTestQu
     suites: testSuites
       .map((suite) => ({ suite, ...totalsOf(catalogue.tests.filter((test) => test.suite === suite)) }))
       .filter((suite) => suite.total > 0),
+    ...page,
   };
 }

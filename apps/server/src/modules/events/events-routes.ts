@@ -28,7 +28,7 @@ export function registerEventRoutes(
   const streams: EventStreams = {
     db,
     hub,
-    settings: { ...defaultEventStreamSettings, ...settings },
+    settings: Object.assign({}, defaultEventStreamSettings, settings),
     open: new Map(),
     lastPrunedAt: 0,
     log: app.log,

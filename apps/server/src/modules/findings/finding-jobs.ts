@@ -38,22 +38,22 @@ const messagesTimeoutMs = deliveryLeaseMs;
  */
 export function findingJobs(ctx: FindingsContext) {
   const messages = defineJob({
-    ...findingMessagesKind,
     // A transport error is retried on the message's own schedule (FINDING_DELIVERY_ATTEMPTS, a job at its time);
     // a try that throws (the database away) is retried here.
     retry: { limit: 5, backoff: { baseMs: 5_000, maxMs: 60_000 } },
     timeoutMs: messagesTimeoutMs,
     maxWaitMs: 5 * 60_000,
     handle: async (_payload, { log }) => logPass(await runFindingWork(ctx), log),
+    ...findingMessagesKind,
   });
   const escalation = defineJob({
-    ...findingEscalationKind,
     retry: { limit: 5, backoff: { baseMs: 5_000, maxMs: 60_000 } },
     timeoutMs: messagesTimeoutMs,
     maxWaitMs: 5 * 60_000,
     // Never earlier than it was due, whatever this instance's clock says against the database's.
     handle: async (payload, { log }) =>
       logPass(await runFindingWork(ctx, new Date(Math.max(Date.now(), Date.parse(payload.at)))), log),
+    ...findingEscalationKind,
   });
   const seconds = ctx.settings.findings.workerSeconds;
   if (seconds <= 0) return [messages, escalation];

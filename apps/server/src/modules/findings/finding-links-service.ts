@@ -70,7 +70,7 @@ async function throttle(
   };
   await admitLinkCall(ctx.db, gate, () => {
     const claims = readLinkToken(ctx.linkSecret, token);
-    return claims && { ...claims, id: claims.recipientId };
+    return claims && { id: claims.recipientId, ...claims };
   });
 }
 

@@ -45,7 +45,7 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
   registerRoute(app, "listUsers", routes.listUsers, async ({ query }) => {
     const { limit, offset, search, group, enabled, sort, order } = query;
     const page = await listAllUsers(db, { limit, offset }, { search, group, enabled }, { field: sort, order });
-    return { ...page, limit, offset };
+    return { limit, offset, ...page };
   });
 
   registerRoute(app, "getUser", routes.getUser, async ({ params, principal, reply }) => {
@@ -145,9 +145,9 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
   });
 
   registerRoute(app, "listTechnologists", routes.listTechnologists, async ({ query }) => ({
-    ...(await listEnabledMembers(db, "technologist", query)),
     limit: query.limit,
     offset: query.offset,
+    ...(await listEnabledMembers(db, "technologist", query)),
   }));
 
   registerRoute(app, "listOutbox", routes.listOutbox, async ({ query }) => {
