@@ -1,6 +1,7 @@
 import type { CaseStage, ClockKind } from "@vigil/contract";
 import { and, asc, count, eq, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { preparedOnce } from "../../db/prepared-once.js";
 import { caseClocks, cases, clients } from "../../db/schema.js";
 
 export type BoardFilter = {
@@ -40,22 +41,23 @@ export type BoardRow = {
 
 /**
  * The kept clocks the filter selects, on `case_clocks` alone (its copies of stage, client and owner): one row per
- * case (`is_next`) unless a kind is asked for. Each filter leads one of the table's `(…, due_at)` indexes.
+ * case (`is_next`) unless a kind is asked for. Each filter leads one of the table's `(…, due_at)` indexes. The
+ * filter's values are placeholders: the statements of one filter shape are built once (`boardStatements`).
  */
 function boardConditions(filter: BoardFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
-    filter.kind ? eq(caseClocks.kind, filter.kind) : eq(caseClocks.isNext, true),
+    filter.kind ? eq(caseClocks.kind, sql.placeholder("kind")) : eq(caseClocks.isNext, true),
   ];
-  if (filter.clientId) conditions.push(eq(caseClocks.clientId, filter.clientId));
-  if (filter.stage) conditions.push(eq(caseClocks.stage, filter.stage));
+  if (filter.clientId) conditions.push(eq(caseClocks.clientId, sql.placeholder("clientId")));
+  if (filter.stage) conditions.push(eq(caseClocks.stage, sql.placeholder("stage")));
   if (filter.owner !== undefined) {
-    const owned = filter.owner === null ? isNull(caseClocks.ownerUsername) : eq(caseClocks.ownerUsername, filter.owner);
-    const { alsoDueSoon } = filter;
+    const owned =
+      filter.owner === null ? isNull(caseClocks.ownerUsername) : eq(caseClocks.ownerUsername, sql.placeholder("owner"));
     conditions.push(
-      alsoDueSoon
+      filter.alsoDueSoon
         ? or(
             owned,
-            sql`${caseClocks.dueAt} - ${caseClocks.windowMinutes} * ${alsoDueSoon.dueSoonShare}::float8 * interval '1 minute' <= ${alsoDueSoon.now.toISOString()}::timestamptz`,
+            sql`${caseClocks.dueAt} - ${caseClocks.windowMinutes} * ${sql.placeholder("dueSoonShare")}::float8 * interval '1 minute' <= ${sql.placeholder("now")}::timestamptz`,
             // An open critical finding is every desk's business from its raising (PRODUCT.md §11).
             eq(caseClocks.kind, "critical-notification"),
           )
@@ -63,6 +65,18 @@ function boardConditions(filter: BoardFilter): SQL | undefined {
     );
   }
   return and(...conditions);
+}
+
+/** Which conditions a filter has (not their values): one set of statements per shape. */
+function shapeOf(filter: BoardFilter): string {
+  const owner = filter.owner === undefined ? "" : filter.owner === null ? "coordinators" : "owner";
+  return [
+    filter.kind ? "kind" : "next",
+    filter.clientId ? "client" : "",
+    filter.stage ? "stage" : "",
+    owner,
+    owner && filter.alsoDueSoon ? "due-soon" : "",
+  ].join(":");
 }
 
 const critical = "critical-notification" satisfies ClockKind;
@@ -74,34 +88,47 @@ const critical = "critical-notification" satisfies ClockKind;
  * computed rank, which would sort every open case's row on each read.
  */
 export async function findBoardPage(db: Db, filter: BoardFilter): Promise<{ rows: BoardRow[]; total: number }> {
-  const where = boardConditions(filter);
-  const criticalWhere = and(where, eq(caseClocks.kind, critical));
+  const statements = preparedOnce(db, `board:${shapeOf(filter)}`, () => {
+    const where = boardConditions(filter);
+    const criticalWhere = and(where, eq(caseClocks.kind, critical));
+    return {
+      counted: db.select({ total: count() }).from(caseClocks).where(where).prepare(""),
+      criticalCounted: db.select({ total: count() }).from(caseClocks).where(criticalWhere).prepare(""),
+      criticalRows: selectBoardRows(db, criticalWhere).prepare(""),
+      otherRows: selectBoardRows(db, and(where, ne(caseClocks.kind, critical))).prepare(""),
+    };
+  });
+  const values = {
+    kind: filter.kind,
+    clientId: filter.clientId,
+    stage: filter.stage,
+    owner: filter.owner,
+    dueSoonShare: filter.alsoDueSoon?.dueSoonShare,
+    now: filter.alsoDueSoon?.now.toISOString(),
+  };
   const [[counted], [criticalCounted]] = await Promise.all([
-    db.select({ total: count() }).from(caseClocks).where(where),
-    filter.kind && filter.kind !== critical
-      ? [{ total: 0 }]
-      : db.select({ total: count() }).from(caseClocks).where(criticalWhere),
+    statements.counted.execute(values),
+    filter.kind && filter.kind !== critical ? [{ total: 0 }] : statements.criticalCounted.execute(values),
   ]);
   const total = counted?.total ?? 0;
   const criticalTotal = criticalCounted?.total ?? 0;
   const criticalRows =
     filter.offset < criticalTotal
-      ? await selectBoardRows(db, criticalWhere, filter.limit, filter.offset)
+      ? await statements.criticalRows.execute({ limit: filter.limit, offset: filter.offset, ...values })
       : ([] as BoardRow[]);
   const left = filter.limit - criticalRows.length;
   const otherRows =
     left > 0 && criticalTotal < total
-      ? await selectBoardRows(
-          db,
-          and(where, ne(caseClocks.kind, critical)),
-          left,
-          Math.max(0, filter.offset - criticalTotal),
-        )
+      ? await statements.otherRows.execute({
+          limit: left,
+          offset: Math.max(0, filter.offset - criticalTotal),
+          ...values,
+        })
       : [];
   return { rows: [...criticalRows, ...otherRows], total };
 }
 
-function selectBoardRows(db: Db, where: SQL | undefined, limit: number, offset: number): Promise<BoardRow[]> {
+function selectBoardRows(db: Db, where: SQL | undefined) {
   return db
     .select({
       caseId: caseClocks.caseId,
@@ -133,6 +160,6 @@ function selectBoardRows(db: Db, where: SQL | undefined, limit: number, offset: 
     .innerJoin(clients, eq(clients.id, caseClocks.clientId))
     .where(where)
     .orderBy(asc(caseClocks.dueAt), asc(caseClocks.caseId))
-    .limit(limit)
-    .offset(offset);
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"));
 }
