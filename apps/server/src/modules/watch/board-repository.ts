@@ -42,7 +42,8 @@ export type BoardRow = {
 /**
  * The kept clocks the filter selects, on `case_clocks` alone (its copies of stage, client and owner): one row per
  * case (`is_next`) unless a kind is asked for. Each filter leads one of the table's `(…, due_at)` indexes. The
- * filter's values are placeholders: the statements of one filter shape are built once (`boardStatements`).
+ * filter's values are placeholders: the statements of one filter shape are built once (`findBoardPage`, keyed by
+ * `shapeOf`).
  */
 function boardConditions(filter: BoardFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
