@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireFolderLock, type FolderLock } from "./folder-lock.js";
+import { PgliteConnection } from "./pglite-connection.js";
 import { PgliteThread } from "./pglite-thread.js";
 import * as schema from "./schema.js";
 
@@ -51,8 +52,8 @@ export type OpenDatabaseOptions =
   /**
    * `dataDir` undefined: in memory (tests). `template`: start from a dump of an already initialised cluster
    * (`dumpDataDir`) instead of running initdb, which takes PGlite seconds; migrations still run after it.
-   * `thread`: where PGlite runs (`PgliteThread` in pglite-thread.ts): `worker`, a thread of its own, or `main`, the
-   * caller's; undefined: `pgliteDefaultThread`. Either way `db.$client` answers query, exec, transaction, listen
+   * `thread`: where PGlite runs: `worker`, a thread of its own (`PgliteThread`, pglite-thread.ts), or `main`, the
+   * caller's (`PgliteConnection`, pglite-connection.ts); undefined: `pgliteDefaultThread`. Either way `db.$client` answers query, exec, transaction, listen
    * and dumpDataDir.
    */
   | { kind: "pglite"; dataDir?: string; template?: Blob; thread?: PgliteThreadChoice };
@@ -169,25 +170,27 @@ async function openPglite(
     // PGlite is single-process: a second process on the same folder would corrupt it, so refuse before opening.
     lock = acquireFolderLock(dataDir);
   }
-  let client: PGlite | PgliteThread;
+  let client: PgliteConnection | PgliteThread;
   try {
     const folder = dataDir ? path.join(dataDir, "pglite") : undefined;
     const loaded = !dataDir && template ? template : undefined;
     client =
       thread === "worker"
         ? await PgliteThread.start({ dataDir: folder, template: loaded, startParams: pgliteStartParams })
-        : await PGlite.create({
-            startParams: pgliteStartParams,
-            extensions: pgliteExtensions,
-            ...(folder ? { dataDir: folder } : {}),
-            ...(loaded ? { loadDataDir: loaded } : {}),
-          });
+        : new PgliteConnection(
+            await PGlite.create({
+              startParams: pgliteStartParams,
+              extensions: pgliteExtensions,
+              ...(folder ? { dataDir: folder } : {}),
+              ...(loaded ? { loadDataDir: loaded } : {}),
+            }),
+          );
   } catch (error) {
     lock?.release();
     throw error;
   }
-  // Drizzle's PGlite driver calls only what both offer (query, transaction; exec and listen here).
-  const driver = client as PGlite;
+  // Drizzle's PGlite driver calls only what both stand-ins offer (query, transaction; exec and listen here).
+  const driver = client as unknown as PGlite;
   const db = drizzlePglite(driver, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(driver), { migrationsFolder });
   return {
