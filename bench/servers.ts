@@ -33,12 +33,13 @@ async function startVigil(
   delete env.DATA_DIR;
   if (database.url) env.DATABASE_URL = database.url;
   if (database.dataDir) env.DATA_DIR = database.dataDir;
+  const start = serverStartCommand(serverDir);
   return startProcess({
     label,
     name,
     cwd: serverDir,
-    ...withNodeFlags(serverStartCommand(serverDir), nodeFlags),
-    env,
+    ...withNodeFlags(start, nodeFlags),
+    env: { ...start.env, ...env },
     ready: async (baseURL) => (await fetch(`${baseURL}/api/config`, { signal: AbortSignal.timeout(5_000) })).ok,
   });
 }

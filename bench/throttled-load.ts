@@ -83,12 +83,14 @@ async function signedInState(browser: Browser, baseURL: string, username: string
 
 async function measure(browser: Browser, variant: Variant, distDir: string): Promise<Timings> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `vigil-throttled-${variant}-`));
+  const start = serverStartCommand(serverDir);
   const server = await startProcess({
     label: `Vigil (${variant})`,
     name: `throttled-${variant}`,
     cwd: serverDir,
-    ...serverStartCommand(serverDir),
+    ...start,
     env: {
+      ...start.env,
       ...process.env,
       DATABASE_URL: "",
       DATA_DIR: dataDir,
