@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { preparedOnce } from "../../db/prepared-once.js";
 import { cases, clients } from "../../db/schema.js";
@@ -22,11 +22,22 @@ export async function findClientName(db: Db, id: string): Promise<string | undef
  */
 export async function countOpenCasesByClient(db: Db, clientIds: readonly string[]): Promise<Map<string, number>> {
   if (clientIds.length === 0) return new Map();
-  const rows = await db
-    .select({ clientId: cases.clientId, total: count() })
-    .from(cases)
-    .where(and(inArray(cases.clientId, [...clientIds]), ne(cases.stage, "closed"), isNull(cases.archivedAt)))
-    .groupBy(cases.clientId);
+  // Built once: a page's ids are one array value, so every page shares the statement.
+  const statement = preparedOnce(db, "open-cases-by-client", () =>
+    db
+      .select({ clientId: cases.clientId, total: count() })
+      .from(cases)
+      .where(
+        and(
+          sql`${cases.clientId} = any(${sql.placeholder("clientIds")}::uuid[])`,
+          ne(cases.stage, "closed"),
+          isNull(cases.archivedAt),
+        ),
+      )
+      .groupBy(cases.clientId)
+      .prepare(""),
+  );
+  const rows = await statement.execute({ clientIds: [...clientIds] });
   return new Map(rows.map((row) => [row.clientId, Number(row.total)]));
 }
 
@@ -65,29 +76,53 @@ const sortColumns = {
 } as const;
 
 export async function findClientPage(db: Db, filter: ClientFilter): Promise<{ rows: ClientRow[]; total: number }> {
-  const conditions: (SQL | undefined)[] = [];
-  if (filter.status === "archived") conditions.push(isNotNull(clients.archivedAt));
-  else {
-    conditions.push(isNull(clients.archivedAt));
-    if (filter.status !== "all") conditions.push(eq(clients.status, filter.status));
-  }
-  if (filter.search) {
-    const pattern = likePattern(filter.search);
-    conditions.push(or(ilike(clients.name, pattern), ilike(clients.code, pattern)));
-  }
-  const where = and(...conditions);
-  const direction = filter.order === "desc" ? desc : asc;
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(clients)
-      .where(where)
-      .orderBy(direction(sortColumns[filter.sort]), direction(clients.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(clients).where(where),
-  ]);
+  const statements = clientPageStatements(db, filter.status, Boolean(filter.search), filter.sort, filter.order);
+  const values = {
+    status: filter.status,
+    pattern: filter.search ? likePattern(filter.search) : "",
+    limit: filter.limit,
+    offset: filter.offset,
+  };
+  const [rows, [counted]] = await Promise.all([statements.page.execute(values), statements.total.execute(values)]);
   return { rows, total: Number(counted?.total ?? 0) };
+}
+
+/**
+ * The page and its count, built once per filter shape (status, whether searched, sort, order): the values are
+ * placeholders, so the SQL is not built again per request.
+ */
+function clientPageStatements(
+  db: Db,
+  status: ClientFilter["status"],
+  searched: boolean,
+  sort: ClientFilter["sort"],
+  order: ClientFilter["order"],
+) {
+  return preparedOnce(db, `client-page:${status}:${searched}:${sort}:${order}`, () => {
+    const conditions: (SQL | undefined)[] = [];
+    if (status === "archived") conditions.push(isNotNull(clients.archivedAt));
+    else {
+      conditions.push(isNull(clients.archivedAt));
+      if (status !== "all") conditions.push(eq(clients.status, sql.placeholder("status")));
+    }
+    if (searched) {
+      const pattern = sql.placeholder("pattern");
+      conditions.push(or(ilike(clients.name, pattern), ilike(clients.code, pattern)));
+    }
+    const where = and(...conditions);
+    const direction = order === "desc" ? desc : asc;
+    return {
+      page: db
+        .select()
+        .from(clients)
+        .where(where)
+        .orderBy(direction(sortColumns[sort]), direction(clients.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(""),
+      total: db.select({ total: count() }).from(clients).where(where).prepare(""),
+    };
+  });
 }
 
 /** Active, non-archived clients by name: what pickers offer. */
