@@ -9,6 +9,7 @@ import {
   type Transaction,
   TransactionAbortedError,
 } from "@electric-sql/pglite";
+import { runTransaction } from "./pglite-transaction.js";
 
 /**
  * PGlite in the server's thread, its statements kept parsed. PGlite's own `query` sends each statement to its
@@ -59,51 +60,23 @@ export class PgliteConnection {
   transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.#lock.runExclusive(async () => {
       await this.#simple("BEGIN");
-      let closed = false;
-      const open = () => {
-        if (closed) throw new Error("Transaction is closed");
-      };
-      const tx: Transaction = {
-        query: async <R>(query: string, params?: unknown[], options?: QueryOptions) => {
-          open();
-          return this.#query<R>(query, params ?? [], options, true);
+      return runTransaction(
+        {
+          query: (query, params, options) => this.#query(query, params ?? [], options, true),
+          exec: (query, options) => this.#pglite.exec(query, options),
+          commit: async () => {
+            const [ended] = await this.#simple("COMMIT");
+            if (ended?.command === "ROLLBACK") throw new TransactionAbortedError();
+          },
+          rollback: async () => {
+            await this.#simple("ROLLBACK");
+          },
+          listen: () => {
+            throw new Error("LISTEN inside a transaction is not used by Vigil");
+          },
         },
-        sql: async <R>(strings: TemplateStringsArray, ...params: unknown[]) => {
-          open();
-          const text = strings.reduce((built, part, index) => `${built}$${index}${part}`);
-          return this.#query<R>(text, params, undefined, true);
-        },
-        exec: async (query: string, options?: QueryOptions) => {
-          open();
-          return this.#pglite.exec(query, options);
-        },
-        rollback: async () => {
-          open();
-          closed = true;
-          await this.#simple("ROLLBACK");
-        },
-        listen: () => {
-          throw new Error("LISTEN inside a transaction is not used by Vigil");
-        },
-        get closed() {
-          return closed;
-        },
-      };
-      try {
-        const result = await callback(tx);
-        if (!closed) {
-          closed = true;
-          const [ended] = await this.#simple("COMMIT");
-          if (ended?.command === "ROLLBACK") throw new TransactionAbortedError();
-        }
-        return result;
-      } catch (error) {
-        if (!closed) {
-          closed = true;
-          await this.#simple("ROLLBACK");
-        }
-        throw error;
-      }
+        callback,
+      );
     });
   }
 

@@ -6,6 +6,7 @@ import {
   type Transaction,
   TransactionAbortedError,
 } from "@electric-sql/pglite";
+import { runTransaction } from "./pglite-transaction.js";
 
 /**
  * PGlite on a thread of its own. In the server's thread, PGlite's single-threaded WebAssembly executor ran every
@@ -113,55 +114,22 @@ export class PgliteThread {
   async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
     const id = this.#nextId;
     await this.#call({ op: "begin" });
-    let closed = false;
-    const open = () => {
-      if (closed) throw new Error("Transaction is closed");
-    };
-    const tx: Transaction = {
-      query: async <R>(query: string, params?: unknown[], options?: QueryOptions) => {
-        open();
-        return (await this.#call({
-          op: "query",
-          tx: id,
-          sql: query,
-          params,
-          options: wireOptions(options),
-        })) as Results<R>;
+    return runTransaction(
+      {
+        query: async <R>(query: string, params: unknown[] | undefined, options: QueryOptions | undefined) =>
+          (await this.#call({ op: "query", tx: id, sql: query, params, options: wireOptions(options) })) as Results<R>,
+        exec: async (query, options) =>
+          (await this.#call({ op: "exec", tx: id, sql: query, options: wireOptions(options) })) as Results[],
+        commit: async () => {
+          await this.#call({ op: "end", tx: id, commit: true });
+        },
+        rollback: async () => {
+          await this.#call({ op: "end", tx: id, commit: false });
+        },
+        listen: (channel, listener) => this.listen(channel, listener),
       },
-      sql: async <R>(strings: TemplateStringsArray, ...params: unknown[]) => {
-        open();
-        const text = strings.reduce((built, part, index) => `${built}$${index}${part}`);
-        return (await this.#call({ op: "query", tx: id, sql: text, params })) as Results<R>;
-      },
-      exec: async (query: string, options?: QueryOptions) => {
-        open();
-        return (await this.#call({ op: "exec", tx: id, sql: query, options: wireOptions(options) })) as Results[];
-      },
-      rollback: async () => {
-        open();
-        closed = true;
-        await this.#call({ op: "end", tx: id, commit: false });
-      },
-      listen: (channel: string, listener: (payload: string) => void) => this.listen(channel, listener),
-      get closed() {
-        return closed;
-      },
-    };
-    try {
-      const result = await callback(tx);
-      if (!closed) {
-        closed = true;
-        await this.#call({ op: "end", tx: id, commit: true });
-      }
-      return result;
-    } catch (error) {
-      if (!closed) {
-        closed = true;
-        // The callback's error is the one to report; a thread that died meanwhile has said so already.
-        await this.#call({ op: "end", tx: id, commit: false }).catch(() => undefined);
-      }
-      throw error;
-    }
+      callback,
+    );
   }
 
   /** Calls `callback` with each payload NOTIFYed on `channel`; resolves once the LISTEN is in place. */
