@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EndpointRun, ServerRun } from "./endpoints.js";
 import { evaluate, type Rounds } from "./evaluate-targets.js";
+import { growthAcrossRounds } from "./growth.js";
 import type { LoadResult } from "./load.js";
 import { medianRun } from "./round-figures.js";
 import type { WebSizes } from "./web-size.js";
@@ -130,5 +131,41 @@ describe("a server's rounds folded for the tables", () => {
     expect(folded.runs.clients?.throughput?.latencyMs.max).toBe(120);
     expect(folded.runs.clients?.throughput?.requests).toBe(1200);
     expect(folded.rssMaxMb).toBe(230);
+  });
+});
+
+describe("growth judged on answers of the same rows", () => {
+  const rounds = (tenthRows: number, fullRows: number): Rounds => {
+    const run = (p50: number, rowsPerAnswer: number) =>
+      server("Vigil/PostgreSQL", { "monitoring-queue-client": { throughput: load(400, p50), rowsPerAnswer } });
+    return {
+      vigil: [run(9, fullRows), run(9, fullRows), run(9, fullRows)],
+      baseline: [run(6, fullRows), run(6, fullRows), run(6, fullRows)],
+      tenth: [run(5, tenthRows), run(5, tenthRows), run(5, tenthRows)],
+    };
+  };
+  const growthCheck = (judged: Rounds) =>
+    evaluate(judged, web, [], {
+      growth: growthAcrossRounds(judged.vigil, judged.tenth),
+      fullCases: 100_000,
+      tenthCases: 10_000,
+    }).find((check) => check.target.startsWith("growth") && check.subject === "monitoring queue ?clientId");
+
+  it("misses a read that answers the same page ten times slower on the full data", () => {
+    expect(growthCheck(rounds(50, 50))).toMatchObject({ pass: false, value: expect.stringContaining("1.80×") });
+  });
+
+  it("does not judge a page that carries nine times the rows on the full data, but keeps its figures", () => {
+    const judged = rounds(3, 28.4);
+    expect(growthCheck(judged)).toBeUndefined();
+    expect(growthAcrossRounds(judged.vigil, judged.tenth)[0]).toMatchObject({
+      ratio: 1.8,
+      comparable: false,
+      rowsPerAnswer: { tenth: 3, full: 28.4 },
+    });
+  });
+
+  it("still judges answers whose rows differ by a tenth or less", () => {
+    expect(growthCheck(rounds(45, 50))).toMatchObject({ pass: false });
   });
 });

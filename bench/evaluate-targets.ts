@@ -156,7 +156,7 @@ export function evaluate(
       });
     }
     const grown = growth.growth.find((candidate) => candidate.endpoint === endpoint.id);
-    if (grown && (endpoint.group === "list" || endpoint.group === "detail")) {
+    if (grown?.comparable && (endpoint.group === "list" || endpoint.group === "detail")) {
       const pass = grown.ratio === null || grown.ratio <= targets.growthRatio;
       checks.push({
         target: `growth ${count(growth.tenthCases)} → ${count(growth.fullCases)} cases ≤ ${targets.growthRatio}×`,

@@ -1,6 +1,13 @@
 import pg from "pg";
 import { targets } from "./config.js";
-import { type Fixtures, type Group, type LogWindow, measuredEndpoints, type ServerRun } from "./endpoints.js";
+import {
+  type EndpointRun,
+  type Fixtures,
+  type Group,
+  type LogWindow,
+  measuredEndpoints,
+  type ServerRun,
+} from "./endpoints.js";
 import { type LoadResult, round } from "./load.js";
 import { median, type Spread, spreadOf } from "./rounds.js";
 
@@ -8,6 +15,11 @@ import { median, type Spread, spreadOf } from "./rounds.js";
  * How each read grows with the data: its p50 on the full data set ÷ its p50 on the tenth, both on PostgreSQL (the
  * throughput run's p50, the single run's for the heavy reads). A p50 of a millisecond or less says nothing (it is
  * autocannon's resolution): then the means are compared, and with no mean either the growth is "n/a".
+ *
+ * A growth says how a read copes with ten times the history only when both answers carry the same rows: a page of a
+ * client's open cases holds 3 rows on the tenth and 28 on the full data (its open cases are a tenth too), and such a
+ * read is slower for answering more, not for the data behind it. A list whose answers differ by more than a tenth in
+ * rows keeps its figures but is not judged (`comparable`).
  */
 
 export type Growth = {
@@ -24,7 +36,23 @@ export type Growth = {
   spread?: Spread;
   /** Heavy reads: the time logs one request covers on each data set, and their ratio. */
   coveredTimeLogs?: { tenth: number; full: number; ratio: number | null };
+  /** List reads: the rows an answer carries on each data set (the mean over the endpoint's paths). */
+  rowsPerAnswer?: { tenth: number; full: number };
+  /** False when the two data sets' answers differ by more than a tenth in rows: the growth is not judged. */
+  comparable: boolean;
 };
+
+/** The largest difference in rows per answer at which two reads are still the same read. */
+const comparableRowsShare = 0.1;
+
+function rowsCompared(fullRun: EndpointRun | undefined, tenthRun: EndpointRun | undefined) {
+  const full = fullRun?.rowsPerAnswer;
+  const tenth = tenthRun?.rowsPerAnswer;
+  if (full === undefined || tenth === undefined) return { comparable: true };
+  const larger = Math.max(full, tenth);
+  const comparable = larger === 0 || Math.abs(full - tenth) / larger <= comparableRowsShare;
+  return { rowsPerAnswer: { tenth, full }, comparable };
+}
 
 function latencyOf(group: Group, run: ServerRun["runs"][string] | undefined): LoadResult | undefined {
   return group === "heavy" ? run?.single : run?.throughput;
@@ -53,6 +81,7 @@ export function growthOf(full: ServerRun, tenth: ServerRun): Growth[] {
         tenthMs,
         fullMs,
         ratio: basis === "n/a" ? null : round(fullMs / tenthMs, 2),
+        ...rowsCompared(full.runs[endpoint.id], tenth.runs[endpoint.id]),
         ...(fullLogs !== undefined && tenthLogs !== undefined
           ? {
               coveredTimeLogs: {

@@ -42,8 +42,11 @@ type SideState = {
   headers: Record<string, string>;
   rss: ReturnType<typeof rssSampler>;
   rssIdleMb: number;
-  /** The first answer of each endpoint: its status and size (an endpoint that does not answer 200 is skipped). */
-  first: Record<string, { status: number; bytes: number }>;
+  /**
+   * The first answer of each endpoint: its status and size (an endpoint that does not answer 200 is skipped), and
+   * for a list the rows its answers carry.
+   */
+  first: Record<string, { status: number; bytes: number; rowsPerAnswer?: number }>;
   rounds: ServerRun[];
   fixedRateLatencies: Record<string, number[]>;
 };
@@ -55,11 +58,27 @@ async function firstAnswers(state: SideState): Promise<void> {
     const path = endpoint.paths(state.side.fixtures)[0] as string;
     const response = await fetch(`${state.side.server.baseURL}${path}`, { headers: state.headers });
     const body = await response.text();
-    state.first[endpoint.id] = { status: response.status, bytes: body.length };
+    const first: SideState["first"][string] = { status: response.status, bytes: body.length };
     if (response.status !== 200) {
       log(`${state.side.label}: ${endpoint.label} answered ${response.status}, skipped: ${body.slice(0, 200)}`);
+    } else if (endpoint.group === "list") {
+      const rowsPerAnswer = await meanRowsPerAnswer(state, endpoint.paths(state.side.fixtures));
+      if (rowsPerAnswer !== undefined) first.rowsPerAnswer = rowsPerAnswer;
     }
+    state.first[endpoint.id] = first;
   }
+}
+
+/** The mean of `data.items.length` over a list's paths, each read once; undefined for an answer without items. */
+async function meanRowsPerAnswer(state: SideState, paths: readonly string[]): Promise<number | undefined> {
+  let rows = 0;
+  for (const path of paths) {
+    const response = await fetch(`${state.side.server.baseURL}${path}`, { headers: state.headers });
+    const answer = (await response.json()) as { data?: { items?: unknown[] } };
+    if (!Array.isArray(answer.data?.items)) return undefined;
+    rows += answer.data.items.length;
+  }
+  return round(rows / paths.length);
 }
 
 async function measureTurn(

@@ -155,13 +155,26 @@ export function printReport(report: {
   );
   console.log(
     table(
-      ["endpoint", "compared", "tenth ms", "full ms", "growth (min–max)", "time logs covered: tenth", "full", "ratio"],
+      [
+        "endpoint",
+        "compared",
+        "tenth ms",
+        "full ms",
+        "growth (min–max)",
+        "rows per answer: tenth",
+        "full",
+        "time logs covered: tenth",
+        "full",
+        "ratio",
+      ],
       growth.map((grown) => [
         grown.label,
         grown.basis,
         grown.tenthMs,
         grown.fullMs,
-        grown.spread ? withRange(grown.spread, times) : describeRatio(grown.ratio),
+        `${grown.spread ? withRange(grown.spread, times) : describeRatio(grown.ratio)}${grown.comparable ? "" : " (not judged: the answers differ in rows)"}`,
+        grown.rowsPerAnswer ? grown.rowsPerAnswer.tenth : "–",
+        grown.rowsPerAnswer ? grown.rowsPerAnswer.full : "–",
         grown.coveredTimeLogs ? count(grown.coveredTimeLogs.tenth) : "–",
         grown.coveredTimeLogs ? count(grown.coveredTimeLogs.full) : "–",
         grown.coveredTimeLogs ? describeRatio(grown.coveredTimeLogs.ratio) : "–",

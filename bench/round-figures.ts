@@ -95,6 +95,7 @@ export function medianRun(runs: readonly ServerRun[]): ServerRun {
       endpoint: id,
       status: sample.status,
       bytes: sample.bytes,
+      ...(sample.rowsPerAnswer !== undefined ? { rowsPerAnswer: sample.rowsPerAnswer } : {}),
       ...(throughput ? { throughput } : {}),
       ...(single ? { single } : {}),
       ...(fixedRate ? { fixedRate } : {}),
