@@ -16,8 +16,8 @@ import { median, type Spread, spreadOf } from "./rounds.js";
  * throughput run's p50, the single run's for the heavy reads). A p50 of a millisecond or less says nothing (it is
  * autocannon's resolution): then the means are compared, and with no mean either the growth is "n/a".
  *
- * A growth says how a read copes with ten times the history only when both answers carry the same rows: a page of a
- * client's open cases holds 3 rows on the tenth and 28 on the full data (its open cases are a tenth too), and such a
+ * A growth says how a read copes with ten times the history only when both answers carry the same rows: a page of
+ * one client's board holds 3 rows on the tenth and 28 on the full data (its open cases are a tenth too), and such a
  * read is slower for answering more, not for the data behind it. A list whose answers differ by more than a tenth in
  * rows keeps its figures but is not judged (`comparable`).
  */
