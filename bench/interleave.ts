@@ -136,7 +136,8 @@ async function measureFixedRate(state: SideState, run: EndpointRun, roundIndex: 
   run.rssMaxMb = Math.max(run.rssMaxMb, state.rss.stop());
   log(
     `round ${roundIndex + 1} ${state.side.label}: ${endpoint.label} at ${rate} req/s: ${run.fixedRate.requestsPerSecond} ` +
-      `req/s served, p50 ${run.fixedRate.latencyMs.p50} ms  p99 ${run.fixedRate.latencyMs.p99} ms`,
+      `req/s served, p50 ${run.fixedRate.latencyMs.p50} ms  p99 ${run.fixedRate.latencyMs.p99} ms  ` +
+      `sent late: p99 ${run.fixedRate.sentLateMs?.p99} ms, max ${run.fixedRate.sentLateMs?.max} ms`,
   );
 }
 

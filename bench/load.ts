@@ -10,6 +10,8 @@ export type LoadResult = {
   errors: number;
   timeouts: number;
   durationSeconds: number;
+  /** Paced runs: how late the requests left their due times (the load generator's own stalls). */
+  sentLateMs?: { p99: number; max: number };
 };
 
 /**
