@@ -1,6 +1,6 @@
 import TextField from "@mui/material/TextField";
 import { billingOverviewQuerySchema, monthSchema } from "@vigil/contract";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { queryProblems, sentence } from "../../../components/tables/query-problems";
 
 /** A month from the URL, or nothing when it is not one (a hand-edited URL is not sent to the server). */
@@ -41,8 +41,15 @@ function MonthField({
   onSettled: (value: string) => void;
   error?: string | null;
 }) {
-  const [text, setText] = useState(urlValue || shown);
-  useEffect(() => setText(urlValue || shown), [urlValue, shown]);
+  // The box follows the URL and the server's default as they change, in the same render: an effect would first
+  // draw the old text (an empty box until the answer's period is copied into it).
+  const settled = urlValue || shown;
+  const [text, setText] = useState(settled);
+  const [followed, setFollowed] = useState(settled);
+  if (settled !== followed) {
+    setFollowed(settled);
+    setText(settled);
+  }
   const partial = text !== "" && !monthSchema.safeParse(text).success;
   return (
     <TextField
