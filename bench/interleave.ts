@@ -1,7 +1,7 @@
 import { runSettings } from "./config.js";
 import { type EndpointRun, type Fixtures, measuredEndpoints, type ServerRun } from "./endpoints.js";
 import { drive, type LoadResult, round } from "./load.js";
-import { drivePaced } from "./paced-load.js";
+import { drivePaced, rankOf } from "./paced-load.js";
 import { type BenchProcess, log, rssMb, rssSampler, waitForQuiet } from "./processes.js";
 import { interleavingOrder } from "./rounds.js";
 
@@ -143,8 +143,10 @@ async function measureFixedRate(state: SideState, run: EndpointRun, roundIndex: 
 
 /** p99 of every request of every round, taken together (the same rank rule as paced-load.ts). */
 export function pooledP99(latencies: readonly number[]): number {
-  const sorted = [...latencies].sort((left, right) => left - right);
-  return round(sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0);
+  return rankOf(
+    [...latencies].sort((left, right) => left - right),
+    0.99,
+  );
 }
 
 export async function runInterleaved(sides: readonly Side[]): Promise<InterleavedRuns> {

@@ -67,8 +67,8 @@ export async function drivePaced(options: {
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
   const sorted = [...latencies].sort((left, right) => left - right);
-  const at = (share: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0);
-  const late = [...lateness].sort((left, right) => left - right);
+  const at = (share: number) => rankOf(sorted, share);
+  const late = lateness.sort((left, right) => left - right);
   return {
     requests: latencies.length,
     requestsPerSecond: round(latencies.length / seconds),
@@ -83,9 +83,11 @@ export async function drivePaced(options: {
     errors,
     timeouts,
     durationSeconds: round(seconds),
-    sentLateMs: {
-      p99: round(late[Math.min(late.length - 1, Math.floor(0.99 * late.length))] ?? 0),
-      max: round(late[late.length - 1] ?? 0),
-    },
+    sentLateMs: { p99: rankOf(late, 0.99), max: round(late[late.length - 1] ?? 0) },
   };
+}
+
+/** The value at `share` of sorted values (the p99 is the value below which 99% of the requests lie), rounded. */
+export function rankOf(sorted: readonly number[], share: number): number {
+  return round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0);
 }
