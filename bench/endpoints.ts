@@ -199,10 +199,16 @@ export type EndpointRun = {
   single?: LoadResult;
   /** A fixed request rate (PostgreSQL server on the full data only). */
   fixedRate?: LoadResult;
+  /**
+   * The fixed-rate run's slow requests: how many took longer than `overMs` by the generator's clock (from their due
+   * time) and by the server's own histogram (arrival to answer); the difference was spent outside the server.
+   */
+  fixedRateSlow?: SlowRequests[];
   rssMaxMb: number;
   /** Heavy reads on PostgreSQL: the time logs one request covers (`Endpoint.covers`), counted after the run. */
   coveredTimeLogs?: number;
 };
+export type SlowRequests = { overMs: number; generator: number; server?: number };
 export type ServerRun = {
   label: string;
   database: string;

@@ -1,9 +1,11 @@
 import { runSettings } from "./config.js";
 import { type EndpointRun, type Fixtures, measuredEndpoints, type ServerRun } from "./endpoints.js";
 import { drive, type LoadResult, round } from "./load.js";
-import { drivePaced, rankOf } from "./paced-load.js";
+import { type PacedGenerator, startPacedGenerator } from "./paced-generator.js";
+import { rankOf } from "./paced-load.js";
 import { type BenchProcess, log, rssMb, rssSampler, waitForQuiet } from "./processes.js";
 import { interleavingOrder } from "./rounds.js";
+import { latenciesBetween, readServerLatencies, slowRequests } from "./server-latency.js";
 
 /**
  * The load runs, interleaved: every server under comparison (Vigil on the full data, the bare baseline, Vigil on the
@@ -116,28 +118,49 @@ async function measureTurn(
   return run;
 }
 
-async function measureFixedRate(state: SideState, run: EndpointRun, roundIndex: number): Promise<void> {
+/** A round whose requests left later than this (p99) measured the generator's stalls as much as the server. */
+const lateGeneratorMs = 3;
+
+async function measureFixedRate(
+  state: SideState,
+  run: EndpointRun,
+  roundIndex: number,
+  generator: PacedGenerator,
+): Promise<void> {
   const endpoint = measuredEndpoints.find((candidate) => candidate.id === run.endpoint);
   if (!endpoint || endpoint.group === "heavy" || run.status !== 200) return;
   const rate = endpoint.fixedRate ?? runSettings.fixedRate;
   const latencies = state.fixedRateLatencies[endpoint.id] ?? [];
   state.fixedRateLatencies[endpoint.id] = latencies;
+  const { baseURL, metricsToken } = state.side.server;
   await quiet(state);
+  const before = metricsToken ? await readServerLatencies(baseURL, metricsToken) : undefined;
   state.rss.start();
-  run.fixedRate = await drivePaced({
-    baseURL: state.side.server.baseURL,
+  const answer = await generator.drive({
+    baseURL,
     paths: endpoint.paths(state.side.fixtures),
     headers: state.headers,
     seconds: runSettings.roundSeconds,
     rate,
     timeoutSeconds: runSettings.requestTimeoutSeconds,
-    onAnswer: (_dueAt, latency) => latencies.push(latency),
   });
   run.rssMaxMb = Math.max(run.rssMaxMb, state.rss.stop());
+  const server =
+    before && metricsToken ? latenciesBetween(before, await readServerLatencies(baseURL, metricsToken)) : undefined;
+  run.fixedRate = answer.result;
+  latencies.push(...answer.latencies);
+  run.fixedRateSlow = slowRequests(answer.latencies, server);
+  const late = run.fixedRate.sentLateMs;
   log(
     `round ${roundIndex + 1} ${state.side.label}: ${endpoint.label} at ${rate} req/s: ${run.fixedRate.requestsPerSecond} ` +
       `req/s served, p50 ${run.fixedRate.latencyMs.p50} ms  p99 ${run.fixedRate.latencyMs.p99} ms  ` +
-      `sent late: p99 ${run.fixedRate.sentLateMs?.p99} ms, max ${run.fixedRate.sentLateMs?.max} ms`,
+      `sent late: p99 ${late?.p99} ms, max ${late?.max} ms${(late?.p99 ?? 0) > lateGeneratorMs ? " (generator late)" : ""}  ` +
+      run.fixedRateSlow
+        .map(
+          (slow) =>
+            `over ${slow.overMs} ms: ${slow.generator}${slow.server === undefined ? "" : ` / server ${slow.server}`}`,
+        )
+        .join(", "),
   );
 }
 
@@ -160,6 +183,15 @@ export async function runInterleaved(sides: readonly Side[]): Promise<Interleave
     fixedRateLatencies: {},
   }));
   for (const state of states) await firstAnswers(state);
+  const generator = await startPacedGenerator();
+  try {
+    return await measureRounds(states, generator);
+  } finally {
+    generator.stop();
+  }
+}
+
+async function measureRounds(states: SideState[], generator: PacedGenerator): Promise<InterleavedRuns> {
   log(
     `${runSettings.rounds} round(s) of ${round(runSettings.roundSeconds, 2)} s per endpoint and server, turns rotating: ` +
       states.map((state) => state.side.label).join(" → "),
@@ -175,7 +207,7 @@ export async function runInterleaved(sides: readonly Side[]): Promise<Interleave
     for (const [index, state] of states.entries()) {
       if (!state.side.fixedRate) continue;
       for (const run of Object.values(runs[index] as Record<string, EndpointRun>)) {
-        await measureFixedRate(state, run, roundIndex);
+        await measureFixedRate(state, run, roundIndex, generator);
       }
     }
     for (const [index, state] of states.entries()) {

@@ -12,6 +12,8 @@ export type BenchProcess = {
   appPid: number;
   log: string;
   stop: () => Promise<void>;
+  /** The bearer token of the server's GET /metrics, where it serves one (server-latency.ts). */
+  metricsToken?: string;
 };
 
 /**

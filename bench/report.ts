@@ -111,6 +111,7 @@ export function printReport(report: {
         "share (min–max)",
         `p99 @${runSettings.fixedRate}/s (min–max)`,
         "all rounds' p99",
+        "over 25 ms: sent / in server",
         "RSS max MB",
       ],
       measuredEndpoints.map((endpoint) => {
@@ -135,6 +136,7 @@ export function printReport(report: {
             ? `${withRange(p99, ms)}${endpoint.fixedRate ? ` @${endpoint.fixedRate}/s` : ""}${run.fixedRate.requestsPerSecond < rate * 0.95 ? ` (${run.fixedRate.requestsPerSecond}/s)` : ""}`
             : "–",
           pooled ? `${pooled.p99Ms} (${pooled.requests} req)` : "–",
+          slowOverRounds(rounds.vigil, endpoint.id, 25),
           cell(run?.rssMaxMb),
         ];
       }),
@@ -266,4 +268,20 @@ export function markdownReport(report: {
     "",
   ];
   return lines.join("\n");
+}
+
+/**
+ * A paced read's requests over `overMs` in all rounds: as the generator timed them (from their due time) and as the
+ * server's histogram did (arrival to answer). The gap is time spent outside the server.
+ */
+function slowOverRounds(runs: readonly ServerRun[], endpoint: string, overMs: number): string {
+  const counts = runs.flatMap(
+    (run) => run.runs[endpoint]?.fixedRateSlow?.filter((slow) => slow.overMs === overMs) ?? [],
+  );
+  if (counts.length === 0) return "–";
+  const generator = counts.reduce((sum, slow) => sum + slow.generator, 0);
+  const server = counts.every((slow) => slow.server !== undefined)
+    ? String(counts.reduce((sum, slow) => sum + (slow.server ?? 0), 0))
+    : "?";
+  return `${generator} / ${server}`;
 }

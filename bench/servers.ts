@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase } from "../apps/server/src/db/client.js";
@@ -21,20 +22,23 @@ async function startVigil(
   database: { url?: string; dataDir?: string },
   nodeFlags: readonly string[] = [],
 ) {
-  // The servers stay up for the whole interleaved run: the ID token must outlast it (the default is an hour).
+  // The servers stay up for the whole interleaved run: the ID token must outlast it (the default is an hour). Metrics
+  // on, as operators run it: the paced runs read the server's own request-time histogram (server-latency.ts).
+  const metricsToken = randomBytes(32).toString("hex");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SEED: "none",
     LOG_LEVEL: "warn",
     RELEASE_ID: "bench",
     ID_TOKEN_MINUTES: "600",
+    METRICS_TOKEN: metricsToken,
   };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   if (database.url) env.DATABASE_URL = database.url;
   if (database.dataDir) env.DATA_DIR = database.dataDir;
   const start = serverStartCommand(serverDir);
-  return startProcess({
+  const server = await startProcess({
     label,
     name,
     cwd: serverDir,
@@ -42,6 +46,7 @@ async function startVigil(
     env: { ...start.env, ...env },
     ready: async (baseURL) => (await fetch(`${baseURL}/api/config`, { signal: AbortSignal.timeout(5_000) })).ok,
   });
+  return { ...server, metricsToken };
 }
 
 /**
