@@ -15,7 +15,9 @@ export default defineProject({
     include: ["src/**/*.test.ts"],
     globalSetup: ["src/testing/pglite-template.ts"],
     setupFiles: ["src/testing/per-file-setup.ts"],
-    testTimeout: 30_000,
+    // Catches a hang, not slowness: the slower machines of the kind (half the speed per core) took a child
+    // process's start past 30 s under the full CI run.
+    testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: "forks",
     isolate: false,

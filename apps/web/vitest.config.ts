@@ -10,8 +10,9 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
     // Screens that mount the Amplify Authenticator or long MUI forms take seconds in jsdom on a 2-core machine
-    // under load (CI runs the server's tests beside them); 5 s made those tests fail by the clock, not by a bug.
-    testTimeout: 15_000,
+    // under load (CI runs the server's tests beside them); 5 s made those tests fail by the clock, not by a bug, and
+    // 15 s did on the slower machines of the kind (half the speed per core). A limit that only catches a hang.
+    testTimeout: 40_000,
     restoreMocks: true,
     unstubGlobals: true,
   },
