@@ -10,9 +10,10 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
     // Screens that mount the Amplify Authenticator or long MUI forms take seconds in jsdom on a 2-core machine
-    // under load (CI runs the server's tests beside them); 5 s made those tests fail by the clock, not by a bug, and
-    // 15 s did on the slower machines of the kind (half the speed per core). A limit that only catches a hang.
-    testTimeout: 40_000,
+    // under load (CI runs the server's tests beside them), and the slower machines of the kind have taken ten times
+    // an idle machine's time for one test: 5, 15 and 40 s limits each failed tests by the clock, not by a bug. One
+    // limit for every file (a describe's own limit would lower it again) that only catches a hang.
+    testTimeout: 120_000,
     restoreMocks: true,
     unstubGlobals: true,
   },

@@ -100,7 +100,7 @@ describe("page table → router", () => {
   });
 });
 
-describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () => {
+describe("the critical-finding acknowledgement page", () => {
   const token = `${"a".repeat(32)}.t0k3n.c2lnbmF0dXJlLXNpZ25hdHVyZQ`;
 
   it("is a public page of the base layout", () => {
@@ -155,7 +155,7 @@ describe("the critical-finding acknowledgement page", { timeout: 20_000 }, () =>
   });
 });
 
-describe("the report download page", { timeout: 20_000 }, () => {
+describe("the report download page", () => {
   const token = `${"b".repeat(32)}.r3p0rt.c2lnbmF0dXJlLXNpZ25hdHVyZQ`;
 
   it("is a public page of the base layout", () => {

@@ -13,7 +13,7 @@ import {
 import { App } from "../app";
 import { createAppRouter } from "../router";
 
-describe("the app chrome", { timeout: 30_000 }, () => {
+describe("the app chrome", () => {
   it("offers Report a bug in the user menu, as a dialog over the page the user stays on", async () => {
     storeSignedInTokens("alice", ["coordinator"]);
     window.location.hash = "#/unauthorized";

@@ -48,7 +48,7 @@ function renderCaseRoute(path: string, item: Case, routes: Record<string, Handle
   return router;
 }
 
-describe("case detail route", { timeout: 20_000 }, () => {
+describe("case detail route", () => {
   it("shows a record tab of the case from the case-records feature, loaded on demand", async () => {
     renderCaseRoute(`/continuous-monitoring/cases/monitoring/${caseId}/case-notes`, testCase({ stage: "monitoring" }));
     expect(await screen.findByRole("tab", { name: "Case notes", selected: true })).toBeTruthy();

@@ -88,12 +88,12 @@ describe("sign-in", () => {
       return {};
     });
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText("Username", {}, { timeout: 5000 }), "alice");
+    await user.type(await screen.findByLabelText("Username"), "alice");
     await user.click(screen.getByLabelText("Password"));
     await user.paste("correct horse battery staple");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
 
-    const heading = await screen.findByRole("heading", { level: 1, name: "Clients" }, { timeout: 5000 });
+    const heading = await screen.findByRole("heading", { level: 1, name: "Clients" });
     expect(decodeURIComponent(window.location.hash)).toBe("#/continuous-monitoring/clients");
     // Keyboard and screen-reader users land on the page they asked for, not on <body>.
     await waitFor(() => expect(document.activeElement).toBe(heading));
@@ -118,12 +118,12 @@ describe("sign-in", () => {
       return {};
     });
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText("Username", {}, { timeout: 5000 }), "alice");
+    await user.type(await screen.findByLabelText("Username"), "alice");
     await user.click(screen.getByLabelText("Password"));
     await user.paste("temporary-password");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
 
-    const newPassword = await screen.findByLabelText("Password", {}, { timeout: 5000 });
+    const newPassword = await screen.findByLabelText("Password");
     await user.type(newPassword, "short");
     await user.tab();
     await waitFor(() =>

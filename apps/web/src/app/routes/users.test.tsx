@@ -178,7 +178,7 @@ async function openAction(username: string, action: string) {
 }
 
 // Whole-app journeys with typing: slower than the 5 s default when every test project runs at once.
-describe("the users screen", { timeout: 30_000 }, () => {
+describe("the users screen", () => {
   it("loads a server page and shows groups, account, password status and MFA per user", async () => {
     const { calls } = startUsersScreen();
     expect(await screen.findByRole("heading", { name: "Users" })).toBeInstanceOf(HTMLElement);

@@ -45,7 +45,7 @@ const routes = {
   "GET /api/users/continuous-monitoring/reviewers": () => envelope({ items: [], total: 0, limit: 200, offset: 0 }),
 };
 
-describe("the watch board route", { timeout: 30_000 }, () => {
+describe("the watch board route", () => {
   it("offers a technologist the raise on a monitored case's row, two clicks to the dialog, with the way to the case after", async () => {
     const user = userEvent.setup();
     const raised = testFinding({ caseId: monitoredCaseId, caseNumber: "CM-2026-000101" });

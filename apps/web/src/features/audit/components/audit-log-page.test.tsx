@@ -82,7 +82,7 @@ function readBlob(blob: Blob): Promise<string> {
   });
 }
 
-describe("audit log", { timeout: 20_000 }, () => {
+describe("audit log", () => {
   it("filters by the case in the URL, shows it as a removable chip, and lists events with outcomes in words", async () => {
     const user = userEvent.setup({ delay: null });
     const { location, auditQueries } = renderAuditLog(`/audit?caseId=${caseId}`, ({ url }) =>

@@ -49,7 +49,7 @@ function renderDisclosures(path: string, listRoute: Handler, more: Record<string
   return { ...view, listQueries };
 }
 
-describe("the accounting of disclosures", { timeout: 20_000 }, () => {
+describe("the accounting of disclosures", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("asks for nothing until an MRN is given, then lists that patient's disclosures newest first", async () => {

@@ -70,7 +70,7 @@ async function openDialog(user: ReturnType<typeof userEvent.setup>, month: strin
   return screen.findByRole("dialog", { name: `Set the rate for ${month}` });
 }
 
-describe("client billing: setting a month's rate", { timeout: 20_000 }, () => {
+describe("client billing: setting a month's rate", () => {
   it("exports the client's months as CSV, named after the client and the period the server answered", async () => {
     const user = userEvent.setup();
     const { routes } = routesWith(() => envelope(null));

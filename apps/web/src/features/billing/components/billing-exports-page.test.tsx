@@ -31,7 +31,7 @@ function entry(overrides: Partial<BillingExport>): BillingExport {
   };
 }
 
-describe("exports for the accountant", { timeout: 30_000 }, () => {
+describe("exports for the accountant", () => {
   it("exports a period, downloads the file, says what changed, and saves the account names", async () => {
     const saved: string[] = [];
     vi.spyOn(URL, "createObjectURL").mockReturnValue("blob:export");

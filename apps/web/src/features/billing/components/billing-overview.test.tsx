@@ -59,7 +59,7 @@ function queryOf(path: string | undefined): Record<string, string> {
   return Object.fromEntries(new URL(path ?? "", "http://localhost").searchParams);
 }
 
-describe("billing overview", { timeout: 20_000 }, () => {
+describe("billing overview", () => {
   it("shows each client's months with own, inherited and missing rates in words, links and totals", async () => {
     renderBillingScreen("/billing/continuous-monitoring", {
       routes: {

@@ -36,7 +36,7 @@ function documentStyles(): string {
     .replace(/\s+/g, "");
 }
 
-describe("monthly statement", { timeout: 20_000 }, () => {
+describe("monthly statement", () => {
   it("prints the header, every case with its CPT suggestions, the totals and the rounding note", async () => {
     const statement = testStatement({
       provisional: true,

@@ -61,7 +61,7 @@ function renderInvoice(answer: () => Response) {
   });
 }
 
-describe("the invoice's payments and credits", { timeout: 20_000 }, () => {
+describe("the invoice's payments and credits", () => {
   it("lists each payment, reversal and credit note in date order with the amount due after it", async () => {
     renderInvoice(() => envelope(allocations()));
     const table = await screen.findByRole("table", { name: "Payments and credits applied to INV-2026-00019" });

@@ -8,7 +8,7 @@ const invoice = testInvoice({});
 const invoicePath = `/api/billing/invoices/${invoice.id}`;
 const applyPath = `/api/billing/clients/${clientId}/credit/apply`;
 
-describe("applying a client's credit to an invoice", { timeout: 20_000 }, () => {
+describe("applying a client's credit to an invoice", () => {
   it("asks first, applies as much as allowed when no amount is given, and says how much went", async () => {
     const user = userEvent.setup();
     const bodies: unknown[] = [];

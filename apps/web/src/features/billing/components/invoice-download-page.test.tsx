@@ -47,7 +47,7 @@ function openLink(routes: Record<string, Handler>) {
   return network;
 }
 
-describe("the invoice download page", { timeout: 20_000 }, () => {
+describe("the invoice download page", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("downloads the PDF with the token in the body and says the link is now used", async () => {

@@ -58,7 +58,7 @@ function sending(overrides: Partial<InvoiceSending>): InvoiceSending {
   };
 }
 
-describe("an invoice's e-mails", { timeout: 20_000 }, () => {
+describe("an invoice's e-mails", () => {
   it("lists each e-mail with who, to whom and how it went, and sends it again when asked", async () => {
     const sendings = [
       sending({

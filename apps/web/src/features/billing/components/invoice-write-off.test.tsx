@@ -9,7 +9,7 @@ const invoiceId = "5d4c3b2a-1111-4a2b-9c3d-00000000001b";
 const invoiceWith = (overrides: Partial<Invoice>) => testInvoice({ id: invoiceId, ...overrides });
 const invoicePath = `/api/billing/invoices/${invoiceId}`;
 
-describe("writing off an invoice", { timeout: 20_000 }, () => {
+describe("writing off an invoice", () => {
   it("asks first, requires the day and a reason, and sends them", async () => {
     const user = userEvent.setup();
     const bodies: unknown[] = [];

@@ -67,7 +67,7 @@ function page(items: Invoice[]): InvoicePage {
   };
 }
 
-describe("invoices", { timeout: 20_000 }, () => {
+describe("invoices", () => {
   it("lists invoices with their numbers, due dates, totals and status, filtered by the URL", async () => {
     const { calls } = renderBillingScreen(`/billing/invoices?status=overdue&client=${clientId}`, {
       routes: { [`GET ${invoicesApi}`]: () => envelope(page([testInvoice({ status: "overdue" })])) },

@@ -24,7 +24,7 @@ const lateCase = testStatementCase({
   amount: "180.00",
 });
 
-describe("issuing a monthly statement", { timeout: 20_000 }, () => {
+describe("issuing a monthly statement", () => {
   it("asks first, then issues the figures on the screen, naming them in If-Match, and prints the issued one", async () => {
     const user = userEvent.setup();
     let current: BillingStatement = testStatement();

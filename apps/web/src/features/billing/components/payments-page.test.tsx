@@ -29,7 +29,7 @@ function payment(overrides: Partial<PaymentSummary> = {}): PaymentSummary {
   };
 }
 
-describe("payments", { timeout: 30_000 }, () => {
+describe("payments", () => {
   it("records a payment after asking, and reverses one with a reason", async () => {
     const bodies: { path: string; body: Record<string, unknown> }[] = [];
     const list = [payment()];

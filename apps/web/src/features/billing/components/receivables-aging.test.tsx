@@ -36,7 +36,7 @@ function report(asOf: string): AgingReport {
   };
 }
 
-describe("receivables aging", { timeout: 30_000 }, () => {
+describe("receivables aging", () => {
   it("shows each client's open amounts by days past due as of the chosen date", async () => {
     const asked: (string | null)[] = [];
     renderPageScreens(

@@ -30,7 +30,7 @@ const spent: PaymentSummary = {
   reference: "CHK-1002",
 };
 
-describe("refunding a client's credit", { timeout: 30_000 }, () => {
+describe("refunding a client's credit", () => {
   it("offers a refund only where credit is left, asks first with day and reason, and sends what is left", async () => {
     const user = userEvent.setup();
     const bodies: unknown[] = [];

@@ -36,7 +36,7 @@ const statement: StatementOfAccount = {
   closingBalance: "200.00",
 };
 
-describe("statement of account", { timeout: 30_000 }, () => {
+describe("statement of account", () => {
   it("lists the period's entries with the running balance between the balances brought forward and carried", async () => {
     const asked: string[] = [];
     renderPageScreens(

@@ -47,7 +47,7 @@ async function fillIn(user: ReturnType<typeof userEvent.setup>) {
 }
 
 // jsdom renders MUI dialogs slowly on a loaded 2-core machine; the wait changes no assertion.
-describe("the bug report dialog", { timeout: 30_000 }, () => {
+describe("the bug report dialog", () => {
   it("sends the page, browser, screen and app version by itself and leaves the user on their page", async () => {
     const pageUrl = standOnAPage();
     const bodies: unknown[] = [];

@@ -63,7 +63,7 @@ function reportRoutes(report: BugReport, patch?: Handler): Record<string, Handle
   };
 }
 
-describe("the bugs page", { timeout: 30_000 }, () => {
+describe("the bugs page", () => {
   it("reads the filters from the URL, sends them, and keeps a changed filter in the URL from the first page", async () => {
     const user = userEvent.setup();
     const { calls, location } = renderBugScreen(<BugsPage />, {

@@ -90,7 +90,7 @@ function progress(): string {
   return screen.getByRole("status").textContent ?? "";
 }
 
-describe("integration testing page", { timeout: 20_000 }, () => {
+describe("integration testing page", () => {
   it("starts every check at once and shows each result as it arrives, a failed request as that check's failure", async () => {
     const { answer, runCalls } = renderPage();
 

@@ -86,7 +86,7 @@ function readBlob(blob: Blob): Promise<string> {
   });
 }
 
-describe("unit tests panel", { timeout: 20_000 }, () => {
+describe("unit tests panel", () => {
   it("says plainly that there are no results yet, and how to produce them, when no run has written any", async () => {
     renderPanel("/bugs", {
       "GET /api/bugs/unit-tests": () =>

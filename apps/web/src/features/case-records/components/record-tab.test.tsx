@@ -33,7 +33,7 @@ function renderNotes(routes: Parameters<typeof renderRecords>[1] extends infer O
   return renderRecords(<RecordTab view={caseNoteView} caseItem={testCase()} />, routes);
 }
 
-describe("record tab", { timeout: 20_000 }, () => {
+describe("record tab", () => {
   it("lists the items with their revision and last change in the client's zone, and deleted ones on request", async () => {
     const user = userEvent.setup({ delay: null });
     const removed = note({ ...itemFields(deletedId, 2, nora), deleted: true }, { body: "Wrong patient." });

@@ -34,7 +34,7 @@ function detailsView(current: PatientDetailsRevision, write: RecordWriteState = 
   return envelope({ caseId, stage, current, write });
 }
 
-describe("patient details", { timeout: 20_000 }, () => {
+describe("patient details", () => {
   it("shows the current revision read-only, with the reason when the caller may not change it", async () => {
     renderRecords(<PatientDetailsTab caseItem={testCase({ stage: "closed" })} />, {
       groups: ["reviewer"],

@@ -24,7 +24,7 @@ function clock(overrides: Partial<ServiceClock>): ServiceClock {
   };
 }
 
-describe("the case's service clocks", { timeout: 20_000 }, () => {
+describe("the case's service clocks", () => {
   it("lists each promise with its state, how long is left or overdue, and who takes the next step", async () => {
     const now = Date.now();
     const clocks = [

@@ -15,7 +15,7 @@ function messageOf(input: HTMLElement): string {
   return ids.map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
 }
 
-describe("new case form", { timeout: 20_000 }, () => {
+describe("new case form", () => {
   it("checks the fields as they are typed and on submit, without calling the server", async () => {
     const user = userEvent.setup();
     const { calls } = renderCaseScreen(createPath);

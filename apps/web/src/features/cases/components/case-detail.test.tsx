@@ -27,7 +27,7 @@ function refusal(message: string, failedChecks: string[]) {
   );
 }
 
-describe("case detail", { timeout: 20_000 }, () => {
+describe("case detail", () => {
   it("shows the header and only the moves and actions the server allows, a failing one disabled with its reason", async () => {
     const item = testCase({
       stage: "preview",

@@ -5,7 +5,7 @@ import { caseId, renderCaseScreen, testCase } from "../testing/render-case-scree
 
 const caseApi = `/api/continuous-monitoring/cases/${caseId}`;
 
-describe("the hospital order on the case overview", { timeout: 20_000 }, () => {
+describe("the hospital order on the case overview", () => {
   it("shows the order number, the visit and a discharge the hospital sent", async () => {
     const item = testCase({
       stage: "monitoring",

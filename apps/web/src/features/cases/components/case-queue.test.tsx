@@ -13,7 +13,7 @@ const statCase = testListItem({
 });
 const routineCase = testListItem();
 
-describe("case queues", { timeout: 20_000 }, () => {
+describe("case queues", () => {
   it("renders the server's page in its order, STAT cases first and marked, and sends the URL's filters", async () => {
     const { calls } = renderCaseScreen(
       `/continuous-monitoring/cases/intake?search=riv&client=${clientId}&priority=stat&from=2026-11-01&page=1`,

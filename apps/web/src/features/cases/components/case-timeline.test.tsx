@@ -43,7 +43,7 @@ const returned: TimelineEntry[] = [
   },
 ];
 
-describe("case timeline", { timeout: 20_000 }, () => {
+describe("case timeline", () => {
   it("shows the recording end a return to monitoring cleared, in the client's zone, after the move", async () => {
     renderCaseScreen(`/continuous-monitoring/cases/monitoring/${caseId}/timeline`, {
       routes: {

@@ -15,7 +15,7 @@ import {
 const base = `/continuous-monitoring/clients/${clientId}`;
 const api = `/api/continuous-monitoring/clients/${clientId}`;
 
-describe("contacts, useful links and cases tabs", { timeout: 20_000 }, () => {
+describe("contacts, useful links and cases tabs", () => {
   it("lists contacts and removes one only after confirming", async () => {
     const user = userEvent.setup();
     const contact = testContact();

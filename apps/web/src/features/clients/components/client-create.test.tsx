@@ -26,7 +26,7 @@ function errorEnvelopeWith(status: number, code: string, message: string, detail
   return Response.json({ enoch: "release-1", error: { status, code, message, details } }, { status });
 }
 
-describe("new client form", { timeout: 20_000 }, () => {
+describe("new client form", () => {
   it("shows the contract's messages as the user types, tied to the field", async () => {
     const user = userEvent.setup();
     renderClientScreen(createPath);

@@ -23,7 +23,7 @@ function readBlob(blob: Blob): Promise<string> {
   });
 }
 
-describe("client list", { timeout: 20_000 }, () => {
+describe("client list", () => {
   it("renders the server's page and reads search, status and page from the URL", async () => {
     const { calls } = renderClientScreen("/continuous-monitoring/clients?search=lake&status=inactive&page=1", {
       routes: { "GET /api/continuous-monitoring/clients": () => envelope(page([lakeside], 26, 25, 25)) },

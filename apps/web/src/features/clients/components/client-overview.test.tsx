@@ -11,7 +11,7 @@ function failure(status: number, code: string, message: string, details?: unknow
   return Response.json({ enoch: "release-1", error: { status, code, message, details } }, { status });
 }
 
-describe("client overview", { timeout: 20_000 }, () => {
+describe("client overview", () => {
   it("shows the client's details with times in the client's zone, named", async () => {
     renderClientScreen(overviewPath, { routes: { [`GET ${clientPath}`]: () => envelope(testClient()) } });
     expect(await screen.findByRole("heading", { level: 1, name: "St. Mary's Regional Medical Center" })).toBeTruthy();

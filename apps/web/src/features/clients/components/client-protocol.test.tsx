@@ -44,7 +44,7 @@ function rowOf(table: HTMLElement, name: RegExp): HTMLElement {
 
 // The editor tests type into the whole protocol form (some 20 fields and the contacts): on a loaded 2-core machine
 // one takes half a minute.
-describe("client protocol", { timeout: 45_000 }, () => {
+describe("client protocol", () => {
   it("shows the current revision and a side-by-side diff of two picked revisions", async () => {
     const user = userEvent.setup();
     const { location } = renderClientScreen(protocolPath, {
@@ -232,7 +232,7 @@ describe("client protocol", { timeout: 45_000 }, () => {
   });
 });
 
-describe("the protocol's report recipients", { timeout: 45_000 }, () => {
+describe("the protocol's report recipients", () => {
   const withRecipients = testRevision(2, { reportRecipients: { contactIds: [nia._id, removedContactId] } });
 
   it("shows whom signed reports are e-mailed to, by name and address, and a contact removed since", async () => {

@@ -32,7 +32,7 @@ async function paste(user: ReturnType<typeof userEvent.setup>, field: HTMLElemen
   await user.paste(text);
 }
 
-describe("the case's critical findings panel", { timeout: 30_000 }, () => {
+describe("the case's critical findings panel", () => {
   it("says there are none, and offers a technologist the raise on a case in monitoring", async () => {
     renderPanel({ groups: ["technologist"], routes: { [`GET ${findingsApi}`]: () => envelope({ items: [] }) } });
     expect(await screen.findByText("No critical findings on this case.")).toBeTruthy();

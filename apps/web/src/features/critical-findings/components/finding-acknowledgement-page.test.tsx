@@ -67,7 +67,7 @@ function openLink(routes: Record<string, Handler>) {
   return network;
 }
 
-describe("the critical-finding acknowledgement page", { timeout: 30_000 }, () => {
+describe("the critical-finding acknowledgement page", () => {
   it("shows the finding in the client's zone and acknowledges it with the name given, then confirms with the time", async () => {
     const user = userEvent.setup();
     const sent: unknown[] = [];

@@ -37,7 +37,7 @@ async function paste(user: ReturnType<typeof userEvent.setup>, field: HTMLElemen
   await user.paste(text);
 }
 
-describe("raising a critical finding", { timeout: 30_000 }, () => {
+describe("raising a critical finding", () => {
   it("opens with the focus on the kinds and the EEG onset at now in the client's zone", async () => {
     const { dialog } = await openRaiseDialog({});
     const kinds = within(dialog).getByRole("radiogroup", { name: "Kind of finding" });

@@ -51,7 +51,7 @@ function renderTab(groups: string[], routes: Record<string, Handler>, path = tab
 
 const profileOf = (...history: InterfaceProfileRevision[]) => ({ clientId, current: history[0] ?? null, history });
 
-describe("the client's Interfaces tab", { timeout: 45_000 }, () => {
+describe("the client's Interfaces tab", () => {
   it("lays out the profile and its history for a coordinator, without edit or test controls", async () => {
     const second = revision(2, { resultStyle: "MDM^T02", changeNote: "Documents" });
     renderTab(["coordinator"], { [`GET ${api}/interface-profile`]: () => envelope(profileOf(second, revision(1))) });

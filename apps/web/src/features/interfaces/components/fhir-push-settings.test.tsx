@@ -37,7 +37,7 @@ function renderTab(groups: string[], routes: Record<string, Handler>) {
   );
 }
 
-describe("the Interfaces tab's FHIR push", { timeout: 45_000 }, () => {
+describe("the Interfaces tab's FHIR push", () => {
   it("shows a coordinator where reports go and Vigil's JWKS URL, without a way to change it", async () => {
     renderTab(["coordinator"], { [`GET ${api}/fhir-push`]: () => envelope({ settings: saved, jwksUrl }) });
     const shown = await screen.findByRole("group", { name: "FHIR push" });

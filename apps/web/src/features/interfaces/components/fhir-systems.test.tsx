@@ -48,7 +48,7 @@ function renderTab(groups: string[], routes: Record<string, Handler>) {
   );
 }
 
-describe("the Interfaces tab's FHIR hospital systems", { timeout: 45_000 }, () => {
+describe("the Interfaces tab's FHIR hospital systems", () => {
   it("lists the registered systems for a coordinator, without registration controls", async () => {
     renderTab(["coordinator"], { [`GET ${api}/fhir-systems`]: () => envelope({ items: [system] }) });
     const table = await screen.findByRole("table", { name: "FHIR hospital systems" });
@@ -148,7 +148,7 @@ describe("the Interfaces tab's FHIR hospital systems", { timeout: 45_000 }, () =
     expect(within(form).queryByRole("textbox", { name: "Client id (optional)" })).toBeNull();
     await user.click(within(form).getByRole("checkbox", { name: "May connect" }));
     await user.click(within(form).getByRole("button", { name: "Save changes" }));
-    await screen.findByRole("table", { name: "FHIR hospital systems" }, { timeout: 10_000 });
+    await screen.findByRole("table", { name: "FHIR hospital systems" });
     expect(bodies).toEqual([
       {
         name: "Epic at St. Mary's",

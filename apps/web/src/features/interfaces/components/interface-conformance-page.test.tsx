@@ -25,7 +25,7 @@ function rowsOf(name: string): string[][] {
     );
 }
 
-describe("the interface conformance page", { timeout: 30_000 }, () => {
+describe("the interface conformance page", () => {
   it("lists every HL7 message, ACK code and error code of the contract's conformance data under column headers", async () => {
     renderConformance();
     expect(await screen.findByRole("heading", { level: 1, name: "Interface conformance" })).toBeTruthy();

@@ -101,7 +101,7 @@ function renderMessage(groups: AccessGroup[], routes: Record<string, Handler>) {
 const read = `GET /api/interfaces/hl7/messages/${messageId}`;
 const replay = `POST /api/interfaces/hl7/messages/${messageId}/replay`;
 
-describe("an HL7 message's page", { timeout: 20_000 }, () => {
+describe("an HL7 message's page", () => {
   it("lays out each segment's fields by number, with the ACK and links to the case and the client", async () => {
     renderMessage(["coordinator"], { [read]: () => envelope(testDetail()) });
     const table = await screen.findByRole("table", { name: "Segments and fields" });

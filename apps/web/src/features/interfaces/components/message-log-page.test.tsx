@@ -80,7 +80,7 @@ function renderLog(path: string, listRoute: Handler) {
   return { ...network, router, location, listQueries };
 }
 
-describe("the HL7 message log", { timeout: 20_000 }, () => {
+describe("the HL7 message log", () => {
   it("lists messages with their status in words, client, MRN, order and a link to the case and the message", async () => {
     renderLog("/interfaces/hl7/messages", () =>
       envelope(

@@ -42,7 +42,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("billable hours overview", { timeout: 20_000 }, () => {
+describe("billable hours overview", () => {
   it("asks the server for the filters in the URL and shows the rows with their totals", async () => {
     const { calls } = renderReportingScreen(
       `/reporting/continuous-monitoring?from=2026-11-01&to=2026-11-22&client=${clientId}&technologist=taylor&groupBy=week`,

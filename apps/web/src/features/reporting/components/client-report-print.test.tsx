@@ -24,7 +24,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("printable client report", { timeout: 20_000 }, () => {
+describe("printable client report", () => {
   it("shows the client's hours by month and by technologist with totals, in the client's zone", async () => {
     const { calls } = renderReportingScreen(
       `/reporting/continuous-monitoring/${clientId}?from=2026-10-01&to=2026-11-22`,

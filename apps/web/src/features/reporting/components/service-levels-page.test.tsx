@@ -155,7 +155,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("service levels page", { timeout: 20_000 }, () => {
+describe("service levels page", () => {
   it("shows each promise kept and missed, the missed cases in the client's zone, and the 12 months", async () => {
     const { calls } = renderReportingScreen(`/reporting/service-levels?client=${clientId}&month=2026-11`, {
       groups: ["coordinator"],

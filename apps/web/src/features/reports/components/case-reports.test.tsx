@@ -40,7 +40,7 @@ function catchSavedFiles() {
   return saved;
 }
 
-describe("a case's reports", { timeout: 20_000 }, () => {
+describe("a case's reports", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("lists every version newest first, with to whom each went, when, and when its link was used", async () => {

@@ -75,7 +75,7 @@ function openLink(routes: Record<string, Handler>) {
   return network;
 }
 
-describe("the report download page", { timeout: 20_000 }, () => {
+describe("the report download page", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("shows what the report is, downloads the PDF once with the token in the body, and says it is done", async () => {

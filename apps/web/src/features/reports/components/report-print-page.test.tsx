@@ -66,7 +66,7 @@ function openPage(routes: Record<string, Handler>, query = "?stage=reviewed") {
   );
 }
 
-describe("the report's printable page", { timeout: 20_000 }, () => {
+describe("the report's printable page", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("shows the document in the PDF's order: header, addendum notice, sections, signature, then the addenda", async () => {

@@ -70,7 +70,7 @@ function boardQueries(calls: { path: string }[]) {
 
 afterEach(() => vi.useRealTimers());
 
-describe("the watch board", { timeout: 20_000 }, () => {
+describe("the watch board", () => {
   it("shows each row's patient, client, what is due, owner and time left, due soon and overdue rows marked in words", async () => {
     renderPageScreens(
       "/watch",
@@ -390,12 +390,12 @@ describe("the watch board", { timeout: 20_000 }, () => {
         routes: { ...routes(boardOf([])), [boardApi]: () => errorEnvelope(503, "unavailable", "Down for a moment") },
       },
     );
-    expect(await screen.findByText("The board could not be loaded.", {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText("The board could not be loaded.")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
   });
 });
 
-describe("the board and the case-event stream", { timeout: 20_000 }, () => {
+describe("the board and the case-event stream", () => {
   it("outlines for a moment the row of a case someone just changed, saying so in words", async () => {
     const changedId = "9f1e2d3c-3333-4a2b-9c3d-0000000000c1";
     renderPageScreens(
@@ -435,14 +435,14 @@ describe("the board and the case-event stream", { timeout: 20_000 }, () => {
     try {
       const marked = await within(table).findByText("Just changed");
       expect(marked.closest("tr")?.textContent).toContain("CM-2026-000901");
-      await waitFor(() => expect(within(table).queryByText("Just changed")).toBeNull(), { timeout: 6_000 });
+      await waitFor(() => expect(within(table).queryByText("Just changed")).toBeNull());
     } finally {
       stop();
     }
   });
 });
 
-describe("the home page's lead", { timeout: 20_000 }, () => {
+describe("the home page's lead", () => {
   it("asks a technologist's own clocks, the first five, and links to the board with Mine on", async () => {
     const { calls } = renderPageScreens(
       "/",

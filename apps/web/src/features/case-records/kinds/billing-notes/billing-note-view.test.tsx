@@ -100,7 +100,7 @@ function billingNote(data: Partial<BillingNoteItem["data"]> = {}): BillingNoteIt
   };
 }
 
-describe("billing notes", { timeout: 60_000 }, () => {
+describe("billing notes", () => {
   it("shows the note with its CPT code lines", async () => {
     renderRecords(<RecordTab view={billingNoteView} caseItem={testCase({ stage: "reviewed" })} />, {
       groups: ["billing"],

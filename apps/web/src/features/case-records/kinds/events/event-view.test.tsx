@@ -63,7 +63,7 @@ function setTime(label: RegExp, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
 
-describe("events", { timeout: 20_000 }, () => {
+describe("events", () => {
   it("shows each event in the client's zone with who was notified, and counts the unacknowledged", async () => {
     renderRecords(<RecordTab view={eventView} caseItem={testCase()} />, {
       routes: { [`GET ${events}`]: () => listOf([event()], { summary: { unacknowledged: 1 } }) },

@@ -48,7 +48,7 @@ async function typeKohm(electrode: string, value: string) {
   return input as HTMLInputElement;
 }
 
-describe("impedance editor", { timeout: 20_000 }, () => {
+describe("impedance editor", () => {
   it("colours each electrode as it is typed: 4.9 good, 5 caution, the threshold caution, above it flagged", async () => {
     renderEditor({ thresholdKohm: 10 });
     expect(await screen.findByText("Flagged: above 10 kΩ")).toBeTruthy();
@@ -124,7 +124,7 @@ describe("impedance editor", { timeout: 20_000 }, () => {
   });
 });
 
-describe("impedance check", { timeout: 20_000 }, () => {
+describe("impedance check", () => {
   it("shows each electrode with its value, an icon and a word, as the server judged it", async () => {
     const item: ImpedanceItem = {
       ...itemFields("5d1e2f3a-0000-4000-8000-000000000101"),
@@ -157,7 +157,7 @@ describe("impedance check", { timeout: 20_000 }, () => {
   });
 });
 
-describe("impedance summary", { timeout: 20_000 }, () => {
+describe("impedance summary", () => {
   it("names the protocol's threshold and raises an alert when a check is overdue", async () => {
     const list: ImpedanceList = {
       ...impedanceList(10),

@@ -23,7 +23,7 @@ function optionTexts(select: HTMLElement): string[] {
   return Array.from((select as HTMLSelectElement).options).map((option) => option.textContent ?? "");
 }
 
-describe("interpretation editor", { timeout: 60_000 }, () => {
+describe("interpretation editor", () => {
   it("offers the ACNS terms as choices, not free text", async () => {
     const user = userEvent.setup();
     renderEditor();

@@ -92,7 +92,7 @@ function list(items: InterpretationItem[], summary: Partial<InterpretationList["
 
 const revisions = (itemId: string) => `POST ${recordApi("interpretations")}/${itemId}/revisions`;
 
-describe("signing interpretations", { timeout: 20_000 }, () => {
+describe("signing interpretations", () => {
   it("offers no signing to someone who may not sign", async () => {
     const item = interpretation();
     renderRecords(
@@ -242,7 +242,7 @@ describe("signing interpretations", { timeout: 20_000 }, () => {
   });
 });
 
-describe("interpretations tab", { timeout: 20_000 }, () => {
+describe("interpretations tab", () => {
   it("lets a draft be edited but never a signed interpretation, whose addenda show under its text", async () => {
     const draft = interpretation();
     const final = {

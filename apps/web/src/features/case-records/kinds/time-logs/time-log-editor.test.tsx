@@ -11,7 +11,7 @@ function renderEditor(caseItem = testCase({ hasVideo: true })) {
   return { onSubmit };
 }
 
-describe("time-log editor", { timeout: 20_000 }, () => {
+describe("time-log editor", () => {
   it("submits a segment entered by hand, its times read in the client's zone", async () => {
     const user = userEvent.setup();
     const { onSubmit } = renderEditor();

@@ -30,7 +30,7 @@ function log(overrides: Partial<TimeLogItem> = {}): TimeLogItem {
   };
 }
 
-describe("time log", { timeout: 20_000 }, () => {
+describe("time log", () => {
   it("shows whose segment it is, its times in the client's zone, duration and patients against the cap", async () => {
     renderRecords(<TimeLogItemBody item={log()} caseItem={caseItem} />);
     expect(await screen.findByText("Taylor Technologist")).toBeTruthy();

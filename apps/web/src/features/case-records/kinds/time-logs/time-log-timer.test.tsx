@@ -63,7 +63,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("time-log timer", { timeout: 20_000 }, () => {
+describe("time-log timer", () => {
   it("starts a log now with the chosen activity, mode, video and billability", async () => {
     const user = userEvent.setup();
     const sent: Record<string, unknown>[] = [];
