@@ -124,7 +124,9 @@ test.describe("on a phone", () => {
   });
 
   test("the report's filters fit and the chart's day labels are whole", async ({ page }) => {
-    await open(page, "/reporting/continuous-monitoring", "Billable hours");
+    // Two weeks to today rather than the default month to date, which is a single day on the 1st of a month.
+    const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+    await open(page, `/reporting/continuous-monitoring?from=${day(13)}&to=${day(0)}`, "Billable hours");
     await expectNoSidewaysScrolling(page);
     const groupBy = page.getByRole("group", { name: "Group by" });
     for (const grouping of ["Day", "Week", "Month", "Client", "Technologist"])
