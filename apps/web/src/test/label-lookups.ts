@@ -1,7 +1,7 @@
 // jsdom answers a form control's `labels` by asking every label in the document for its control, and a label with a
 // `for` finds its control by walking the whole document: labels × nodes for each getByLabelText, accessible name and
-// user-event pointer check. Long forms took tens of seconds per test on a slow 2-core machine, most of it here.
-// The document keeps an index of ids, so the same answer is one lookup per label.
+// user-event pointer check, which made long forms the slowest tests on a loaded machine. The document keeps an index
+// of ids, so the same answer is one lookup per label.
 
 const LABELLED_ELEMENTS = [
   HTMLButtonElement,
@@ -13,13 +13,9 @@ const LABELLED_ELEMENTS = [
   HTMLTextAreaElement,
 ];
 
-function labelsFrom(
-  element: HTMLElement,
-  root: Document,
-  labels: HTMLCollectionOf<HTMLLabelElement>,
-): HTMLLabelElement[] {
+function labelsOf(element: HTMLElement, root: Document): HTMLLabelElement[] {
   const found: HTMLLabelElement[] = [];
-  for (const label of labels) {
+  for (const label of root.getElementsByTagName("label")) {
     const forId = label.getAttribute("for");
     // Without `for` a label's control is its first labelable descendant: jsdom walks only the label's own subtree.
     const control = forId === null ? label.control : forId === "" ? null : root.getElementById(forId);
@@ -40,7 +36,7 @@ export function indexLabelLookups(): void {
         if (!(root instanceof Document) || (this instanceof HTMLInputElement && this.type === "hidden")) {
           return jsdomLabels.call(this);
         }
-        return labelsFrom(this, root, root.getElementsByTagName("label"));
+        return labelsOf(this, root);
       },
     });
   }
