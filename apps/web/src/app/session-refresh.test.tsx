@@ -82,6 +82,28 @@ describe("the session follows what an administrator changes", () => {
     expect(within(navigation()).getByRole("link", { name: "Users" })).toBeInstanceOf(HTMLAnchorElement);
   });
 
+  it("opens a page granted a moment after the last re-read, reading the groups again rather than reusing that read", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"], shouldAdvanceTime: true });
+    const { account, reads } = startApp("/");
+    expect(await screen.findByRole("heading", { level: 1, name: "Welcome, Alice Smith" })).toBeInstanceOf(HTMLElement);
+    // The periodic re-read answers with the groups as they were.
+    const readsBefore = reads();
+    vi.advanceTimersByTime(sessionRereadIntervalMs);
+    await waitFor(() => expect(reads()).toBe(readsBefore + 1));
+    await waitFor(() =>
+      expect(within(navigation()).getByRole("link", { name: "Clients" })).toBeInstanceOf(HTMLElement),
+    );
+
+    // Within the moment a re-read is shared for (a burst of refusals), the administrator grants admin and the user
+    // types the address of the page it opens.
+    account.groups = ["coordinator", "admin"];
+    window.location.hash = "#/users";
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Users" })).toBeInstanceOf(HTMLElement);
+    expect(currentHash()).toBe("#/users");
+    expect(reads()).toBe(readsBefore + 2);
+  });
+
   it("still sends a user to Unauthorized for a page their current groups do not grant, after re-reading them", async () => {
     const { reads } = startApp("/");
     expect(await screen.findByRole("heading", { level: 1, name: "Welcome, Alice Smith" })).toBeInstanceOf(HTMLElement);

@@ -49,21 +49,32 @@ export function forgetPreviousUserOnChange(queryClient: QueryClient): () => void
   });
 }
 
-/** A re-read of the session this recent answers for the next one asking (a burst of 403s, a gate re-checking). */
+/** A re-read of the session this recent answers for the next one asking (a burst of 403s). */
 const sessionRereadReuseMs = 2_000;
-const sessionRereads = new WeakMap<QueryClient, { settledAt: number | null; done: Promise<void> }>();
+type Reread = { startedAt: number; settledAt: number | null; done: Promise<void> };
+const sessionRereads = new WeakMap<QueryClient, Reread>();
 
 /**
  * Reads the signed-in user's details and menu again: an administrator may have changed their access groups since
  * (the API always decides with the current groups; the screens decide with what they last read). Resolves once
- * both answered; a re-read already running, or finished a moment ago, is shared rather than repeated.
+ * both answered. A re-read already running, or finished a moment ago, is shared rather than repeated; a caller
+ * that must see every change made before it asked (`startedSince`: a page gate deciding on a page just granted)
+ * shares only a re-read that began at or after that instant.
  */
-export function rereadSession(queryClient: QueryClient): Promise<void> {
+export function rereadSession(
+  queryClient: QueryClient,
+  { startedSince }: { startedSince?: number } = {},
+): Promise<void> {
   const username = queryClient.getQueryData<string | null>(authQueryKey);
   if (!username) return Promise.resolve();
   const last = sessionRereads.get(queryClient);
-  if (last && (last.settledAt === null || Date.now() - last.settledAt < sessionRereadReuseMs)) return last.done;
-  const reread: { settledAt: number | null; done: Promise<void> } = { settledAt: null, done: Promise.resolve() };
+  if (last) {
+    const recent = last.settledAt === null || Date.now() - last.settledAt < sessionRereadReuseMs;
+    const recentEnough = startedSince === undefined || last.startedAt >= startedSince;
+    if (recent && recentEnough) return last.done;
+  }
+  const reread: Reread = { startedAt: Date.now(), settledAt: null, done: Promise.resolve() };
+  // A read still running is cancelled and started again by the invalidation (React Query's default).
   reread.done = Promise.all([
     queryClient.invalidateQueries({ queryKey: chromeQueryKey(username), exact: true }),
     queryClient.invalidateQueries({ queryKey: userQueryKey(username), exact: true }),

@@ -3,13 +3,28 @@ import Button from "@mui/material/Button";
 import { useQueryClient } from "@tanstack/react-query";
 import { isAllowed, type PageDefinition, type User } from "@vigil/contract";
 import { type ReactNode, useEffect, useState } from "react";
-import { Navigate, useLocation } from "react-router";
+import { type Location, Navigate, useLocation } from "react-router";
 import { AccessProvider } from "../../components/access/access-context";
 import { LoadingScreen } from "../../components/feedback/loading-screen";
 import { chromeQueryKey } from "../../features/chrome/api/get-chrome";
 import { unauthorizedUrlOf } from "../../features/chrome/menu-entries";
 import { userQueryKey } from "../../features/users/api/get-user";
 import { authQueryKey, rereadSession, type Session, signInPathFor } from "../session";
+
+/** The location the gate last checked and when it first did. */
+let lastChecked: { location: Location; at: number } | undefined;
+
+/**
+ * When the gate first checked this location. The gate can mount more than once for one location: re-reading a
+ * denied menu (403, no data) makes the session "loading" for the moment of the read, which unmounts the gate; the
+ * read it started then still answers for the remount, instead of each mount starting another.
+ */
+function firstCheckedAt(location: Location): number {
+  // By identity: the router makes a new location for each navigation, and an address typed in the address bar
+  // has the same key ("default") each time.
+  if (lastChecked?.location !== location) lastChecked = { location, at: Date.now() };
+  return lastChecked.at;
+}
 
 /**
  * Before sending the user to /unauthorized: the groups the screens decide with were read at some point; an
@@ -20,10 +35,12 @@ import { authQueryKey, rereadSession, type Session, signInPathFor } from "../ses
  */
 function DenyAfterRereading({ page, to, menuDenied }: { page: PageDefinition; to: string; menuDenied: boolean }) {
   const queryClient = useQueryClient();
+  const location = useLocation();
   const [decision, setDecision] = useState<"checking" | "deny" | "allow">("checking");
   useEffect(() => {
     let active = true;
-    void rereadSession(queryClient).finally(() => {
+    // A re-read that began before this page was asked for may predate the grant that opens it.
+    void rereadSession(queryClient, { startedSince: firstCheckedAt(location) }).finally(() => {
       if (!active) return;
       const username = queryClient.getQueryData<string | null>(authQueryKey);
       const user = username ? queryClient.getQueryData<User>(userQueryKey(username)) : undefined;
@@ -35,7 +52,7 @@ function DenyAfterRereading({ page, to, menuDenied }: { page: PageDefinition; to
     return () => {
       active = false;
     };
-  }, [queryClient, page, menuDenied]);
+  }, [queryClient, page, menuDenied, location]);
   // "allow": the session this gate renders from catches up in a moment and shows the page.
   if (decision !== "deny") return <LoadingScreen label="Checking your access…" />;
   return <Navigate to={to} replace />;
