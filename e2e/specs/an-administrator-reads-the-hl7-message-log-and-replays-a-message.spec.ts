@@ -56,10 +56,8 @@ test.describe("the HL7 message log", () => {
     const rejected = table.getByRole("row").filter({ hasText: `X${control}` });
     await expect(rejected.getByText("Rejected (AR)")).toBeVisible();
     await expect(rejected.getByRole("cell", { name: "No client", exact: true })).toBeVisible();
+    // Chosen and followed at once, while the typed search may still be waiting for its pause: neither is undone.
     await page.getByLabel("Status").selectOption({ label: "Processed" });
-    // The list has answered for the new filter before a link in it is clicked (a row re-rendered under the click
-    // leaves the page where it was).
-    await expect(table.getByRole("link", { name: `ORM^O01 X${control}`, exact: true })).toHaveCount(0);
 
     await table.getByRole("link", { name: `ORM^O01 ${control}`, exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: `ORM^O01 ${control}` })).toBeVisible();

@@ -7,6 +7,7 @@ import {
 } from "@vigil/contract";
 import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
+import { useQueryUpdate } from "../../components/tables/use-search-state";
 
 export const pageSizes = [25, 50, 100] as const;
 const defaultPageSize = 25;
@@ -75,20 +76,17 @@ export function queryOf(view: UserListView): UserListQuery {
  * the old page number means nothing under a new filter or order.
  */
 export function useUserListView(): [UserListView, (change: Partial<UserListView>) => void] {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const changeQuery = useQueryUpdate();
   const view = useMemo(() => readView(params), [params]);
   const update = useCallback(
     (change: Partial<UserListView>) => {
-      setParams(
-        (current) => {
-          const previous = readView(current);
-          const resetsPage = !("page" in change);
-          return writeView({ ...previous, ...change, ...(resetsPage ? { page: 0 } : {}) });
-        },
-        { replace: true },
-      );
+      const resetsPage = !("page" in change);
+      changeQuery((current) => writeView({ ...readView(current), ...change, ...(resetsPage ? { page: 0 } : {}) }), {
+        replace: true,
+      });
     },
-    [setParams],
+    [changeQuery],
   );
   return [view, update];
 }
