@@ -33,8 +33,10 @@ export function registerMetrics(
   const authorized = (header: string | undefined) => header !== undefined && timingSafeEqual(sha256(header), expected);
 
   app.addHook("onResponse", async (request, reply) => {
-    // The contract's route name, else the router's path template; never the path as typed (it holds ids).
-    const route = request.routeOptions.config?.routeName ?? request.routeOptions.url ?? unmatchedRoute;
+    // The contract's route name, else the router's path template; never the path as typed (it holds ids). Read
+    // once: Fastify builds a new object at each `routeOptions` access.
+    const { config, url } = request.routeOptions;
+    const route = config?.routeName ?? url ?? unmatchedRoute;
     const streamed = String(reply.getHeader("content-type") ?? "").startsWith("text/event-stream");
     metrics.observeRequest({
       route,
