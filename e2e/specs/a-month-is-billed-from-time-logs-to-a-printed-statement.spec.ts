@@ -76,8 +76,14 @@ test.describe("billing", () => {
       lastName: "Park",
     });
     // 90 minutes of continuous video monitoring: 1.50 billable hours, and under the 2 h of long-term EEG codes.
-    const endedAt = new Date(Date.now() - 5 * 60_000);
-    const startedAt = new Date(endedAt.getTime() - 90 * 60_000);
+    let endedAt = new Date(Date.now() - 5 * 60_000);
+    let startedAt = new Date(endedAt.getTime() - 90 * 60_000);
+    // In the first 95 minutes of a month in the client's zone those 90 minutes would straddle two months, each
+    // billed its own share: the log is put just before the month began instead.
+    if (monthIn(startedAt, client.timezone).key !== monthIn(endedAt, client.timezone).key) {
+      endedAt = startedAt;
+      startedAt = new Date(endedAt.getTime() - 90 * 60_000);
+    }
     await coordinatorApi.logTime(caseId, { mode: "continuous", video: true, startedAt, endedAt, channels: 21 });
     await coordinatorApi.endMonitoring(caseId);
     await reviewerApi.signInterpretation(caseId, { from: startedAt, to: endedAt });
@@ -88,7 +94,10 @@ test.describe("billing", () => {
     const billing = await signedInPage(browser, state, "billing");
     await billing.goto(`/#/billing/continuous-monitoring/${client.id}`);
     const monthsTable = billing.getByRole("table", { name: `${client.name}: billing by month` });
-    const monthRow = monthsTable.getByRole("row").filter({ hasText: month.label });
+    // By the month's own link: the next month's row names this one too ("Inherited from November 2026").
+    const monthRow = monthsTable
+      .getByRole("row")
+      .filter({ has: billing.getByRole("link", { name: `${month.label} statement`, exact: true }) });
     await expect(monthRow).toContainText("No rate");
     await billing.getByRole("button", { name: `Set rate for ${month.label}` }).click();
     const rateDialog = billing.getByRole("dialog");
