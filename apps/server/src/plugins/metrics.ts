@@ -32,7 +32,8 @@ export function registerMetrics(
   const expected = sha256(`Bearer ${token}`);
   const authorized = (header: string | undefined) => header !== undefined && timingSafeEqual(sha256(header), expected);
 
-  app.addHook("onResponse", async (request, reply) => {
+  // A callback, not an async function: every answer runs it, and an async hook costs a promise and a turn.
+  app.addHook("onResponse", (request, reply, done) => {
     // The contract's route name, else the router's path template; never the path as typed (it holds ids). Read
     // once: Fastify builds a new object at each `routeOptions` access.
     const { config, url } = request.routeOptions;
@@ -45,6 +46,7 @@ export function registerMetrics(
       // An event stream's time is how long the browser kept it open, which would swamp the answers' latencies.
       seconds: streamed ? undefined : reply.elapsedTime / 1000,
     });
+    done();
   });
 
   app.get(metricsPath, { config }, async (request, reply) => {
