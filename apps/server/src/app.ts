@@ -9,7 +9,7 @@ import { registerJsonBodyParser } from "./http/json-body.js";
 import type { Metrics } from "./http/metrics.js";
 import { registerNoStore } from "./http/no-store.js";
 import { registerPatientDataAudit } from "./http/patient-data-audit.js";
-import { registerRequestId, withRequestIds } from "./http/request-id.js";
+import { registerRequestId } from "./http/request-id.js";
 import { serializeResponse } from "./http/response-serializer.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { serverTimeouts } from "./http/server-timeouts.js";
@@ -174,7 +174,7 @@ export async function buildApp({
   const timeouts = serverTimeouts(config);
   const app = Fastify({
     // Lines logged while a request is served carry its id (`reqId`), whichever logger wrote them.
-    logger: withRequestIds(logger ?? { level: config.logLevel }),
+    logger: logger ?? { level: config.logLevel },
     // A hop count means "the nearest n proxies", which Fastify's types only accept as a function.
     trustProxy:
       typeof config.trustProxy === "number"

@@ -74,7 +74,7 @@ describe("the request id", () => {
   it("is on the lines other parts log while serving the request, not only the request's own", async () => {
     const password = await harness.addUser("request-id-forgetful", []);
     expect(password).toBeTruthy();
-    // Over a real connection: the body then arrives in the socket's callbacks, outside the request's async context.
+    // Over a real connection, the body arriving in two parts: the line is the request's wherever its work resumes.
     const address = await harness.app.listen({ port: 0, host: "127.0.0.1" });
     const answer = await fetch(`${address}/cognito`, {
       method: "POST",
@@ -106,6 +106,25 @@ describe("the request id", () => {
     // Outside any request, nothing is added.
     harness.app.log.info("a line outside any request");
     expect(logLines.at(-1)).not.toHaveProperty("reqId");
+  });
+
+  it("is on the outbox's line of a temporary password an administrator's invitation sends", async () => {
+    const token = await harness.tokenFor("request-id-admin", ["admin"]);
+    const answer = await harness.app.inject({
+      method: "POST",
+      url: "/api/users",
+      headers: { authorization: `Bearer ${token}` },
+      payload: {
+        username: "request-id-invited",
+        email: "request-id-invited@example.org",
+        name: "Invited Example",
+        groups: ["technologist"],
+      },
+    });
+    expect(answer.statusCode, answer.body).toBe(201);
+    const id = answer.headers["x-request-id"];
+    const outbox = linesOf(id).find((line) => line.msg === "message kept in the outbox (no transport configured)");
+    expect(outbox).toMatchObject({ reqId: id, to: "request-id-invited@example.org" });
   });
 
   it("is the server's own, whatever id the caller sends", async () => {

@@ -180,12 +180,14 @@ export class AccountOperations {
         sent.map((entry) => entry.delivery),
       );
       await this.kit
-        .deliver(notice, { hideTiming: true })
-        .catch((error: unknown) => this.kit.log?.error({ err: error }, "contact change notice failed"));
+        .deliver(notice, context, { hideTiming: true })
+        .catch((error: unknown) =>
+          (context.log ?? this.kit.log)?.error({ err: error }, "contact change notice failed"),
+        );
     }
     for (const entry of sent) {
       const channel = entry.attribute === "email" ? "email" : "sms";
-      await this.kit.deliver(attributeCodeMessage(channel, entry.to, entry.code), { hideTiming: false });
+      await this.kit.deliver(attributeCodeMessage(channel, entry.to, entry.code), context, { hideTiming: false });
     }
     return sent.length > 0 ? { CodeDeliveryDetailsList: sent.map((entry) => entry.delivery) } : {};
   }
@@ -226,7 +228,7 @@ export class AccountOperations {
       });
       return issued.code;
     });
-    await this.kit.deliver(attributeCodeMessage(channel, destination, code), { hideTiming: false });
+    await this.kit.deliver(attributeCodeMessage(channel, destination, code), context, { hideTiming: false });
     return { CodeDeliveryDetails: delivery };
   }
 

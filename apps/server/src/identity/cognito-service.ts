@@ -112,7 +112,7 @@ export class CognitoService {
     const { requestsPerIp, ipWindowSeconds } = this.config.identityLimits;
     const hit = await hitRateLimit(this.db, `ip:${context.ip ?? "unknown"}`, requestsPerIp, ipWindowSeconds, now);
     this.throttledCalls += 1;
-    if (this.throttledCalls % sweepEvery === 0) this.sweep(now);
+    if (this.throttledCalls % sweepEvery === 0) this.sweep(now, context.log ?? this.log);
     if (hit.allowed) return;
     // Audited once per address and window (the first refusal), so a flood cannot flood the audit log too.
     if (hit.count === requestsPerIp + 1) {
@@ -125,14 +125,14 @@ export class CognitoService {
     throw tooManyRequests(hit.retryAfterSeconds);
   }
 
-  private sweep(now: Date): void {
+  private sweep(now: Date, log: FastifyBaseLogger | undefined): void {
     const dayAgo = new Date(now.getTime() - 86_400_000);
     Promise.all([
       deleteStaleRateLimits(this.db, now),
       deleteForgottenSignInFailures(this.db, now),
       deleteExpiredVerificationCodes(this.db, dayAgo),
       deleteExpiredAuthChallenges(this.db, dayAgo),
-    ]).catch((error: unknown) => this.log?.warn({ err: error }, "identity housekeeping failed"));
+    ]).catch((error: unknown) => log?.warn({ err: error }, "identity housekeeping failed"));
   }
 
   // ─── InitiateAuth ────────────────────────────────────────────────────────────────────────────────────────────

@@ -10,7 +10,12 @@ import type { TokenService } from "./token-service.js";
 import { findUserBySub, type UserRow } from "./users-repository.js";
 
 /** Who called: the client address and user agent, recorded with every audit event. */
-export type CallContext = { ip: string | undefined; userAgent?: string | undefined };
+export type CallContext = {
+  ip: string | undefined;
+  userAgent?: string | undefined;
+  /** The request's logger: lines written for this call carry its id (http/request-id.ts). */
+  log?: FastifyBaseLogger | undefined;
+};
 
 export type MfaType = "SMS_MFA" | "SOFTWARE_TOKEN_MFA";
 
@@ -89,20 +94,21 @@ export class IdentityKit {
    * leaves the system (SMTP, SMS gateway) runs after the answer, so its latency does not show; the outbox is a
    * local insert and stays in line (tests read it right after the answer).
    */
-  async deliver(message: Message, options: { hideTiming: boolean }): Promise<void> {
+  async deliver(message: Message, context: CallContext, options: { hideTiming: boolean }): Promise<void> {
+    const log = context.log ?? this.log;
     if (options.hideTiming && this.messages.transportFor(message.channel) !== "outbox") {
       // Started once the answer is on its way: not even the transport's first synchronous steps delay it.
       setImmediate(() => {
         this.messages
-          .send(message)
-          .catch((error: unknown) => this.log?.error({ err: error, channel: message.channel }, "code delivery failed"));
+          .send(message, log)
+          .catch((error: unknown) => log?.error({ err: error, channel: message.channel }, "code delivery failed"));
       });
       return;
     }
     try {
-      await this.messages.send(message);
+      await this.messages.send(message, log);
     } catch (error) {
-      this.log?.error({ err: error, channel: message.channel }, "code delivery failed");
+      log?.error({ err: error, channel: message.channel }, "code delivery failed");
       throw new CognitoError("CodeDeliveryFailureException", "Unable to deliver the verification code.");
     }
   }

@@ -126,7 +126,7 @@ export function registerIdentityRoutes(app: FastifyInstance, cognito: CognitoSer
       const name = target.startsWith(targetPrefix) ? target.slice(targetPrefix.length) : target;
       const userAgent = request.headers["user-agent"];
       // Capped as every audit row caps what a caller sends (audit/record-audit.ts).
-      const context: CallContext = { ip: request.ip, userAgent: userAgent?.slice(0, auditTextLimit) };
+      const context: CallContext = { ip: request.ip, userAgent: userAgent?.slice(0, auditTextLimit), log: request.log };
       if (!isAuthenticated(name, request.body)) await cognito.throttle(context);
       const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
       if (!operation) {

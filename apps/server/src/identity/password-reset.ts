@@ -88,7 +88,7 @@ export class PasswordResetOperations {
     });
     if (user && !reason && code) {
       // Using the code proves the address (ConfirmForgotPassword marks it verified).
-      await this.kit.deliver(passwordResetMessage(user.email, code), { hideTiming: true });
+      await this.kit.deliver(passwordResetMessage(user.email, code), context, { hideTiming: true });
     } else {
       await this.kit.deliverNothing(passwordResetMessage(user?.email ?? decoy.holder?.email ?? username, "000000"));
     }

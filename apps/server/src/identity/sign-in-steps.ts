@@ -107,7 +107,7 @@ export class SignInSteps {
           USER_ID_FOR_SRP: user.username,
         },
       },
-      afterCommit: () => this.kit.deliver(signInCodeMessage(phoneNumber, code), { hideTiming: false }),
+      afterCommit: () => this.kit.deliver(signInCodeMessage(phoneNumber, code), context, { hideTiming: false }),
     };
   }
 

@@ -288,7 +288,7 @@ export async function setUserContact(
   );
   if (previous) {
     for (const notice of emailChangedByAdministratorMessages(user.username, previous, email, services.signInUrl)) {
-      await services.messages.send(notice).catch((error: unknown) =>
+      await services.messages.send(notice, services.log).catch((error: unknown) =>
         recordAudit(services.db, {
           action: "user.email-change-notice.send",
           outcome: "failure",

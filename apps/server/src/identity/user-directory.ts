@@ -8,6 +8,7 @@ import {
   type UserSort,
   userStatusSchema,
 } from "@vigil/contract";
+import type { FastifyBaseLogger } from "fastify";
 import { recordAudit } from "../audit/record-audit.js";
 import type { Db } from "../db/client.js";
 import { isUniqueViolation } from "../db/unique-violation.js";
@@ -37,7 +38,13 @@ export type Actor = {
 };
 
 /** What the administrative operations need beyond the database: mail, and where users sign in. */
-export type DirectoryServices = { db: Db; messages: MessageService; signInUrl: string };
+export type DirectoryServices = {
+  db: Db;
+  messages: MessageService;
+  signInUrl: string;
+  /** The request's logger, so the messages' log lines carry its id (http/request-id.ts). */
+  log?: FastifyBaseLogger;
+};
 
 export function toUser(row: UserRow): User {
   const status = userStatusSchema.safeParse(row.status);
@@ -173,21 +180,24 @@ export async function sendTemporaryPassword(
       ? "An administrator created a Vigil account for you."
       : "An administrator issued you a new temporary password for Vigil.";
   try {
-    await services.messages.send({
-      channel: "email",
-      to: user.email,
-      subject: occasion === "created" ? "Your Vigil account" : "Your new temporary Vigil password",
-      body: [
-        `Hello ${user.name},`,
-        "",
-        opening,
-        "",
-        `Username: ${user.username}`,
-        `Temporary password: ${temporaryPassword}`,
-        "",
-        `Sign in at ${services.signInUrl} within ${temporaryPasswordDays} days; you will then choose your own password.`,
-      ].join("\n"),
-    });
+    await services.messages.send(
+      {
+        channel: "email",
+        to: user.email,
+        subject: occasion === "created" ? "Your Vigil account" : "Your new temporary Vigil password",
+        body: [
+          `Hello ${user.name},`,
+          "",
+          opening,
+          "",
+          `Username: ${user.username}`,
+          `Temporary password: ${temporaryPassword}`,
+          "",
+          `Sign in at ${services.signInUrl} within ${temporaryPasswordDays} days; you will then choose your own password.`,
+        ].join("\n"),
+      },
+      services.log,
+    );
   } catch (error) {
     await recordAudit(services.db, {
       action: "user.temporary-password.send",

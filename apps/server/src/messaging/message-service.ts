@@ -44,7 +44,11 @@ export class MessageService {
     return this.transports[channel]?.name ?? "outbox";
   }
 
-  async send(message: Message): Promise<void> {
+  /**
+   * `log` is the logger of the request this send serves, if any (its lines then carry the request's id); a job's
+   * sends leave it out and log through the service's own.
+   */
+  async send(message: Message, log: FastifyBaseLogger = this.log): Promise<void> {
     const transport = this.transports[message.channel];
     if (transport) {
       await transport.send(message);
@@ -57,7 +61,7 @@ export class MessageService {
       subject: message.subject,
       body: `${message.body}${attached}`,
     });
-    this.log.info(
+    log.info(
       { channel: message.channel, to: message.to, subject: message.subject, body: message.body },
       "message kept in the outbox (no transport configured)",
     );

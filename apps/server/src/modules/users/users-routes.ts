@@ -40,7 +40,14 @@ function ifMatchOf(request: FastifyRequest): string | null {
 }
 
 export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Config, "publicUrl">): void {
-  const services: DirectoryServices = { db, messages: app.messages, signInUrl: `${config.publicUrl}/#/signin` };
+  const signInUrl = `${config.publicUrl}/#/signin`;
+  // Per request, so the messages' log lines are the request's (http/request-id.ts).
+  const servicesFor = (request: FastifyRequest): DirectoryServices => ({
+    db,
+    messages: app.messages,
+    signInUrl,
+    log: request.log,
+  });
 
   registerRoute(app, "listUsers", routes.listUsers, async ({ query }) => {
     const { limit, offset, search, group, enabled, sort, order } = query;
@@ -59,7 +66,7 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
   });
 
   registerRoute(app, "createUser", routes.createUser, async ({ body, principal, request, reply }) => {
-    const created = await inviteUser(services, body, actorOf(principal, request));
+    const created = await inviteUser(servicesFor(request), body, actorOf(principal, request));
     reply.header("etag", userEtag(created.user));
     reply.header("location", `/api/users/${encodeURIComponent(created.user.username)}`);
     return created;
@@ -107,7 +114,13 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
   });
 
   registerRoute(app, "setUserContact", routes.setUserContact, async ({ params, body, principal, request, reply }) => {
-    const user = await setUserContact(services, params.username, body, ifMatchOf(request), actorOf(principal, request));
+    const user = await setUserContact(
+      servicesFor(request),
+      params.username,
+      body,
+      ifMatchOf(request),
+      actorOf(principal, request),
+    );
     reply.header("etag", userEtag(user));
     return user;
   });
@@ -133,7 +146,7 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, config: Pick<Co
   );
 
   registerRoute(app, "resetUserPassword", routes.resetUserPassword, async ({ params, principal, request, reply }) => {
-    const result = await resetUserPassword(services, params.username, actorOf(principal, request));
+    const result = await resetUserPassword(servicesFor(request), params.username, actorOf(principal, request));
     reply.header("etag", userEtag(result.user));
     return result;
   });
