@@ -90,6 +90,8 @@ export async function recordRepeatedAudit(db: Db, event: AuditEvent, key: string
     })
     .onConflictDoUpdate({
       target: auditEvents.repeatKey,
+      // The index is partial (audit_events_repeat_key_idx): the conflict names its predicate to be matched to it.
+      targetWhere: sql`${auditEvents.repeatKey} is not null`,
       set: {
         repeatCount: sql`${auditEvents.repeatCount} + 1`,
         details: sql`coalesce(${auditEvents.details}, '{}'::jsonb) || jsonb_build_object('lastAt', ${now.toISOString()}::text)`,
