@@ -77,6 +77,14 @@ function addresses(parameters: Awaited<ReturnType<typeof pageParameters>>): stri
   return urls;
 }
 
+/** Signs the administrator in on `page` and reads the pages' parameters as them. */
+async function signInAsAdmin(page: Page, state: Parameters<typeof seededUser>[0]) {
+  const admin = seededUser(state, "admin");
+  const parameters = await pageParameters(state.baseURL, state.userPoolClientId, admin);
+  await signInToHome(page, admin, displayNames.admin);
+  return parameters;
+}
+
 test.describe("accessibility", () => {
   // Independent scans (each signs in on its own), so they may share the workers.
   test.describe.configure({ mode: "parallel", timeout: 600_000 });
@@ -89,8 +97,8 @@ test.describe("accessibility", () => {
   });
 
   /*
-   * The pages in two tests and the dialogs in a third, each with its own timeout: as one test they took 10 minutes on
-   * a machine half as fast as the usual one, where each page's load and scan took 5-16 s.
+   * The pages in two tests and the dialogs in a third, each with its own timeout: a page's load and scan take seconds,
+   * and all of them in one test outgrew its timeout on the slower machines of the kind.
    */
   const casePages = (url: string) => url.startsWith("/continuous-monitoring/cases/");
 
@@ -99,9 +107,7 @@ test.describe("accessibility", () => {
     ["every case queue and case tab", casePages],
   ] as const) {
     test(`${name} has no serious or critical finding`, async ({ page, state }) => {
-      const admin = seededUser(state, "admin");
-      const parameters = await pageParameters(state.baseURL, state.userPoolClientId, admin);
-      await signInToHome(page, admin, displayNames.admin);
+      const parameters = await signInAsAdmin(page, state);
       const findings: Finding[] = [];
       const urls = addresses(parameters).filter(chosen);
       expect(urls.length, "addresses to scan").toBeGreaterThan(5);
@@ -117,9 +123,7 @@ test.describe("accessibility", () => {
   }
 
   test("the dialogs people work in have no serious or critical finding", async ({ page, state }) => {
-    const admin = seededUser(state, "admin");
-    const parameters = await pageParameters(state.baseURL, state.userPoolClientId, admin);
-    await signInToHome(page, admin, displayNames.admin);
+    const parameters = await signInAsAdmin(page, state);
     const findings: Finding[] = [];
 
     const dialogs: { url: string; open: (page: Page) => Promise<void> }[] = [
