@@ -94,7 +94,19 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   // JIT off for Vigil's sessions: its statements are short, and on the benchmark's reports and statements over a
   // million time logs PostgreSQL spent ~75 ms compiling expressions to save a few; a connection string's own
   // `options` still win (pg lets the URL override this setting).
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: "-c jit=off" });
+  //
+  // Connections are kept once opened (`min` = `max`; pg's default closes them after 10 s idle). A new one costs a
+  // backend process with cold catalog caches and re-prepares every prepared read, so after a quiet spell (a night
+  // shift's one click a minute) each request paid that. TCP keep-alive from a minute idle keeps a firewall's state
+  // for them, and a connection cut anyway errors on the pool (below) and is replaced on the next query.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    min: poolSize,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 60_000,
+    options: "-c jit=off",
+  });
   // An idle connection can be cut by the server (restart, failover, pg_terminate_backend). pg reports that on
   // the pool; without a listener it would be an uncaught exception that stops the process. The pool replaces
   // the connection on the next query, so noting it is enough.
