@@ -80,6 +80,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return openPglite(options.dataDir, options.template, options.thread ?? pgliteDefaultThread);
 }
 
+/**
+ * Every long-lived connection (the pool's, the listening one) sends TCP keep-alive probes from a minute idle: they keep
+ * a firewall's or NAT's state for it, and a peer gone without a word is found in minutes rather than the operating
+ * system's default two hours — for the listening connection, minutes without live events or cache drops.
+ */
+const tcpKeepAlive = { keepAlive: true, keepAliveInitialDelayMillis: 60_000 };
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   // Migrate on one dedicated connection holding an advisory lock, so concurrent starts wait for each other.
   const migrationClient = new pg.Client({ connectionString: url });
@@ -97,14 +104,13 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   //
   // Connections are kept once opened (`min` = `max`; pg's default closes them after 10 s idle). A new one costs a
   // backend process with cold catalog caches and re-prepares every prepared read, so after a quiet spell (a night
-  // shift's one click a minute) each request paid that. TCP keep-alive from a minute idle keeps a firewall's state
-  // for them, and a connection cut anyway errors on the pool (below) and is replaced on the next query.
+  // shift's one click a minute) each request paid that. A connection cut anyway errors on the pool (below) and is
+  // replaced on the next query.
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     min: poolSize,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 60_000,
+    ...tcpKeepAlive,
     options: "-c jit=off",
   });
   // An idle connection can be cut by the server (restart, failover, pg_terminate_backend). pg reports that on
@@ -130,7 +136,7 @@ async function listenPostgres(
   onLost: (error: Error) => void,
 ): Promise<Unlisten> {
   const heard = new Set([channels].flat());
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, ...tcpKeepAlive });
   let stopped = false;
   const lost = (error: Error) => {
     if (stopped) return;
