@@ -69,7 +69,10 @@ export const runSettings = {
   roundSeconds: durationSeconds / rounds,
   /** The first round's warm-up per endpoint and server… */
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
-  /** …and every later round's (the code is hot by then; this only refills the connections and the caches). */
+  /**
+   * …and every later round's (the code is hot by then; this only refills the connections and the caches). The
+   * fixed-rate runs send this many seconds at their rate before they measure, in every round.
+   */
   roundWarmupSeconds: Number(process.env.BENCH_ROUND_WARMUP ?? 0.5),
   /** Concurrent connections of the throughput runs (no pipelining). */
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),

@@ -13,8 +13,8 @@ import { latenciesBetween, readServerLatencies, slowRequests } from "./server-la
  * on each of them, in an order that rotates each round (rounds.ts). A ratio is then formed within one round, from
  * runs seconds apart, so a drift of the machine over the minutes of a bench moves both sides of it. Per endpoint and
  * server: flat out (a warm-up, then a measured run of runSettings.roundSeconds), or for the heavy reads a few requests
- * on one connection; then, on the servers that ask for it, every chrome, list and detail read at its fixed rate, as
- * many seconds. The app process's RSS is sampled during each run.
+ * on one connection; then, on the servers that ask for it, every chrome, list and detail read at its fixed rate
+ * (the round warm-up's seconds at that rate, then as many seconds measured). The app process's RSS is sampled during each run.
  */
 
 export type Side = {
@@ -133,12 +133,27 @@ async function measureFixedRate(
   const latencies = state.fixedRateLatencies[endpoint.id] ?? [];
   state.fixedRateLatencies[endpoint.id] = latencies;
   const { baseURL, metricsToken } = state.side.server;
+  const paths = endpoint.paths(state.side.fixtures);
   await quiet(state);
+  // The server sat idle while the other servers took their turns, long enough for V8 to give back the young
+  // generation and the pages behind it; its first half-second at the rate pays that back (docs/operations.md, "The
+  // paced run after a quiet spell"). Like the flat-out runs' round warm-up, it is sent and not counted, so the
+  // measured seconds are the rate's steady state.
+  if (runSettings.roundWarmupSeconds > 0) {
+    await generator.drive({
+      baseURL,
+      paths,
+      headers: state.headers,
+      seconds: runSettings.roundWarmupSeconds,
+      rate,
+      timeoutSeconds: runSettings.requestTimeoutSeconds,
+    });
+  }
   const before = metricsToken ? await readServerLatencies(baseURL, metricsToken) : undefined;
   state.rss.start();
   const answer = await generator.drive({
     baseURL,
-    paths: endpoint.paths(state.side.fixtures),
+    paths,
     headers: state.headers,
     seconds: runSettings.roundSeconds,
     rate,

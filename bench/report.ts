@@ -86,7 +86,7 @@ export function printReport(report: {
     `Data: ${dataset.cases.toLocaleString("en-US")} cases, ${dataset.logs.toLocaleString("en-US")} time logs on ${dataset.version.split(" on ")[0]}; ` +
       `${runSettings.connections} connections, no pipelining; ${runSettings.rounds} interleaved round(s) of ` +
       `${round(runSettings.roundSeconds, 2)} s per endpoint and server (${runSettings.warmupSeconds} s warm-up in the first, ` +
-      `${runSettings.roundWarmupSeconds} s in the others)`,
+      `${runSettings.roundWarmupSeconds} s in the others and before each fixed-rate run)`,
   );
   console.log(
     "Figures: the median of the rounds; (a–b) the lowest and highest round. A ratio is formed within each round " +
