@@ -14,7 +14,8 @@ import { latenciesBetween, readServerLatencies, slowRequests } from "./server-la
  * runs seconds apart, so a drift of the machine over the minutes of a bench moves both sides of it. Per endpoint and
  * server: flat out (a warm-up, then a measured run of runSettings.roundSeconds), or for the heavy reads a few requests
  * on one connection; then, on the servers that ask for it, every chrome, list and detail read at its fixed rate
- * (the round warm-up's seconds at that rate, then as many seconds measured). The app process's RSS is sampled during each run.
+ * (the round warm-up's seconds at that rate, then as many seconds measured). The app process's RSS is sampled during
+ * each run.
  */
 
 export type Side = {
