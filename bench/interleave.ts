@@ -134,32 +134,22 @@ async function measureFixedRate(
   const latencies = state.fixedRateLatencies[endpoint.id] ?? [];
   state.fixedRateLatencies[endpoint.id] = latencies;
   const { baseURL, metricsToken } = state.side.server;
-  const paths = endpoint.paths(state.side.fixtures);
+  const paced = {
+    baseURL,
+    paths: endpoint.paths(state.side.fixtures),
+    headers: state.headers,
+    rate,
+    timeoutSeconds: runSettings.requestTimeoutSeconds,
+  };
   await quiet(state);
   // The server sat idle while the other servers took their turns, long enough for V8 to give back the young
   // generation and the pages behind it; its first half-second at the rate pays that back (docs/operations.md, "The
   // paced run after a quiet spell"). Like the flat-out runs' round warm-up, it is sent and not counted, so the
   // measured seconds are the rate's steady state.
-  if (runSettings.roundWarmupSeconds > 0) {
-    await generator.drive({
-      baseURL,
-      paths,
-      headers: state.headers,
-      seconds: runSettings.roundWarmupSeconds,
-      rate,
-      timeoutSeconds: runSettings.requestTimeoutSeconds,
-    });
-  }
+  if (runSettings.roundWarmupSeconds > 0) await generator.drive({ seconds: runSettings.roundWarmupSeconds, ...paced });
   const before = metricsToken ? await readServerLatencies(baseURL, metricsToken) : undefined;
   state.rss.start();
-  const answer = await generator.drive({
-    baseURL,
-    paths,
-    headers: state.headers,
-    seconds: runSettings.roundSeconds,
-    rate,
-    timeoutSeconds: runSettings.requestTimeoutSeconds,
-  });
+  const answer = await generator.drive({ seconds: runSettings.roundSeconds, ...paced });
   run.rssMaxMb = Math.max(run.rssMaxMb, state.rss.stop());
   const server =
     before && metricsToken ? latenciesBetween(before, await readServerLatencies(baseURL, metricsToken)) : undefined;
