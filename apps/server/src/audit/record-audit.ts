@@ -24,7 +24,8 @@ function capped(text: string | null | undefined): string | null {
   return text === undefined || text === null ? null : text.slice(0, auditTextLimit);
 }
 
-function valuesOf(event: AuditEvent) {
+/** An event's column values, keyed by the schema's field names. */
+export function auditValuesOf(event: AuditEvent) {
   return {
     action: event.action,
     outcome: event.outcome,
@@ -43,7 +44,7 @@ function valuesOf(event: AuditEvent) {
  * The audit log keeps the true reason of a failure even where the caller is told less.
  */
 export async function recordAudit(db: Db, event: AuditEvent): Promise<void> {
-  await insertAudit(db).execute(valuesOf(event));
+  await insertAudit(db).execute(auditValuesOf(event));
 }
 
 /**
@@ -78,7 +79,7 @@ function insertAudit(db: Db) {
  * and the window's start; the row keeps the first call's user agent.
  */
 export async function recordRepeatedAudit(db: Db, event: AuditEvent, key: string, now: Date): Promise<number> {
-  const values = valuesOf(event);
+  const values = auditValuesOf(event);
   const [row] = await db
     .insert(auditEvents)
     .values({

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { recordAudit } from "../audit/record-audit.js";
+import { createAuditBatches } from "../audit/audit-batches.js";
 import type { Db } from "../db/client.js";
 import type { PatientDataAuditor } from "./register-route.js";
 
@@ -9,13 +9,15 @@ import type { PatientDataAuditor } from "./register-route.js";
  * own event (what changed) in the transaction of the change; this row records the access itself.
  */
 export function registerPatientDataAudit(app: FastifyInstance, db: Db): void {
+  // Rows of reads answered at the same time share one insert and one commit (audit/audit-batches.ts).
+  const recordAudit = createAuditBatches(db);
   const audit: PatientDataAuditor = async (request, route, statusCode) => {
     const params = (request.params ?? {}) as Record<string, unknown>;
     const id = typeof params.id === "string" ? params.id : undefined;
     // A billing statement names a client's patients: its reads are found under that client (audit `clientId`).
     const clientId = typeof params.client === "string" ? params.client : undefined;
     try {
-      await recordAudit(db, {
+      await recordAudit({
         action: route.method === "GET" ? "patient-data.read" : "patient-data.write",
         outcome: statusCode < 400 ? "success" : statusCode === 401 || statusCode === 403 ? "denied" : "failure",
         actor: request.principal ? { sub: request.principal.sub, username: request.principal.username } : undefined,

@@ -35,7 +35,9 @@ import {
  *
  * The writes, all with their own audit events: clients created, cases created (case row, patient-details revision 1
  * and the timeline's "create" action in one transaction), patient-details revisions of one case and updates of one
- * client by writers racing each other with If-Match (a refused writer reads again and retries).
+ * client by writers racing each other with If-Match (a refused writer reads again and retries). Readers of one case
+ * run beside them: a read of patient data is answered only once its audit row is committed (rows of reads answered
+ * together share a statement, audit/audit-batches.ts), so every answered read must have exactly one row.
  *
  * Runs on the engine of the test run: PGlite in a temporary DATA_DIR, or, with DATABASE_URL, a PostgreSQL database
  * created for this file and dropped afterwards. `CRASH_ROUNDS` (default 4) and `CRASH_SEED` (the kill moments; the
@@ -111,6 +113,8 @@ const acknowledged = {
   patientDetails: new Map<number, string>(),
   /** Version of the watched client → the notes it set. */
   clientVersions: new Map<number, string>(),
+  /** The URLs of answered reads of the watched case, each read with a tag of its own. */
+  reads: new Set<string>(),
 };
 const tally = {
   acknowledged: 0,
@@ -175,6 +179,7 @@ afterAll(async () => {
   await store?.remove();
   console.info(
     `crash recovery (${engine}, CRASH_SEED=${seed}): ${tally.kills} SIGKILLs under load, ${tally.acknowledged} writes ` +
+      `and reads (${acknowledged.reads.size} reads) ` +
       `acknowledged and all found again, ${tally.cutOff} cut off by the kills (${tally.landedUnanswered} of ` +
       `which had landed, whole), ${tally.refusedAsStale} refused as stale and retried; starts took ${tally.startMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s; ` +
       `${((Date.now() - startedAt) / 1000).toFixed(1)} s in all`,
@@ -248,8 +253,17 @@ const updateClientWrite: Write = async (tag) => {
   }
 };
 
-/** Two writers of each kind, so the If-Match writers really race each other. */
+const readCaseWrite: Write = async (tag) => {
+  const url = `${base}/cases/${watchedCaseId}?read=${tag}`;
+  const answer = await api("GET", url);
+  expectStatus(answer, 200, "read the watched case");
+  acknowledged.reads.add(url);
+};
+
+/** Two writers of each kind, so the If-Match writers really race each other; two readers beside them. */
 const writers: Write[] = [
+  readCaseWrite,
+  readCaseWrite,
   createClientWrite,
   createClientWrite,
   createCaseWrite,
@@ -381,7 +395,7 @@ async function expectAcknowledgedWrites(after: string): Promise<void> {
 // ─── The test ────────────────────────────────────────────────────────────────────────────────────────────────────
 
 describe(`crash recovery on ${engine}`, () => {
-  it(`keeps every acknowledged write, whole and audited, through ${rounds} SIGKILLs under a write load`, async () => {
+  it(`keeps every acknowledged write, whole and audited, and every answered read's audit row, through ${rounds} SIGKILLs under load`, async () => {
     await start("server (first start)");
     const first = await (server as ServerProcess).signIn(adminName, adminPassword);
     firstToken = first.idToken;
@@ -454,6 +468,21 @@ describe(`crash recovery on ${engine}`, () => {
       for (const [what, extra] of Object.entries(landed)) expect(extra, what).toBeGreaterThanOrEqual(0);
       tally.landedUnanswered = Object.values(landed).reduce((sum, extra) => sum + extra, 0);
       expect(tally.landedUnanswered, JSON.stringify(landed)).toBeLessThanOrEqual(tally.cutOff);
+
+      // Every answered read of patient data left one row; a read the kill cut off may have left one, never two.
+      const readRows = await queryRows<{ url: string; rows: number }>(
+        database.db,
+        sql`select details->>'url' as url, count(*)::int as rows from audit_events
+             where action = 'patient-data.read' and target_id = ${watchedCaseId} and details->>'url' like '%?read=%'
+             group by 1`,
+      );
+      const rowsOf = new Map(readRows.map((row) => [row.url, row.rows]));
+      expect(acknowledged.reads.size, "answered reads").toBeGreaterThan(0);
+      expect(
+        [...acknowledged.reads].filter((url) => rowsOf.get(url) !== 1),
+        "answered reads without exactly one audit row",
+      ).toEqual([]);
+      expect(readRows.filter((row) => row.rows > 1)).toEqual([]);
     } finally {
       await database.close();
     }
