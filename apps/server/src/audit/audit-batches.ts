@@ -5,7 +5,8 @@ import { type AuditEvent, auditValuesOf } from "./record-audit.js";
 /** Writes one audit row; resolves once the row is committed, rejects if it could not be written. */
 export type RecordAudit = (event: AuditEvent) => Promise<void>;
 
-type Waiting = { row: ReturnType<typeof auditValuesOf>; resolve: () => void; reject: (error: unknown) => void };
+type AuditValues = ReturnType<typeof auditValuesOf>;
+type Waiting = { row: AuditValues; resolve: () => void; reject: (error: unknown) => void };
 
 /** The most rows one statement carries; a longer queue is written in several. */
 export const auditBatchLimit = 200;
@@ -22,16 +23,14 @@ export const auditBatchLimit = 200;
  * nothing is shared between instances (each commits its own).
  */
 export function createAuditBatches(db: Db, limit = auditBatchLimit): RecordAudit {
-  let waiting: Waiting[] = [];
+  const waiting: Waiting[] = [];
   let writing = false;
 
   const writeWaiting = async (): Promise<void> => {
     writing = true;
     try {
       while (waiting.length > 0) {
-        const batch = waiting.length <= limit ? waiting : waiting.slice(0, limit);
-        waiting = batch === waiting ? [] : waiting.slice(limit);
-        await writeBatch(db, batch);
+        await writeBatch(db, waiting.splice(0, limit));
       }
     } finally {
       writing = false;
@@ -74,7 +73,7 @@ async function writeBatch(db: Db, batch: Waiting[]): Promise<void> {
  * time of their statement (`at` defaults to `now()`), as a row written alone always did; the audit viewer orders
  * rows of one time by id.
  */
-async function insertRows(db: Db, rows: ReturnType<typeof auditValuesOf>[]): Promise<void> {
+async function insertRows(db: Db, rows: AuditValues[]): Promise<void> {
   await db.execute(sql`
     insert into audit_events (action, outcome, actor_sub, actor_username, target_type, target_id, ip, user_agent, details)
     select action, outcome, "actorSub", "actorUsername", "targetType", "targetId", ip, "userAgent", details
