@@ -123,7 +123,7 @@ describe("PGlite on its own thread", () => {
       expect(heard).toEqual([]);
     });
     await threaded.db.execute(sql`select pg_notify('probe_two', 'second')`);
-    await expect.poll(() => heard).toEqual(["probe_one:first", "probe_two:second"]);
+    await expect.poll(() => heard, { timeout: 10_000 }).toEqual(["probe_one:first", "probe_two:second"]);
     await stop();
     await threaded.db.execute(sql`select pg_notify('probe_one', 'unheard')`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -177,7 +177,7 @@ describe(`the MLLP listener under fuzzing (seed ${seed})`, () => {
     }
     expect(handled.length).toBeGreaterThan(20);
     expect(results.some((result) => result.answers.length > 0)).toBe(true);
-    await expect.poll(() => listener.connectionCount()).toBe(0);
+    await expect.poll(() => listener.connectionCount(), { timeout: 10_000 }).toBe(0);
 
     // Still serving after all that, to a handler that now always answers.
     fuzzing = false;

@@ -244,7 +244,7 @@ describe("the MLLP listener", () => {
     const result = await exchange(port, [Buffer.from([VT]), Buffer.from("MSH|^~\\&|")], 1);
     expect(result.closed).toBe(true);
     expect(Date.now() - started).toBeLessThan(1500);
-    await expect.poll(() => listener?.connectionCount()).toBe(0);
+    await expect.poll(() => listener?.connectionCount(), { timeout: 10_000 }).toBe(0);
   });
 
   it("answers a sender that half-closes after its message, then closes", async () => {

@@ -170,11 +170,15 @@ describe("GET /metrics", () => {
     expect(stream.status).toBe(200);
     expect(sample(await scrape(), "vigil_event_stream_connections", "")).toBe(1);
     stream.close();
-    await expect.poll(async () => sample(await scrape(), "vigil_event_stream_connections", "")).toBe(0);
+    await expect
+      .poll(async () => sample(await scrape(), "vigil_event_stream_connections", ""), { timeout: 10_000 })
+      .toBe(0);
     const text = await scrape();
     await expect
-      .poll(async () =>
-        sample(await scrape(), "vigil_http_requests_total", 'route="streamEvents",method="GET",status_class="2xx"'),
+      .poll(
+        async () =>
+          sample(await scrape(), "vigil_http_requests_total", 'route="streamEvents",method="GET",status_class="2xx"'),
+        { timeout: 10_000 },
       )
       .toBe(1);
     expect(text).not.toMatch(/^vigil_http_request_duration_seconds_count\{[^}]*route="streamEvents"/m);
