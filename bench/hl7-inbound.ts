@@ -112,7 +112,6 @@ async function main(): Promise<void> {
   const hl7Port = await findFreePort();
   const start = serverStartCommand(path.join(repoRoot, "apps", "server"));
   const env: NodeJS.ProcessEnv = {
-    ...start.env,
     ...process.env,
     DATABASE_URL: databaseUrl(database),
     SEED: "demo",

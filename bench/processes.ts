@@ -66,27 +66,12 @@ export async function startProcess(options: {
 }
 
 /**
- * The server's own `start` script (apps/server/package.json: `[NAME=value …] node <flags> dist/server.js`), run with
- * this node and without npm in between, so the bench measures the process, the V8 flags and the environment
- * (the C library's allocator settings) that production runs; `env` holds the script's own assignments.
+ * The server's own start script (apps/server/start.sh, which `npm start -w @vigil/server` runs), without npm in
+ * between, so the bench measures the process, the V8 flags and the environment (the C library's allocator settings
+ * on the embedded database) that production runs. Arguments after the script are node's own options.
  */
-export function serverStartCommand(serverDir: string): {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-} {
-  const manifest = JSON.parse(readFileSync(path.join(serverDir, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  const words = (manifest.scripts.start ?? "").trim().split(/\s+/);
-  const env: Record<string, string> = {};
-  while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
-    const [name = "", ...value] = (words.shift() ?? "").split("=");
-    env[name] = value.join("=");
-  }
-  const [program, ...args] = words;
-  if (program !== "node") throw new Error(`apps/server's start script is not \`node …\`: ${manifest.scripts.start}`);
-  return { command: process.execPath, args, env };
+export function serverStartCommand(serverDir: string): { command: string; args: string[] } {
+  return { command: "/bin/sh", args: [path.join(serverDir, "start.sh")] };
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -43,19 +43,20 @@ async function startVigil(
     name,
     cwd: serverDir,
     ...withNodeFlags(start, nodeFlags),
-    env: { ...start.env, ...env },
+    env,
     ready: async (baseURL) => (await fetch(`${baseURL}/api/config`, { signal: AbortSignal.timeout(5_000) })).ok,
   });
   return { ...server, metricsToken };
 }
 
 /**
- * The start command with V8/Node flags before its own: a tool's (e.g. `--trace-gc` for gc-stalls.ts), then any
- * to try from SERVER_NODE_FLAGS (`SERVER_NODE_FLAGS="--no-allocation-site-pretenuring" npm run bench`).
+ * The start command with V8/Node flags for node (start.sh places them before the server's script): a tool's (e.g.
+ * `--trace-gc` for gc-stalls.ts), then any to try from SERVER_NODE_FLAGS
+ * (`SERVER_NODE_FLAGS="--no-allocation-site-pretenuring" npm run bench`).
  */
 function withNodeFlags(start: { command: string; args: string[] }, flags: readonly string[]) {
   const tried = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-  return { command: start.command, args: [...flags, ...tried, ...start.args] };
+  return { command: start.command, args: [...start.args, ...flags, ...tried] };
 }
 
 /** The bare baseline, started, given to `body`, and stopped whatever `body` does. */

@@ -90,7 +90,6 @@ async function measure(browser: Browser, variant: Variant, distDir: string): Pro
     cwd: serverDir,
     ...start,
     env: {
-      ...start.env,
       ...process.env,
       DATABASE_URL: "",
       DATA_DIR: dataDir,
