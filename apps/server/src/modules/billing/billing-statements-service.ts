@@ -45,28 +45,27 @@ import { getInvoice, issueAdjustmentForStatement, issueInvoiceForStatement } fro
  * is shown beside the issued statement as differences to bill or credit on the next one.
  */
 
-/** A digest of everything a statement shows, so issuing can name the figures the user looked at. */
-function fingerprintOf(figures: {
+/**
+ * A digest of everything a statement shows, so issuing can name the figures the user looked at. Stored statements
+ * keep theirs, so the digest is of one fixed text: the JSON of `[currency, month, rate, [line, …]]`. It is fed to
+ * the hash a line at a time — the same bytes, so the same digest — because the whole text of a large client's month
+ * is a string of hundreds of kilobytes, made and dropped on every read.
+ */
+export function fingerprintOf(figures: {
   currency: string;
   month: string;
   rate: AppliedRate | null;
   cases: readonly StatementCase[];
 }): string {
-  const content = JSON.stringify([
-    figures.currency,
-    figures.month,
-    figures.rate,
-    figures.cases.map((line) => [
-      line.caseId,
-      line.caseNumber,
-      line.patientName,
-      line.hours,
-      line.amount,
-      line.logCount,
-      line.cpt,
-    ]),
-  ]);
-  return createHash("sha256").update(content).digest("base64url").slice(0, 32);
+  const hash = createHash("sha256");
+  hash.update(
+    `[${JSON.stringify(figures.currency)},${JSON.stringify(figures.month)},${JSON.stringify(figures.rate)},[`,
+  );
+  figures.cases.forEach((line, index) => {
+    const fields = [line.caseId, line.caseNumber, line.patientName, line.hours, line.amount, line.logCount, line.cpt];
+    hash.update(index === 0 ? JSON.stringify(fields) : `,${JSON.stringify(fields)}`);
+  });
+  return hash.update("]]").digest("base64url").slice(0, 32);
 }
 
 type LiveStatement = Omit<
