@@ -14,11 +14,13 @@ import { openDatabase } from "../db/client.js";
  * every collection in between freed: `v8.GCProfiler`), and where they were allocated (V8's sampling heap profiler
  * with the collected objects kept, by package of the allocating frame). The exact figure includes light-my-request's
  * fake request and response, which a real socket would replace with its own; the "inject" row measures them.
+ * MEASURE_ONLY=<words, comma-separated> keeps the reads whose name holds one of them (`MEASURE_ONLY=statement`);
+ * MEASURE_WARMUP sets the warm-up's requests (200), which a heavy read such as the statement may want fewer of.
  */
 
 const api = "/api/continuous-monitoring";
 const requests = Number(process.argv[2] ?? 400);
-const warmup = 200;
+const warmup = Number(process.env.MEASURE_WARMUP ?? 200);
 const username = process.env.MEASURE_USERNAME ?? "bench-admin";
 const password = process.env.MEASURE_PASSWORD ?? "bench-admin-password-2026";
 
@@ -49,9 +51,14 @@ async function readsOf(app: FastifyInstance, headers: Record<string, string>): P
     if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${response.body}`);
     return response.json().data as T;
   };
-  const clients = (await get<{ items: { id: string }[] }>(`${api}/clients?limit=50&status=active`)).items;
+  const clients = (
+    await get<{ items: { id: string; openCaseCount: number }[] }>(`${api}/clients?limit=50&status=active`)
+  ).items;
   const cases = (await get<{ items: { id: string }[] }>(`${api}/cases/monitoring?limit=50`)).items;
-  return [
+  const largest = [...clients].sort((left, right) => right.openCaseCount - left.openCaseCount).slice(0, 5);
+  const now = new Date();
+  const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+  const reads: Read[] = [
     { id: "inject (unknown path, 404)", paths: ["/api/no-such-path"] },
     { id: "monitoring queue", paths: [`${api}/cases/monitoring?limit=50`] },
     {
@@ -62,7 +69,13 @@ async function readsOf(app: FastifyInstance, headers: Record<string, string>): P
     { id: "watch board", paths: [`${api}/board?limit=50`] },
     { id: "case detail", paths: cases.map((c) => `${api}/cases/${c.id}`) },
     { id: "time-logs tab", paths: cases.map((c) => `${api}/cases/monitoring/${c.id}/time-logs`) },
+    {
+      id: "billing statement, last month, 5 largest clients",
+      paths: largest.map((c) => `/api/billing/continuous-monitoring/${c.id}/${lastMonth}`),
+    },
   ];
+  const only = process.env.MEASURE_ONLY?.split(",").filter(Boolean);
+  return only ? reads.filter((read) => only.some((word) => read.id.includes(word))) : reads;
 }
 
 async function drive(app: FastifyInstance, headers: Record<string, string>, read: Read, count: number) {
