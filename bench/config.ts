@@ -60,7 +60,7 @@ const heavyRequests = Number(process.env.BENCH_HEAVY_REQUESTS ?? 8);
 export const runSettings = {
   /**
    * Rounds of the interleaved runs (interleave.ts): every server takes its turn at an endpoint, in an order that
-   * rotates each round, and a target is judged on the median of its per-round figures. 1 is the single run of
+   * changes each round (rounds.ts), and a target is judged on the median of its per-round figures. 1 is the single run of
    * before (the one-off run at 1,000,000 cases may use it).
    */
   rounds,

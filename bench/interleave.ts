@@ -10,10 +10,10 @@ import { latenciesBetween, readServerLatencies, slowRequests } from "./server-la
 /**
  * The load runs, interleaved: every server under comparison (Vigil on the full data, the bare baseline, Vigil on the
  * tenth in PostgreSQL and in PGlite) is started once and kept running, and each round takes every endpoint in turn
- * on each of them, in an order that rotates each round (rounds.ts). A ratio is then formed within one round, from
+ * on each of them, in an order that changes each round (rounds.ts). A ratio is then formed within one round, from
  * runs seconds apart, so a drift of the machine over the minutes of a bench moves both sides of it. Per endpoint and
  * server: flat out (a warm-up, then a measured run of runSettings.roundSeconds), or for the heavy reads a few requests
- * on one connection; then, on the servers that ask for it, every chrome, list and detail read at its fixed rate
+ * on one connection (the same ones once before, unmeasured); then, on the servers that ask for it, every chrome, list and detail read at its fixed rate
  * (the round warm-up's seconds at that rate, then as many seconds measured). The app process's RSS is sampled during
  * each run.
  */
@@ -97,9 +97,16 @@ async function measureTurn(
   const run: EndpointRun = { endpoint: endpoint.id, ...answer, rssMaxMb: 0 };
   await quiet(state);
   if (endpoint.group === "heavy") {
-    // Seconds per request on the full data: a few requests on one connection, each after the last.
+    // Seconds per request on the full data: a few requests on one connection, each after the last. The same
+    // requests once first, unmeasured, as the list reads have their warm-up: the rounds' other reads leave these
+    // pages outside PostgreSQL's buffers, and whichever server read them first would pay for both.
+    const requests = { baseURL, paths, headers, amount: runSettings.heavyRequestsPerRound, connections: 1 };
+    if (runSettings.roundWarmupSeconds > 0) {
+      await drive(requests);
+      await quiet(state);
+    }
     state.rss.start();
-    run.single = await drive({ baseURL, paths, headers, amount: runSettings.heavyRequestsPerRound, connections: 1 });
+    run.single = await drive(requests);
   } else {
     const warmup = roundIndex === 0 ? runSettings.warmupSeconds : runSettings.roundWarmupSeconds;
     if (warmup > 0) {

@@ -71,20 +71,45 @@ describe("a target judged by the median", () => {
 });
 
 describe("the interleaving order", () => {
-  it("alternates which of two servers goes first: A B, B A, A B", () => {
-    expect(interleavingSchedule(["vigil", "baseline"], 3)).toEqual([
+  it("runs two servers in both orders in every two rounds: A B, B A, B A, A B", () => {
+    expect(interleavingSchedule(["vigil", "baseline"], 4)).toEqual([
       ["vigil", "baseline"],
+      ["baseline", "vigil"],
       ["baseline", "vigil"],
       ["vigil", "baseline"],
     ]);
   });
 
-  it("puts each of four servers in every position once over four rounds", () => {
-    const schedule = interleavingSchedule(["A", "B", "C", "D"], 4);
-    expect(schedule.map((order) => order.join(""))).toEqual(["ABCD", "BCDA", "CDAB", "DABC"]);
-    for (let position = 0; position < 4; position++) {
-      expect(new Set(schedule.map((order) => order[position]))).toEqual(new Set(["A", "B", "C", "D"]));
+  it("runs every pair of four servers in both orders in each two rounds", () => {
+    const schedule = interleavingSchedule(["A", "B", "C", "D"], 8);
+    expect(schedule.map((order) => order.join(""))).toEqual([
+      "ABCD",
+      "DCBA",
+      "BCDA",
+      "ADCB",
+      "CDAB",
+      "BADC",
+      "DABC",
+      "CBAD",
+    ]);
+    for (let round = 0; round < 8; round += 2) {
+      for (const [first, second] of [
+        ["A", "B"],
+        ["A", "C"],
+        ["A", "D"],
+        ["B", "C"],
+        ["B", "D"],
+        ["C", "D"],
+      ] as const) {
+        const inOrder = (order: string[]) => order.indexOf(first) < order.indexOf(second);
+        expect(inOrder(schedule[round] as string[])).not.toBe(inOrder(schedule[round + 1] as string[]));
+      }
     }
+  });
+
+  it("lets each of four servers go first twice in eight rounds", () => {
+    const firsts = interleavingSchedule(["A", "B", "C", "D"], 8).map((order) => order[0]);
+    for (const side of ["A", "B", "C", "D"]) expect(firsts.filter((first) => first === side)).toHaveLength(2);
   });
 
   it("runs every server exactly once in each round", () => {

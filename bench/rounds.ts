@@ -26,14 +26,17 @@ export function spreadOf(values: readonly (number | undefined | null)[]): Spread
 }
 
 /**
- * The order the sides take their turn at one endpoint in a round: the list rotated by one each round (A B C, then
- * B C A, then C A B…), so no side always goes first or always runs right after the same other one. With two sides
- * it is A B, B A, A B…
+ * The order the sides take their turn at one endpoint in a round: a rotation of the list that moves on every second
+ * round, read backwards in the odd rounds (ABCD, DCBA, BCDA, ADCB, CDAB…). Each two rounds run every pair of sides
+ * in both orders, so neither of two sides reads the same database first more often than the other: the first reader
+ * of a heavy read's pages finds them outside PostgreSQL's buffers, the second inside. (A plain rotation of four sides
+ * ran the first before the second in three rounds of four.) With two sides it is A B, B A, B A, A B…
  */
 export function interleavingOrder<T>(sides: readonly T[], round: number): T[] {
   if (sides.length === 0) return [];
-  const shift = round % sides.length;
-  return [...sides.slice(shift), ...sides.slice(0, shift)];
+  const shift = Math.floor(round / 2) % sides.length;
+  const rotated = [...sides.slice(shift), ...sides.slice(0, shift)];
+  return round % 2 === 1 ? rotated.reverse() : rotated;
 }
 
 /** Every round's order, for a schedule printed before the runs. */
