@@ -4,7 +4,7 @@ import { drive, type LoadResult, round } from "./load.js";
 import { type PacedGenerator, startPacedGenerator } from "./paced-generator.js";
 import { rankOf } from "./paced-load.js";
 import { type BenchProcess, log, rssMb, rssSampler, waitForQuiet } from "./processes.js";
-import { interleavingOrder } from "./rounds.js";
+import { interleavingOrder, interleavingSchedule } from "./rounds.js";
 import { latenciesBetween, readServerLatencies, slowRequests } from "./server-latency.js";
 
 /**
@@ -205,9 +205,13 @@ export async function runInterleaved(sides: readonly Side[]): Promise<Interleave
 }
 
 async function measureRounds(states: SideState[], generator: PacedGenerator): Promise<InterleavedRuns> {
+  const schedule = interleavingSchedule(
+    states.map((state) => state.side.label),
+    runSettings.rounds,
+  );
   log(
-    `${runSettings.rounds} round(s) of ${round(runSettings.roundSeconds, 2)} s per endpoint and server, turns rotating: ` +
-      states.map((state) => state.side.label).join(" → "),
+    `${runSettings.rounds} round(s) of ${round(runSettings.roundSeconds, 2)} s per endpoint and server, in turn: ` +
+      schedule.map((order, index) => `round ${index + 1} ${order.join(" → ")}`).join("; "),
   );
   for (let roundIndex = 0; roundIndex < runSettings.rounds; roundIndex++) {
     const runs = states.map(() => ({}) as Record<string, EndpointRun>);

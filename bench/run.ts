@@ -32,9 +32,9 @@ import { measureWebSizes } from "./web-size.js";
  * (apps/server/dist/server.js, built first; SEED=none, LOG_LEVEL=warn) on the 100,000-case PostgreSQL database; the
  * bare baseline (baseline-server.ts: the same endpoints, same data code and pool size, nothing else) on the same
  * database; the real server on the tenth in PostgreSQL and on the same tenth in PGlite. interleave.ts then runs
- * BENCH_ROUNDS rounds: in each, every endpoint on every server in turn (the order rotating each round) — the chrome,
- * list and detail endpoints flat out (fixed connections, no pipelining, a warm-up then a measured run), the heavy
- * reads on one connection (their own latency) — then the real server's chrome, list and detail endpoints at a fixed
+ * BENCH_ROUNDS rounds: in each, every endpoint on every server in turn (in an order that changes each round) — the
+ * chrome, list and detail endpoints flat out (fixed connections, no pipelining, a warm-up then a measured run), the
+ * heavy reads on one connection (their own latency, after the same requests once) — then the real server's chrome, list and detail endpoints at a fixed
  * rate for p99 (200 requests/s, the board its own 50). Each ratio (share of the baseline, PGlite/PostgreSQL, growth
  * from the tenth to the full data) is formed within a round, and the targets judge the median of the rounds
  * (evaluate-targets.ts), printed with the lowest and highest round. The event fan-out runs last, alone.
