@@ -13,9 +13,9 @@ import { latenciesBetween, readServerLatencies, slowRequests } from "./server-la
  * on each of them, in an order that changes each round (rounds.ts). A ratio is then formed within one round, from
  * runs seconds apart, so a drift of the machine over the minutes of a bench moves both sides of it. Per endpoint and
  * server: flat out (a warm-up, then a measured run of runSettings.roundSeconds), or for the heavy reads a few requests
- * on one connection (the same ones once before, unmeasured); then, on the servers that ask for it, every chrome, list and detail read at its fixed rate
- * (the round warm-up's seconds at that rate, then as many seconds measured). The app process's RSS is sampled during
- * each run.
+ * on one connection (the same ones once before, unmeasured); then, on the servers that ask for it, every chrome,
+ * list and detail read at its fixed rate (the round warm-up's seconds at that rate, then as many seconds measured).
+ * The app process's RSS is sampled during each run.
  */
 
 export type Side = {
