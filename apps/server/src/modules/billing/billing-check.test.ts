@@ -2,7 +2,14 @@ import type { BillingCheck, Case } from "@vigil/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientIn, logTime, monitoredCase, putInStage, setRate } from "../../testing/kits/billing-kit.js";
 import { type Team, teamFor, unknownId } from "../../testing/kits/cases-kit.js";
-import { collectionOf, createItem, itemPath, minutesAgo, sampleBillingNote } from "../../testing/kits/records-kit.js";
+import {
+  collectionOf,
+  createItem,
+  itemPath,
+  minutesAgo,
+  sampleBillingNote,
+  sampleEvent,
+} from "../../testing/kits/records-kit.js";
 import { storeSignedReport } from "../../testing/kits/reports-kit.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
@@ -143,6 +150,33 @@ describe("the billing check of reviewed → closed", () => {
       .data;
     const line = statement.cases.find((candidate: { caseId: string }) => candidate.caseId === subject.id);
     expect(line.cpt.warnings.map((warning: { id: string }) => warning.id)).toEqual(["technologist-cap-exceeded"]);
+  });
+
+  it("counts each case's own review-check events: checks within two hours clear the review-check gap", async () => {
+    const client = await clientIn(team, "UTC");
+    const [checked, unchecked] = [
+      await monitoredCase(harness, team, client.id),
+      await monitoredCase(harness, team, client.id),
+    ];
+    for (const subject of [checked, unchecked])
+      await logTime(team.technologist, subject.id, "2026-07-01T08:00:00.000Z", "2026-07-01T13:00:00.000Z", {
+        mode: "intermittent",
+        video: false,
+      });
+    // 08:00 → 09:30 → 11:15 → 13:00: no stretch over two hours, on the checked case only.
+    for (const occurredAt of ["2026-07-01T09:30:00.000Z", "2026-07-01T11:15:00.000Z"])
+      await createItem(team.technologist, "event", checked.id, sampleEvent({ type: "review-check", occurredAt }));
+    await putInStage(harness, checked.id, "reviewed");
+    expect((await checkOf(checked.id)).cpt.warnings).toEqual([]);
+
+    const statement = (await team.billing("GET", `/api/billing/continuous-monitoring/${client.id}/2026-07`)).json()
+      .data;
+    const warningsOf = (caseId: string) =>
+      statement.cases
+        .find((candidate: { caseId: string }) => candidate.caseId === caseId)
+        .cpt.warnings.map((warning: { id: string }) => warning.id);
+    expect(warningsOf(checked.id)).toEqual([]);
+    expect(warningsOf(unchecked.id)).toEqual(["review-check-gap"]);
   });
 
   it("answers 404 for an unknown case", async () => {

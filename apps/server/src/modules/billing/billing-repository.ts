@@ -244,21 +244,29 @@ export async function findBillingClient(
   return row;
 }
 
+/**
+ * A statement's cases: one array parameter built once, not one parameter per case — an `in` list of a month's
+ * hundreds of cases cost drizzle a parameter object each and PostgreSQL a bind of each.
+ */
 export async function findBillingCases(db: Db, ids: readonly string[]): Promise<BillingCaseRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .select({
-      id: cases.id,
-      caseNumber: cases.caseNumber,
-      clientId: cases.clientId,
-      stage: cases.stage,
-      archivedAt: cases.archivedAt,
-      patientFirstName: cases.patientFirstName,
-      patientLastName: cases.patientLastName,
-    })
-    .from(cases)
-    .where(inArray(cases.id, [...ids]))
-    .orderBy(asc(cases.caseNumber));
+  const statement = preparedOnce(db, "billing-cases", () =>
+    db
+      .select({
+        id: cases.id,
+        caseNumber: cases.caseNumber,
+        clientId: cases.clientId,
+        stage: cases.stage,
+        archivedAt: cases.archivedAt,
+        patientFirstName: cases.patientFirstName,
+        patientLastName: cases.patientLastName,
+      })
+      .from(cases)
+      .where(sql`${cases.id} = any(${sql.placeholder("ids")}::uuid[])`)
+      .orderBy(asc(cases.caseNumber))
+      .prepare(""),
+  );
+  return statement.execute({ ids: [...ids] });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -376,21 +384,25 @@ export async function findReviewCheckTimes(
   caseIds: readonly string[],
 ): Promise<{ caseId: string; at: Date }[]> {
   if (caseIds.length === 0) return [];
-  const rows = await db
-    .select({
-      caseId: caseRecords.caseId,
-      // Epoch seconds: both drivers hand a float8 back as a number, whatever the session's time zone.
-      at: sql<number | string>`extract(epoch from (${caseRecords.data}->>'occurredAt')::timestamptz)::float8`,
-    })
-    .from(caseRecords)
-    .where(
-      and(
-        inArray(caseRecords.caseId, [...caseIds]),
-        eq(caseRecords.kind, "event"),
-        eq(caseRecords.deleted, false),
-        sql`${caseRecords.data}->>'type' = 'review-check'`,
-      ),
-    );
+  const statement = preparedOnce(db, "review-check-times", () =>
+    db
+      .select({
+        caseId: caseRecords.caseId,
+        // Epoch seconds: both drivers hand a float8 back as a number, whatever the session's time zone.
+        at: sql<number | string>`extract(epoch from (${caseRecords.data}->>'occurredAt')::timestamptz)::float8`,
+      })
+      .from(caseRecords)
+      .where(
+        and(
+          sql`${caseRecords.caseId} = any(${sql.placeholder("caseIds")}::uuid[])`,
+          eq(caseRecords.kind, "event"),
+          eq(caseRecords.deleted, false),
+          sql`${caseRecords.data}->>'type' = 'review-check'`,
+        ),
+      )
+      .prepare(""),
+  );
+  const rows = await statement.execute({ caseIds: [...caseIds] });
   return rows.map((row) => ({ caseId: row.caseId, at: new Date(Number(row.at) * 1000) }));
 }
 
